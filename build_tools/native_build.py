@@ -1,0 +1,152 @@
+"""Compiles cc/ into one shared library: g++ for *.cc, nvcc for *.cu.cc.
+
+Used by setup.py (the TensorFlow op library) and by build_kernels_module.py (the
+TensorFlow-free pybind11 module over cc/kernels). Objects are compiled in parallel.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Architectures wanted when the found nvcc supports them (TF 2.21 is built for sm_60..90).
+WANTED_ARCHS = (70, 75, 80, 86, 89, 90)
+
+
+def find_nvcc() -> str | None:
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if home and os.path.exists(os.path.join(home, "bin", "nvcc")):
+        return os.path.join(home, "bin", "nvcc")
+    return shutil.which("nvcc")
+
+
+def cuda_home(nvcc: str) -> str:
+    """The toolkit root: CUDA_HOME, else nvcc's grandparent, else /usr/local/cuda."""
+    for home in (os.environ.get("CUDA_HOME"), os.path.dirname(os.path.dirname(os.path.realpath(nvcc))),
+                 "/usr/local/cuda"):
+        if home and os.path.exists(os.path.join(home, "include", "cuda_runtime.h")):
+            return home
+    raise RuntimeError(f"cannot find the CUDA toolkit of {nvcc}: set CUDA_HOME")
+
+
+def nvcc_archs(nvcc: str) -> list[int]:
+    """Architectures in WANTED_ARCHS that this nvcc can target."""
+    out = subprocess.run([nvcc, "--list-gpu-arch"], capture_output=True, text=True)
+    supported = {int(m) for m in re.findall(r"compute_(\d+)", out.stdout)}
+    return [a for a in WANTED_ARCHS if a in supported] or [75]
+
+
+def want_cuda() -> bool:
+    mode = os.environ.get("TFGPUAUG_CUDA", "auto").lower()
+    if mode in ("0", "off", "false", "no"):
+        return False
+    found = find_nvcc() is not None
+    if mode in ("1", "on", "true", "yes"):
+        if not found:
+            raise RuntimeError("TFGPUAUG_CUDA=1 but nvcc was not found (set CUDA_HOME or PATH)")
+        return True
+    return found
+
+
+def nvjpeg_include() -> str | None:
+    """nvjpeg.h from the CUDA toolkit or from PyPI's nvidia-nvjpeg-cu12 package."""
+    nvcc = find_nvcc()
+    if nvcc and os.path.exists(os.path.join(cuda_home(nvcc), "include", "nvjpeg.h")):
+        return os.path.join(cuda_home(nvcc), "include")
+    try:
+        import nvidia.nvjpeg  # type: ignore
+
+        path = os.path.join(list(nvidia.nvjpeg.__path__)[0], "include")
+        return path if os.path.exists(os.path.join(path, "nvjpeg.h")) else None
+    except ImportError:
+        return None
+
+
+@dataclass
+class NativeTarget:
+    output: str
+    sources: list[str]
+    cuda_sources: list[str]
+    cxx_flags: list[str] = field(default_factory=list)
+    link_flags: list[str] = field(default_factory=list)
+    use_cuda: bool = False
+    build_dir: str = os.path.join(ROOT, "build", "obj")
+
+
+def _run(cmd: list[str]) -> None:
+    print(" ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True)
+
+
+def _object_path(target: NativeTarget, src: str) -> str:
+    rel = os.path.relpath(src, ROOT).replace(os.sep, "_")
+    return os.path.join(target.build_dir, os.path.basename(target.output), rel + ".o")
+
+
+def _needs_build(src: str, obj: str) -> bool:
+    if not os.path.exists(obj):
+        return True
+    # Rebuild when the source or any header under cc/ is newer than the object.
+    newest = max([os.path.getmtime(src)] + [os.path.getmtime(h) for h in
+                  glob.glob(os.path.join(ROOT, "cc", "**", "*.h"), recursive=True)])
+    return newest > os.path.getmtime(obj)
+
+
+def build(target: NativeTarget, jobs: int | None = None) -> str:
+    cxx = os.environ.get("CXX", "g++")
+    common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-I" + ROOT]
+    cuda_flags: list[str] = []
+    nvcc = None
+    if target.use_cuda:
+        nvcc = find_nvcc()
+        home = cuda_home(nvcc)
+        common += ["-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + os.path.join(home, "include")]
+        inc = nvjpeg_include()
+        if inc is None:
+            raise RuntimeError("nvjpeg.h not found: pip install nvidia-nvjpeg-cu12 or use a full CUDA toolkit")
+        common.append("-I" + inc)
+        for arch in nvcc_archs(nvcc):
+            cuda_flags += [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
+        last = nvcc_archs(nvcc)[-1]
+        cuda_flags += [f"-gencode=arch=compute_{last},code=compute_{last}"]
+
+    jobs_list = []
+    for src in target.sources:
+        obj = _object_path(target, src)
+        jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags))
+    if target.use_cuda:
+        for src in target.cuda_sources:
+            obj = _object_path(target, src)
+            cmd = [nvcc, "-c", "-x", "cu", src, "-o", obj, "--expt-relaxed-constexpr",
+                   "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-DNDEBUG", "-I" + ROOT,
+                   "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + nvjpeg_include()] + cuda_flags
+            jobs_list.append((src, obj, cmd))
+    os.makedirs(os.path.dirname(_object_path(target, "x")), exist_ok=True)
+    todo = [j for j in jobs_list if _needs_build(j[0], j[1])]
+    with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 2) as pool:
+        for fut in [pool.submit(_run, cmd) for _, _, cmd in todo]:
+            fut.result()
+    objects = [obj for _, obj, _ in jobs_list]
+    link = [cxx, "-shared", "-o", target.output] + objects + target.link_flags
+    link += ["-ljpeg", "-lpng"]
+    if target.use_cuda:
+        home = cuda_home(nvcc)
+        link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
+    _run(link)
+    return target.output
+
+
+def kernel_sources() -> tuple[list[str], list[str]]:
+    cc = sorted(glob.glob(os.path.join(ROOT, "cc", "kernels", "*.cc")))
+    cu = [s for s in cc if s.endswith(".cu.cc")]
+    return [s for s in cc if not s.endswith(".cu.cc")], cu
+
+
+if __name__ == "__main__":
+    sys.exit("use setup.py or build_tools/build_kernels_module.py")

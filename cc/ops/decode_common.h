@@ -1,0 +1,38 @@
+// Adapts op attributes and tensors to the framework-free decode kernels; shared by the
+// CPU and GPU OpKernels.
+#ifndef TFGPUAUG_CC_OPS_DECODE_COMMON_H_
+#define TFGPUAUG_CC_OPS_DECODE_COMMON_H_
+
+#include <string>
+#include <vector>
+
+#include "cc/kernels/image_decode.h"
+#include "tensorflow/core/framework/op_kernel.h"
+#include "tensorflow/core/framework/tensor.h"
+
+namespace tfgpuaug {
+
+// Reads channels, scale_denom, dct_method, apply_exif_orientation and max_pixels.
+absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request);
+
+// Converts a kernel Status to InvalidArgument, prefixed with `where` (e.g. "image 3").
+absl::Status ToTfStatus(const Status& status, const std::string& where = "");
+
+// Bytes of one string element.
+inline const uint8_t* Bytes(const tensorflow::tstring& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+
+// Per-image requests (with windows if `windows` has rows) and plans for a batch,
+// computed in parallel on the CPU worker pool.
+absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
+                       const tensorflow::Tensor& contents, const tensorflow::Tensor& windows,
+                       std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans);
+
+// Writes shapes [B, 3] and returns each image's offset (in bytes) into the flat values.
+std::vector<int64_t> FillShapesAndOffsets(const std::vector<DecodePlan>& plans,
+                                          tensorflow::Tensor* shapes, int64_t* total_pixels);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_OPS_DECODE_COMMON_H_

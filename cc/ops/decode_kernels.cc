@@ -1,0 +1,129 @@
+// CPU OpKernels of the decode ops.
+#include <vector>
+
+#include "cc/ops/decode_common.h"
+#include "tensorflow/core/framework/op_kernel.h"
+#include "tensorflow/core/util/work_sharder.h"
+
+namespace tfgpuaug {
+namespace {
+
+using tensorflow::OpKernel;
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::TensorShape;
+using tensorflow::errors::InvalidArgument;
+
+class DecodeImageOp : public OpKernel {
+ public:
+  explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    const Tensor& window = ctx->input(1);
+    OP_REQUIRES(ctx, contents.dims() == 0,
+                InvalidArgument("contents must be a scalar string, got shape ",
+                                contents.shape().DebugString()));
+    OP_REQUIRES(ctx, window.dims() == 1 && (window.NumElements() == 0 || window.NumElements() == 4),
+                InvalidArgument("crop_window must be [] or [y, x, height, width], got shape ",
+                                window.shape().DebugString()));
+    DecodeRequest request = base_;
+    if (window.NumElements() == 4) {
+      auto w = window.vec<int32_t>();
+      request.has_window = true;
+      request.window = Window{w(0), w(1), w(2), w(3)};
+    }
+    const tensorflow::tstring& bytes = contents.scalar<tensorflow::tstring>()();
+    DecodePlan plan;
+    OP_REQUIRES_OK(ctx, ToTfStatus(PlanDecode(Bytes(bytes), bytes.size(), request, &plan)));
+    Tensor* image = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}),
+                            &image));
+    OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode(Bytes(bytes), bytes.size(), request, plan,
+                                                 image->flat<uint8_t>().data())));
+  }
+
+ private:
+  DecodeRequest base_;
+};
+
+class DecodeImageBatchOp : public OpKernel {
+ public:
+  explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    std::vector<DecodeRequest> requests;
+    std::vector<DecodePlan> plans;
+    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, ctx->input(1), &requests, &plans));
+    const int64_t n = contents.dim_size(0);
+    Tensor* shapes = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 3}), &shapes));
+    int64_t total_pixels = 0;
+    const std::vector<int64_t> offsets = FillShapesAndOffsets(plans, shapes, &total_pixels);
+    Tensor* values = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total_pixels, base_.channels}),
+                                             &values));
+    uint8_t* out = values->flat<uint8_t>().data();
+    auto flat = contents.flat<tensorflow::tstring>();
+    std::vector<Status> statuses(n);
+    auto work = [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), requests[i], plans[i],
+                                    out + offsets[i]);
+      }
+    };
+    auto* pool = ctx->device()->tensorflow_cpu_worker_threads();
+    // A decode costs millions of cycles: one image per shard keeps all threads busy.
+    tensorflow::Shard(pool->num_threads, pool->workers, n, /*cost_per_unit=*/100000000, work);
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
+    }
+  }
+
+ private:
+  DecodeRequest base_;
+};
+
+class ImageShapeOp : public OpKernel {
+ public:
+  explicit ImageShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &apply_orientation_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    TensorShape shape = contents.shape();
+    shape.AddDim(3);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    auto flat = contents.flat<tensorflow::tstring>();
+    auto o = out->flat<int32_t>();
+    for (int64_t i = 0; i < flat.size(); ++i) {
+      ImageInfo info;
+      OP_REQUIRES_OK(ctx, ToTfStatus(ProbeImage(Bytes(flat(i)), flat(i).size(), &info),
+                                     "image " + std::to_string(i)));
+      const bool swap = apply_orientation_ && info.orientation >= 5;
+      o(3 * i) = swap ? info.width : info.height;
+      o(3 * i + 1) = swap ? info.height : info.width;
+      o(3 * i + 2) = info.channels;
+    }
+  }
+
+ private:
+  bool apply_orientation_ = false;
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU),
+                        DecodeImageBatchOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageShape").Device(tensorflow::DEVICE_CPU), ImageShapeOp);
+
+}  // namespace
+}  // namespace tfgpuaug

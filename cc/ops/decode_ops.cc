@@ -1,0 +1,107 @@
+// Registrations of the decode ops: signatures, shape functions and documentation.
+#include "tensorflow/core/framework/common_shape_fns.h"
+#include "tensorflow/core/framework/op.h"
+#include "tensorflow/core/framework/shape_inference.h"
+
+namespace tensorflow {
+namespace {
+
+using shape_inference::DimensionHandle;
+using shape_inference::InferenceContext;
+using shape_inference::ShapeHandle;
+
+
+absl::Status ChannelsDim(InferenceContext* c, DimensionHandle* dim) {
+  int channels;
+  TF_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
+  if (channels != 1 && channels != 3 && channels != 4) {
+    return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
+  }
+  int scale;
+  TF_RETURN_IF_ERROR(c->GetAttr("scale_denom", &scale));
+  if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+    return errors::InvalidArgument("scale_denom must be 1, 2, 4 or 8, got ", scale);
+  }
+  int64_t max_pixels;
+  TF_RETURN_IF_ERROR(c->GetAttr("max_pixels", &max_pixels));
+  if (max_pixels <= 0) return errors::InvalidArgument("max_pixels must be positive");
+  *dim = c->MakeDim(channels);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+#define TFGA_DECODE_ATTRS                                                          \
+  Attr("channels: int = 3")                                                        \
+      .Attr("scale_denom: int = 1")                                                \
+      .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'") \
+      .Attr("apply_exif_orientation: bool = false")                                \
+      .Attr("max_pixels: int = 134217728")
+
+REGISTER_OP("TfGpuAug>DecodeImage")
+    .Input("contents: string")
+    .Input("crop_window: int32")
+    .Output("image: uint8")
+    .TFGA_DECODE_ATTRS
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle unused, window;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &window));
+      DimensionHandle channels;
+      TF_RETURN_IF_ERROR(ChannelsDim(c, &channels));
+      c->set_output(0, c->MakeShape({c->UnknownDim(), c->UnknownDim(), channels}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Decodes one JPEG or PNG image to uint8 [height, width, channels].
+
+crop_window: empty, or [y, x, height, width] in the (scaled, oriented) output
+  coordinates: only that window is decoded.
+scale_denom: decode at 1/scale_denom of the size (JPEG DCT scaling; PNG box filter).
+dct_method: INTEGER_ACCURATE matches PIL; INTEGER_FAST is TensorFlow's default.
+max_pixels: headers declaring more pixels are refused before any allocation.
+)doc");
+
+REGISTER_OP("TfGpuAug>DecodeImageBatch")
+    .Input("contents: string")
+    .Input("crop_windows: int32")
+    .Output("values: uint8")
+    .Output("shapes: int32")
+    .TFGA_DECODE_ATTRS
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle contents, windows;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &windows));
+      DimensionHandle unused;
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(windows, 1), 4, &unused));
+      DimensionHandle channels;
+      TF_RETURN_IF_ERROR(ChannelsDim(c, &channels));
+      c->set_output(0, c->MakeShape({c->UnknownDim(), channels}));
+      c->set_output(1, c->MakeShape({c->Dim(contents, 0), 3}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Decodes a batch of JPEG/PNG images in parallel into flat pixel rows.
+
+values: [sum of height*width, channels], the images one after another.
+shapes: [batch, 3] (height, width, channels) of each image.
+crop_windows: [0, 4] for whole images, or [batch, 4] windows (y, x, height, width).
+)doc");
+
+REGISTER_OP("TfGpuAug>ImageShape")
+    .Input("contents: string")
+    .Output("shape: int32")
+    .Attr("apply_exif_orientation: bool = false")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle out;
+      TF_RETURN_IF_ERROR(c->Concatenate(c->input(0), c->Vector(3), &out));
+      c->set_output(0, out);
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Reads (height, width, channels) of JPEG/PNG images from their headers only.
+
+channels is the native count: JPEG 1, 3 or 4 (CMYK); PNG 1 to 4.
+)doc");
+
+}  // namespace tensorflow

@@ -1,0 +1,73 @@
+"""Builds tfgpuaug's op library against the installed TensorFlow.
+
+    pip install --no-build-isolation .      # builds against the TensorFlow already installed
+    TFGPUAUG_CUDA=auto|0|1                  # CUDA kernels: when nvcc is found | never | required
+"""
+import glob
+import os
+import sys
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_tools import native_build  # noqa: E402
+
+LIBRARY = "tfgpuaug._tfgpuaug_ops"
+
+
+class BuildOpLibrary(build_ext):
+    """Compiles cc/kernels and cc/ops with TensorFlow's flags and records the TF version."""
+
+    def build_extension(self, ext):
+        import tensorflow as tf
+
+        use_cuda = native_build.want_cuda()
+        kernels, kernels_cu = native_build.kernel_sources()
+        ops = sorted(glob.glob(os.path.join(native_build.ROOT, "cc", "ops", "*.cc")))
+        if not use_cuda:
+            ops = [s for s in ops if not s.endswith("_gpu.cc")]
+        output = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(output), exist_ok=True)
+        target = native_build.NativeTarget(
+            output=output,
+            sources=kernels + ops,
+            cuda_sources=kernels_cu,
+            cxx_flags=list(tf.sysconfig.get_compile_flags()) + ["-Wno-deprecated-declarations"],
+            link_flags=list(tf.sysconfig.get_link_flags()),
+            use_cuda=use_cuda,
+        )
+        native_build.build(target)
+        major, minor = tf.__version__.split(".")[:2]
+        # Next to the built library, and in the source tree for in-place (development) use.
+        package_dirs = {os.path.dirname(output), os.path.join(native_build.ROOT, "tfgpuaug")}
+        for package_dir in package_dirs:
+            with open(os.path.join(package_dir, "_build_info.py"), "w") as f:
+                f.write('"""Written by setup.py: what this op library was compiled against."""\n')
+                f.write(f"TF_VERSION = {tf.__version__!r}\n")
+                f.write(f"TF_MAJOR_MINOR = ({major}, {minor})\n")
+                f.write(f"CUDA_BUILT = {use_cuda}\n")
+
+
+def tf_requirement():
+    try:
+        import tensorflow as tf
+
+        major, minor = (int(x) for x in tf.__version__.split(".")[:2])
+        return f"tensorflow>={major}.{minor},<{major}.{minor + 1}"
+    except ImportError:
+        return "tensorflow>=2.21,<2.22"
+
+
+setup(
+    name="tfgpuaug",
+    version="0.1.0",
+    description="Fast TensorFlow image input pipelines: C++/CUDA decode, geometry and batched augmentation ops",
+    packages=find_packages(include=["tfgpuaug", "tfgpuaug.*"]),
+    ext_modules=[Extension(LIBRARY, sources=[])],
+    cmdclass={"build_ext": BuildOpLibrary},
+    python_requires=">=3.9",
+    install_requires=[tf_requirement(), "numpy", "absl-py"],
+    extras_require={"test": ["pytest", "pillow"], "gpu": ["nvidia-nvjpeg-cu12"]},
+    zip_safe=False,
+)

@@ -1,0 +1,93 @@
+"""Decoding ops: `decode_image` and `image_shape`, with tf.image-style signatures."""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+import tensorflow as tf
+
+from tfgpuaug import _checks, _loader
+
+DEFAULT_MAX_PIXELS = 1 << 27  # 134 megapixels; larger headers are refused before allocating
+DCT_METHODS = ("INTEGER_ACCURATE", "INTEGER_FAST", "FLOAT")
+
+TensorLike = Union[tf.Tensor, Sequence, bytes, str]
+
+
+def _decode_attrs(channels: int, scale: int, dct_method: str, apply_exif_orientation: bool,
+                  max_pixels: int) -> dict:
+    _checks.one_of("channels", channels, (1, 3, 4))
+    _checks.one_of("scale", scale, (1, 2, 4, 8))
+    _checks.one_of("dct_method", dct_method, DCT_METHODS)
+    if int(max_pixels) <= 0:
+        raise ValueError(f"max_pixels must be positive, got {max_pixels}")
+    return dict(channels=int(channels), scale_denom=int(scale), dct_method=dct_method,
+                apply_exif_orientation=bool(apply_exif_orientation), max_pixels=int(max_pixels))
+
+
+def decode_image(contents: TensorLike, channels: int = 3, *,
+                 crop_window: Optional[TensorLike] = None, scale: int = 1,
+                 dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
+                 max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None):
+    """Decodes JPEG or PNG bytes to uint8 pixels.
+
+    Args:
+      contents: a scalar string (one image) or a 1-D string batch.
+      channels: 1 (gray), 3 (RGB) or 4 (RGBA).
+      crop_window: optional `[y, x, height, width]` (int32; `[B, 4]` for a batch) in the
+        coordinates of the scaled (and oriented) image: only that window is decoded; JPEG
+        rows below it are never entropy-decoded and columns outside it are skipped.
+      scale: 1, 2, 4 or 8: decode at `ceil(size / scale)` (JPEG DCT scaling; PNG box filter).
+      dct_method: "INTEGER_ACCURATE" (default, matches PIL), "INTEGER_FAST" (TensorFlow's
+        default) or "FLOAT".
+      apply_exif_orientation: rotate/flip as the EXIF orientation tag says (as PIL's
+        `ImageOps.exif_transpose`).
+      max_pixels: images whose header declares more pixels fail before any allocation.
+
+    Returns:
+      A scalar input gives a `uint8` tensor `[height, width, channels]`; a batch gives a
+      `tf.RaggedTensor` `[batch, None, None, channels]`, decoded in parallel.
+
+    Raises:
+      tf.errors.InvalidArgumentError at run time for corrupt, truncated, empty or non-image
+      bytes, and for headers over `max_pixels`, naming the problem (and the batch index).
+    """
+    attrs = _decode_attrs(channels, scale, dct_method, apply_exif_orientation, max_pixels)
+    with tf.name_scope(name or "decode_image"):
+        contents = _checks.string_tensor("contents", contents)
+        rank = _checks.static_rank("contents", contents, (0, 1))
+        ops = _loader.ops()
+        if rank == 0:
+            window = _window(crop_window, rank=1)
+            return ops.tf_gpu_aug_decode_image(contents, window, **attrs)
+        window = _window(crop_window, rank=2)
+        values, shapes = ops.tf_gpu_aug_decode_image_batch(contents, window, **attrs)
+        return _to_ragged(values, shapes)
+
+
+def _window(crop_window, rank: int) -> tf.Tensor:
+    if crop_window is None:
+        return tf.zeros([0] if rank == 1 else [0, 4], tf.int32)
+    w = tf.convert_to_tensor(crop_window)
+    if not w.dtype.is_integer:
+        raise TypeError(f"crop_window must be integer [y, x, height, width], got {w.dtype.name}")
+    _checks.static_rank("crop_window", w, (rank,))
+    if w.shape[-1] is not None and w.shape[-1] != 4:
+        raise ValueError(f"crop_window's last dimension must be 4 (y, x, height, width), got {w.shape}")
+    return tf.cast(w, tf.int32)
+
+
+def _to_ragged(values: tf.Tensor, shapes: tf.Tensor) -> tf.RaggedTensor:
+    """[sum(h*w), c] pixels + [B, 3] shapes -> ragged [B, None, None, c]."""
+    shapes = tf.cast(shapes, tf.int64)
+    heights, widths = shapes[:, 0], shapes[:, 1]
+    row_widths = tf.repeat(widths, heights)
+    return tf.RaggedTensor.from_nested_row_lengths(values, [heights, row_widths], validate=False)
+
+
+def image_shape(contents: TensorLike, apply_exif_orientation: bool = False,
+                name: Optional[str] = None) -> tf.Tensor:
+    """`[..., 3]` int32 (height, width, native channels) read from image headers only."""
+    with tf.name_scope(name or "image_shape"):
+        contents = _checks.string_tensor("contents", contents)
+        return _loader.ops().tf_gpu_aug_image_shape(
+            contents, apply_exif_orientation=bool(apply_exif_orientation))
