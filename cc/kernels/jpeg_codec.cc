@@ -1,5 +1,6 @@
 // JPEG decoding with libjpeg-turbo. Every libjpeg error and every warning that means
 // corrupt or missing data becomes a Status: libjpeg's default handler calls exit().
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -154,9 +155,15 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
     return Status::Invalid("JPEG window lies outside the decoded image");
   }
   // Column crop: libjpeg aligns the start down to an iMCU boundary.
-  JDIMENSION x_start = static_cast<JDIMENSION>(window.x);
-  JDIMENSION crop_w = static_cast<JDIMENSION>(window.width);
-  if (window.width < full_w) jpeg_crop_scanline(&d.cinfo, &x_start, &crop_w);
+  // Fancy upsampling treats the crop's edges as image edges; decoding a few columns
+  // more on each side keeps the window's pixels identical to a full decode.
+  const int left = std::min(d.cinfo.max_h_samp_factor, window.x);
+  const int right = std::min(d.cinfo.max_h_samp_factor, full_w - window.x - window.width);
+  JDIMENSION x_start = static_cast<JDIMENSION>(window.x - left);
+  JDIMENSION crop_w = static_cast<JDIMENSION>(window.width + left + right);
+  if (x_start > 0 || int(crop_w) < full_w) {
+    jpeg_crop_scanline(&d.cinfo, &x_start, &crop_w);
+  }
   const int skip_cols = window.x - static_cast<int>(x_start);
   if (window.y > 0) jpeg_skip_scanlines(&d.cinfo, static_cast<JDIMENSION>(window.y));
 

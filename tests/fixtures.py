@@ -1,0 +1,110 @@
+"""Test images made here: deterministic photos-like arrays, encoded by PIL or by a small
+PNG writer for the variants PIL cannot write (16-bit colour, Adam7 interlacing)."""
+from __future__ import annotations
+
+import io
+import os
+import struct
+import zlib
+
+import numpy as np
+from PIL import Image
+
+SHARED_SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "imagenet-sample")
+
+
+def photo(height: int, width: int, channels: int = 3, seed: int = 0) -> np.ndarray:
+    """Smooth gradients, edges and mild noise: compresses like a photo, uint8 HWC."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    planes = []
+    for c in range(channels):
+        fy, fx = rng.uniform(0.01, 0.2, 2)
+        base = 128 + 90 * np.sin(y * fy + c) * np.cos(x * fx - c)
+        base += np.where((x + 2 * y + 7 * c) % 37 < 12, 30.0, -30.0)
+        base += rng.normal(0, 6, (height, width))
+        planes.append(base)
+    return np.clip(np.stack(planes, -1), 0, 255).astype(np.uint8)
+
+
+def jpeg_bytes(array: np.ndarray, quality: int = 90, subsampling: int = 2,
+               progressive: bool = False, mode: str | None = None, exif: bytes | None = None) -> bytes:
+    img = Image.fromarray(array.squeeze(-1) if array.shape[-1] == 1 else array)
+    if mode is not None:
+        img = img.convert(mode)
+    kw = dict(quality=quality, progressive=progressive)
+    if img.mode not in ("L", "CMYK"):
+        kw["subsampling"] = subsampling
+    if exif is not None:
+        kw["exif"] = exif
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", **kw)
+    return buf.getvalue()
+
+
+def exif_with_orientation(orientation: int) -> bytes:
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    return exif.tobytes()
+
+
+def pil_png_bytes(img: Image.Image, **kw) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG", **kw)
+    return buf.getvalue()
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+_ADAM7 = [(0, 0, 8, 8), (0, 4, 8, 8), (4, 0, 8, 4), (0, 2, 4, 4), (2, 0, 4, 2), (0, 1, 2, 2), (1, 0, 2, 1)]
+
+
+def png_bytes(array: np.ndarray, bit_depth: int = 8, interlace: bool = False) -> bytes:
+    """PNG of a [H, W, C] array (uint8, or uint16 for bit_depth 16), C in 1..4."""
+    h, w, c = array.shape
+    color_type = {1: 0, 2: 4, 3: 2, 4: 6}[c]
+    dtype = ">u2" if bit_depth == 16 else np.uint8
+
+    def rows(sub: np.ndarray) -> bytes:
+        raw = sub.astype(dtype).reshape(sub.shape[0], -1).tobytes() if sub.size else b""
+        stride = sub.shape[1] * c * (2 if bit_depth == 16 else 1)
+        return b"".join(b"\x00" + raw[i * stride:(i + 1) * stride] for i in range(sub.shape[0]))
+
+    if interlace:
+        data = b"".join(rows(array[y0::dy, x0::dx]) for y0, x0, dy, dx in _ADAM7
+                        if array[y0::dy, x0::dx].size)
+    else:
+        data = rows(array)
+    ihdr = struct.pack(">IIBBBBB", w, h, bit_depth, color_type, 0, 0, 1 if interlace else 0)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(data))
+            + _chunk(b"IEND", b""))
+
+
+def with_png_size(png: bytes, height: int, width: int) -> bytes:
+    """The same PNG with its IHDR claiming another size (CRC recomputed)."""
+    ihdr = bytearray(png[16:29])
+    struct.pack_into(">II", ihdr, 0, width, height)
+    return png[:8] + _chunk(b"IHDR", bytes(ihdr)) + png[33:]
+
+
+def with_jpeg_size(jpeg: bytes, height: int, width: int) -> bytes:
+    """The same JPEG with its SOF marker claiming another size."""
+    data = bytearray(jpeg)
+    i = 2
+    while i < len(data) - 9:
+        marker = data[i + 1]
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            struct.pack_into(">HH", data, i + 5, height, width)
+            return bytes(data)
+        i += 2 + length
+    raise ValueError("no SOF marker")
+
+
+def shared_sample_files(limit: int | None = None) -> list[str]:
+    if not os.path.isdir(SHARED_SAMPLE):
+        return []
+    files = sorted(os.path.join(SHARED_SAMPLE, f) for f in os.listdir(SHARED_SAMPLE))
+    return files[:limit] if limit else files
