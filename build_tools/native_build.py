@@ -133,11 +133,13 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         for fut in [pool.submit(_run, cmd) for _, _, cmd in todo]:
             fut.result()
     objects = [obj for _, obj, _ in jobs_list]
-    link = [cxx, "-shared", "-o", target.output] + objects + target.link_flags
-    link += ["-ljpeg", "-lpng"]
+    link = [cxx, "-shared", "-o", target.output] + objects
     if target.use_cuda:
+        # Static cudart before TensorFlow's libraries, whose cudart stub would otherwise
+        # satisfy the runtime symbols with whatever libcudart is found at run time.
         home = cuda_home(nvcc)
         link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
+    link += target.link_flags + ["-ljpeg", "-lpng"]
     _run(link)
     return target.output
 

@@ -1,0 +1,125 @@
+// GPU OpKernels of the decode ops: encoded bytes and windows stay in host memory, pixels
+// are written to device memory by the nvJPEG-backed batched decoder.
+#if GOOGLE_CUDA
+#include <vector>
+
+#include "cc/kernels/gpu_decode.h"
+#include "cc/ops/decode_common.h"
+#include "tensorflow/core/framework/op_kernel.h"
+#include "xla/stream_executor/stream.h"
+
+namespace tfgpuaug {
+namespace {
+
+using tensorflow::AllocatorAttributes;
+using tensorflow::OpKernel;
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::TensorShape;
+
+cudaStream_t StreamOf(OpKernelContext* ctx) {
+  return reinterpret_cast<cudaStream_t>(
+      ctx->op_device_context()->stream()->platform_specific_handle().stream);
+}
+
+// Decodes planned images into `outs` (device pointers).
+absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
+                         const std::vector<DecodeRequest>& requests,
+                         const std::vector<DecodePlan>& plans, const std::vector<uint8_t*>& outs) {
+  auto flat = contents.flat<tensorflow::tstring>();
+  std::vector<GpuDecodeTarget> targets(plans.size());
+  for (size_t i = 0; i < plans.size(); ++i) {
+    targets[i] = GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]};
+  }
+  size_t scratch_bytes = 0, staging_bytes = 0;
+  GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), &scratch_bytes,
+                       &staging_bytes);
+  Tensor scratch, staging;
+  TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_UINT8,
+                                        TensorShape({static_cast<int64_t>(scratch_bytes)}),
+                                        &scratch));
+  AllocatorAttributes pinned;
+  pinned.set_on_host(true);
+  pinned.set_gpu_compatible(true);
+  TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_UINT8,
+                                        TensorShape({static_cast<int64_t>(staging_bytes)}),
+                                        &staging, pinned));
+  return ToTfStatus(GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()),
+                                   scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
+                                   StreamOf(ctx)));
+}
+
+class DecodeImageBatchGpuOp : public OpKernel {
+ public:
+  explicit DecodeImageBatchGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    std::vector<DecodeRequest> requests;
+    std::vector<DecodePlan> plans;
+    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, ctx->input(1), &requests, &plans));
+    Tensor* shapes = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({contents.dim_size(0), 3}), &shapes));
+    int64_t total_pixels = 0;
+    const std::vector<int64_t> offsets = FillShapesAndOffsets(plans, shapes, &total_pixels);
+    Tensor* values = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total_pixels, base_.channels}), &values));
+    std::vector<uint8_t*> outs;
+    for (int64_t offset : offsets) outs.push_back(values->flat<uint8_t>().data() + offset);
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, outs));
+  }
+
+ private:
+  DecodeRequest base_;
+};
+
+class DecodeImageGpuOp : public OpKernel {
+ public:
+  explicit DecodeImageGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& window = ctx->input(1);
+    OP_REQUIRES(ctx, ctx->input(0).dims() == 0 && window.dims() == 1 &&
+                         (window.NumElements() == 0 || window.NumElements() == 4),
+                tensorflow::errors::InvalidArgument(
+                    "expected a scalar string and a crop_window of [] or [4]"));
+    Tensor contents(tensorflow::DT_STRING, TensorShape({1}));
+    contents.flat<tensorflow::tstring>()(0) = ctx->input(0).scalar<tensorflow::tstring>()();
+    Tensor windows(tensorflow::DT_INT32, TensorShape({window.NumElements() == 4 ? 1 : 0, 4}));
+    if (window.NumElements() == 4) {
+      for (int k = 0; k < 4; ++k) windows.matrix<int32_t>()(0, k) = window.vec<int32_t>()(k);
+    }
+    std::vector<DecodeRequest> requests;
+    std::vector<DecodePlan> plans;
+    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, windows, &requests, &plans));
+    const DecodePlan& p = plans[0];
+    Tensor* image = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({p.out_height, p.out_width, p.out_channels}), &image));
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, {image->flat<uint8_t>().data()}));
+  }
+
+ private:
+  DecodeRequest base_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("contents")
+                            .HostMemory("crop_window"),
+                        DecodeImageGpuOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("contents")
+                            .HostMemory("crop_windows")
+                            .HostMemory("shapes"),
+                        DecodeImageBatchGpuOp);
+
+}  // namespace
+}  // namespace tfgpuaug
+#endif  // GOOGLE_CUDA
