@@ -1,0 +1,36 @@
+"""Builds tfgpuaug_kernels, the TensorFlow-free pybind11 module over cc/kernels.
+
+    python build_tools/build_kernels_module.py [--out DIR]   # TFGPUAUG_CUDA=auto|0|1 as setup.py
+"""
+import argparse
+import os
+import sys
+import sysconfig
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from build_tools import native_build  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=os.path.join(native_build.ROOT, "build", "kernels_module"))
+    args = parser.parse_args()
+    import pybind11
+
+    os.makedirs(args.out, exist_ok=True)
+    kernels, kernels_cu = native_build.kernel_sources()
+    output = os.path.join(args.out, "tfgpuaug_kernels" + sysconfig.get_config_var("EXT_SUFFIX"))
+    target = native_build.NativeTarget(
+        output=output,
+        sources=kernels + [os.path.join(native_build.ROOT, "cc", "python", "kernels_module.cc")],
+        cuda_sources=kernels_cu,
+        cxx_flags=["-I" + pybind11.get_include(), "-I" + sysconfig.get_paths()["include"],
+                   "-fvisibility=hidden"],
+        use_cuda=native_build.want_cuda(),
+    )
+    native_build.build(target)
+    print(output)
+
+
+if __name__ == "__main__":
+    main()

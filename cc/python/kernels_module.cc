@@ -1,0 +1,126 @@
+// tfgpuaug_kernels: a TensorFlow-free Python module over cc/kernels, so the CUDA kernels
+// can be checked against the CPU kernels on a GPU machine that has no TensorFlow.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cc/kernels/image_decode.h"
+#ifndef TFGPUAUG_CUDA
+#define TFGPUAUG_CUDA 0
+#endif
+#if TFGPUAUG_CUDA
+#include <cuda_runtime.h>
+
+#include "cc/kernels/gpu_decode.h"
+#endif
+
+namespace py = pybind11;
+using tfgpuaug::DecodePlan;
+using tfgpuaug::DecodeRequest;
+
+namespace {
+
+DecodeRequest MakeRequest(int channels, std::optional<std::vector<int>> window, int scale,
+                          bool orientation) {
+  DecodeRequest r;
+  r.channels = channels;
+  r.scale_denom = scale;
+  r.apply_exif_orientation = orientation;
+  if (window) {
+    if (window->size() != 4) throw std::invalid_argument("window must be [y, x, height, width]");
+    r.has_window = true;
+    r.window = tfgpuaug::Window{(*window)[0], (*window)[1], (*window)[2], (*window)[3]};
+  }
+  return r;
+}
+
+void Check(const tfgpuaug::Status& s) {
+  if (!s.ok()) throw std::invalid_argument(s.message());
+}
+
+py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vector<int>> window,
+                            int scale, bool apply_exif_orientation) {
+  const std::string bytes = data;
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation);
+  DecodePlan plan;
+  Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
+  py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
+  Check(tfgpuaug::ExecuteDecode(p, bytes.size(), r, plan, out.mutable_data()));
+  return out;
+}
+
+bool CudaBuilt() { return TFGPUAUG_CUDA != 0; }
+
+bool GpuAvailable() {
+#if TFGPUAUG_CUDA
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+#else
+  return false;
+#endif
+}
+
+#if TFGPUAUG_CUDA
+void CudaOk(cudaError_t e) {
+  if (e != cudaSuccess) throw std::runtime_error(cudaGetErrorString(e));
+}
+
+// Decodes a batch through the GPU path and copies the results back to numpy.
+std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int channels) {
+  const size_t n = blobs.size();
+  std::vector<std::string> bytes(blobs.begin(), blobs.end());
+  std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false));
+  std::vector<DecodePlan> plans(n);
+  std::vector<tfgpuaug::GpuDecodeTarget> targets(n);
+  std::vector<uint8_t*> device(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes[i].data());
+    Check(tfgpuaug::PlanDecode(p, bytes[i].size(), requests[i], &plans[i]));
+    const size_t size = size_t(plans[i].out_height) * plans[i].out_width * channels;
+    CudaOk(cudaMalloc(&device[i], size));
+    targets[i] = {p, bytes[i].size(), &requests[i], &plans[i], device[i]};
+  }
+  size_t scratch_bytes, staging_bytes;
+  tfgpuaug::GpuDecodeBufferSizes(targets.data(), int(n), &scratch_bytes, &staging_bytes);
+  uint8_t *scratch = nullptr, *staging = nullptr;
+  CudaOk(cudaMalloc(&scratch, scratch_bytes + 1));
+  CudaOk(cudaMallocHost(&staging, staging_bytes + 1));
+  cudaStream_t stream;
+  CudaOk(cudaStreamCreate(&stream));
+  const tfgpuaug::Status status =
+      tfgpuaug::GpuDecodeBatch(targets.data(), int(n), scratch, staging, stream);
+  std::vector<py::array_t<uint8_t>> out;
+  for (size_t i = 0; i < n && status.ok(); ++i) {
+    py::array_t<uint8_t> a({plans[i].out_height, plans[i].out_width, channels});
+    CudaOk(cudaMemcpy(a.mutable_data(), device[i], a.nbytes(), cudaMemcpyDeviceToHost));
+    out.push_back(a);
+  }
+  for (uint8_t* d : device) cudaFree(d);
+  cudaFree(scratch);
+  cudaFreeHost(staging);
+  cudaStreamDestroy(stream);
+  Check(status);
+  return out;
+}
+#endif
+
+}  // namespace
+
+PYBIND11_MODULE(tfgpuaug_kernels, m) {
+  m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
+  m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
+        py::arg("window") = py::none(), py::arg("scale") = 1,
+        py::arg("apply_exif_orientation") = false, "Decodes JPEG/PNG bytes on the CPU.");
+  m.def("cuda_built", &CudaBuilt);
+  m.def("gpu_available", &GpuAvailable);
+#if TFGPUAUG_CUDA
+  m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3,
+        "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy.");
+#endif
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Creates .venv, installs the build/test dependencies, builds and installs tfgpuaug (op
+# library with CPU objects, plus CUDA objects when nvcc is found or TFGPUAUG_CUDA=1), and
+# builds the TensorFlow-free kernels module. Safe to re-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -r requirements-dev.txt
+# --no-build-isolation: the op library must be compiled against the installed TensorFlow.
+.venv/bin/python -m pip install -q --no-build-isolation --force-reinstall --no-deps .
+.venv/bin/python build_tools/build_kernels_module.py > /dev/null
+.venv/bin/python -c "import tfgpuaug, tfgpuaug._build_info as b; print('tfgpuaug built for TF', b.TF_VERSION, '| CUDA objects:', b.CUDA_BUILT)"

@@ -1,0 +1,83 @@
+"""cc/kernels without TensorFlow: the pybind11 module's CPU decode against PIL, and on a GPU
+machine its CUDA path against its CPU path (skipped without a GPU).
+
+Build the module, then run this file with only numpy, PIL and pytest installed:
+    python build_tools/build_kernels_module.py && python tests/test_kernels_module.py
+"""
+import glob
+import importlib.util
+import io
+import os
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(__file__))
+import fixtures  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODULE_DIR = os.environ.get("TFGPUAUG_KERNELS_MODULE_DIR", os.path.join(ROOT, "build", "kernels_module"))
+
+
+def _load():
+    found = glob.glob(os.path.join(MODULE_DIR, "tfgpuaug_kernels*.so"))
+    if not found:
+        if os.environ.get("TFGPUAUG_REQUIRE_KERNELS_MODULE") == "1":
+            raise RuntimeError(f"tfgpuaug_kernels not built in {MODULE_DIR}")
+        pytest.skip("tfgpuaug_kernels not built (python build_tools/build_kernels_module.py)",
+                    allow_module_level=True)
+    spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", found[0])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+kernels = _load()
+requires_gpu = pytest.mark.skipif(not kernels.gpu_available(), reason="needs a CUDA GPU")
+
+
+def batch():
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h)) for h, w in [(1, 1), (17, 33), (240, 320)]]
+    blobs.append(fixtures.jpeg_bytes(fixtures.photo(31, 47), progressive=True))
+    blobs.append(fixtures.png_bytes(fixtures.photo(21, 8)))
+    blobs.append(fixtures.jpeg_bytes(fixtures.photo(40, 52), mode="CMYK"))
+    blobs += [open(f, "rb").read() for f in fixtures.shared_sample_files(limit=8)]
+    return blobs
+
+
+def test_cpu_decode_matches_pil():
+    for blob in batch():
+        expected = np.asarray(Image.open(io.BytesIO(blob)).convert("RGB")).astype(int)
+        assert np.abs(kernels.decode(blob).astype(int) - expected).max() <= 1
+
+
+def test_cpu_decode_window_and_errors():
+    blob = fixtures.jpeg_bytes(fixtures.photo(64, 80))
+    np.testing.assert_array_equal(kernels.decode(blob, window=[3, 5, 20, 30]),
+                                  kernels.decode(blob)[3:23, 5:35])
+    with pytest.raises(ValueError, match="Premature end"):
+        kernels.decode(blob[:400])
+
+
+def test_module_reports_cuda_build():
+    assert kernels.cuda_built() in (True, False)
+    if os.environ.get("TFGPUAUG_CUDA") == "1":
+        assert kernels.cuda_built()
+
+
+@requires_gpu
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_gpu_decode_close_to_cpu(channels):
+    """nvJPEG's IDCT and upsampling are not libjpeg's: mean |diff| <= 1.5, max <= 40 levels."""
+    blobs = batch()
+    for blob, got in zip(blobs, kernels.decode_gpu(blobs, channels)):
+        ref = kernels.decode(blob, channels=channels).astype(int)
+        assert got.shape == ref.shape
+        diff = np.abs(got.astype(int) - ref)
+        assert diff.mean() <= 1.5 and diff.max() <= 40
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
