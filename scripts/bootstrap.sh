@@ -12,5 +12,8 @@ fi
 .venv/bin/python -m pip install -q -r requirements-dev.txt
 # --no-build-isolation: the op library must be compiled against the installed TensorFlow.
 .venv/bin/python -m pip install -q --no-build-isolation --force-reinstall --no-deps .
+# Also link the library into the source tree (objects are reused), so that commands run
+# from the checkout import a working package too.
+.venv/bin/python setup.py -q build_ext --inplace > /dev/null
 .venv/bin/python build_tools/build_kernels_module.py > /dev/null
-.venv/bin/python -c "import tfgpuaug, tfgpuaug._build_info as b; print('tfgpuaug built for TF', b.TF_VERSION, '| CUDA objects:', b.CUDA_BUILT)"
+(cd / && "$OLDPWD/.venv/bin/python" -c "import tfgpuaug, tfgpuaug._build_info as b; print('tfgpuaug built for TF', b.TF_VERSION, '| CUDA objects:', b.CUDA_BUILT)")

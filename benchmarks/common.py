@@ -1,0 +1,65 @@
+"""Shared benchmark plumbing: loading the image set, timing tf.data pipelines, peak RSS."""
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import time
+from typing import Callable
+
+import numpy as np
+import tensorflow as tf
+
+SHARED_SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "imagenet-sample")
+
+
+def load_images(data_dir: str | None) -> tuple[list[bytes], str]:
+    """Encoded bytes of every image in data_dir (default: the shared ImageNet sample, else
+    generated samples)."""
+    if data_dir is None and os.path.isdir(SHARED_SAMPLE):
+        data_dir = SHARED_SAMPLE
+    if data_dir is None:
+        from tfgpuaug import samples
+
+        data_dir = "/tmp/tfgpuaug-bench-samples"
+        if not os.path.isdir(data_dir):
+            samples.make_sample_images(data_dir, per_class=40)
+    files = sorted(tf.io.gfile.glob(os.path.join(data_dir, "*.*")) +
+                   tf.io.gfile.glob(os.path.join(data_dir, "*", "*.*")))
+    return [open(f, "rb").read() for f in files], os.path.abspath(data_dir)
+
+
+def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),
+                      ratio=(3 / 4, 4 / 3)) -> np.ndarray:
+    """Inception-style random crop boxes [y, x, h, w] (10 attempts, then the whole image)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for h, w in shapes:
+        box = [0, 0, int(h), int(w)]
+        for _ in range(10):
+            area = h * w * rng.uniform(*scale)
+            aspect = np.exp(rng.uniform(np.log(ratio[0]), np.log(ratio[1])))
+            cw, ch = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            if 0 < cw <= w and 0 < ch <= h:
+                box = [int(rng.integers(0, h - ch + 1)), int(rng.integers(0, w - cw + 1)), ch, cw]
+                break
+        out.append(box)
+    return np.asarray(out, np.int32)
+
+
+def images_per_second(make_dataset: Callable[[], tf.data.Dataset], count: int, epochs: int,
+                      warmup: int = 1) -> float:
+    """Median images/s over `epochs` full passes after `warmup` passes."""
+    ds = make_dataset()
+    rates = []
+    for epoch in range(warmup + epochs):
+        start = time.perf_counter()
+        for _ in ds:
+            pass
+        if epoch >= warmup:
+            rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
