@@ -40,17 +40,17 @@ def main(argv):
     def ours(dct, with_windows):
         def make():
             if with_windows:
-                ds = tf.data.Dataset.from_tensor_slices((blobs_t, windows)).batch(b)
+                ds = tf.data.Dataset.from_tensor_slices((blobs_t, windows)).repeat().batch(b)
                 fn = lambda x, w: tf.shape(tga.decode_image(x, crop_window=w, dct_method=dct).flat_values)
             else:
-                ds = tf.data.Dataset.from_tensor_slices(blobs_t).batch(b)
+                ds = tf.data.Dataset.from_tensor_slices(blobs_t).repeat().batch(b)
                 fn = lambda x: tf.shape(tga.decode_image(x, dct_method=dct).flat_values)
             return ds.map(fn, num_parallel_calls=AUTOTUNE).prefetch(AUTOTUNE)
         return make
 
     def tf_full(dct):
         def make():
-            ds = tf.data.Dataset.from_tensor_slices(blobs_t)
+            ds = tf.data.Dataset.from_tensor_slices(blobs_t).repeat()
             ds = ds.map(lambda x: tf.shape(tf.io.decode_jpeg(x, channels=3, dct_method=dct)),
                         num_parallel_calls=AUTOTUNE)
             return ds.batch(b).prefetch(AUTOTUNE)
@@ -58,7 +58,7 @@ def main(argv):
 
     def tf_crop(dct):
         def make():
-            ds = tf.data.Dataset.from_tensor_slices((blobs_t, windows))
+            ds = tf.data.Dataset.from_tensor_slices((blobs_t, windows)).repeat()
             ds = ds.map(lambda x, w: tf.shape(tf.io.decode_and_crop_jpeg(x, w, channels=3, dct_method=dct)),
                         num_parallel_calls=AUTOTUNE)
             return ds.batch(b).prefetch(AUTOTUNE)
@@ -74,12 +74,14 @@ def main(argv):
         ("ROI decode", "tf.io.decode_and_crop_jpeg (INTEGER_ACCURATE)", tf_crop("INTEGER_ACCURATE")),
         ("ROI decode", "tfgpuaug crop_window (INTEGER_ACCURATE)", ours("INTEGER_ACCURATE", True)),
     ]
+    print(f"{n} images from {data_dir}; batch {b}; {os.cpu_count()} cores; "
+          f"median of {_EPOCHS.value} interleaved rounds")
+    rates = common.interleaved_images_per_second({name: make for _, name, make in rows}, n,
+                                                 _EPOCHS.value, b)
     results = []
-    print(f"{n} images from {data_dir}; batch {b}; {os.cpu_count()} cores; median of {_EPOCHS.value} epochs")
-    for group, name, make in rows:
-        rate = common.images_per_second(make, n, _EPOCHS.value)
-        results.append(dict(group=group, pipeline=name, images_per_s=round(rate, 1)))
-        print(f"{group:12s} {name:48s} {rate:8.1f} img/s", flush=True)
+    for group, name, _ in rows:
+        results.append(dict(group=group, pipeline=name, images_per_s=round(rates[name], 1)))
+        print(f"{group:12s} {name:48s} {rates[name]:8.1f} img/s")
     for i in range(0, len(results), 2):
         base, mine = results[i], results[i + 1]
         print(f"ratio {mine['pipeline']} / {base['pipeline']}: {mine['images_per_s'] / base['images_per_s']:.2f}x")

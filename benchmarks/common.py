@@ -47,18 +47,29 @@ def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),
     return np.asarray(out, np.int32)
 
 
-def images_per_second(make_dataset: Callable[[], tf.data.Dataset], count: int, epochs: int,
-                      warmup: int = 1) -> float:
-    """Median images/s over `epochs` full passes after `warmup` passes."""
-    ds = make_dataset()
-    rates = []
-    for epoch in range(warmup + epochs):
-        start = time.perf_counter()
-        for _ in ds:
-            pass
-        if epoch >= warmup:
-            rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
+def interleaved_images_per_second(makers: dict[str, Callable[[], tf.data.Dataset]], count: int,
+                                  rounds: int, batch_size: int,
+                                  warmup_batches: int = 4) -> dict[str, float]:
+    """Median images/s of each pipeline, timed in interleaved rounds of `count` images.
+
+    Each maker returns a dataset of batches, repeated so that the timed batches are in
+    steady state (no epoch tail). Only one pipeline runs at a time: its iterator is made,
+    warmed up, timed and dropped, then the next one's; interleaving round by round keeps
+    machine drift from favouring whichever ran first.
+    """
+    batches = max(1, count // batch_size)
+    rates: dict[str, list[float]] = {name: [] for name in makers}
+    for _ in range(rounds):
+        for name, make in makers.items():
+            it = iter(make().repeat())
+            for _ in range(warmup_batches):
+                next(it)
+            start = time.perf_counter()
+            for _ in range(batches):
+                next(it)
+            rates[name].append(batches * batch_size / (time.perf_counter() - start))
+            del it
+    return {name: statistics.median(r) for name, r in rates.items()}
 
 
 def peak_rss_mb() -> float:

@@ -169,22 +169,34 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
 
   const int comps = d.cinfo.output_components;
   const bool direct = !cmyk && skip_cols == 0 && static_cast<int>(d.cinfo.output_width) == window.width;
-  if (!direct) row_buffer.resize(size_t(d.cinfo.output_width) * comps);
+  const size_t in_row = size_t(d.cinfo.output_width) * comps;
   const size_t out_row = size_t(window.width) * out_c;
-  for (int r = 0; r < window.height; ++r) {
-    uint8_t* dst = out + r * out_row;
-    JSAMPROW row = direct ? dst : row_buffer.data();
-    if (jpeg_read_scanlines(&d.cinfo, &row, 1) != 1) {
+  // Several rows per call: libjpeg's upsamplers produce row groups, and one row per call
+  // costs an extra copy through their spare buffer.
+  constexpr int kRowsPerRead = 16;
+  if (!direct) row_buffer.resize(in_row * kRowsPerRead);
+  JSAMPROW rows[kRowsPerRead];
+  for (int r = 0; r < window.height;) {
+    const int want = std::min(kRowsPerRead, window.height - r);
+    for (int k = 0; k < want; ++k) {
+      rows[k] = direct ? out + (r + k) * out_row : row_buffer.data() + k * in_row;
+    }
+    const int got = static_cast<int>(
+        jpeg_read_scanlines(&d.cinfo, rows, static_cast<JDIMENSION>(want)));
+    if (got <= 0) {
       jpeg_destroy_decompress(&d.cinfo);
       return Status::Invalid("invalid JPEG: could not read scanline");
     }
-    if (direct) continue;
-    const uint8_t* src = row_buffer.data() + size_t(skip_cols) * comps;
-    if (cmyk) {
-      for (int x = 0; x < window.width; ++x) ConvertInvertedCmyk(src + x * 4, dst + x * out_c, out_c);
-    } else {
-      std::memcpy(dst, src, out_row);
+    for (int k = 0; k < got && !direct; ++k) {
+      const uint8_t* src = rows[k] + size_t(skip_cols) * comps;
+      uint8_t* dst = out + (r + k) * out_row;
+      if (cmyk) {
+        for (int x = 0; x < window.width; ++x) ConvertInvertedCmyk(src + x * 4, dst + x * out_c, out_c);
+      } else {
+        std::memcpy(dst, src, out_row);
+      }
     }
+    r += got;
   }
   // Stopping early is intended (rows below the window are never entropy-decoded).
   jpeg_destroy_decompress(&d.cinfo);

@@ -1,7 +1,7 @@
 #include "cc/ops/decode_common.h"
 
 #include "tensorflow/core/framework/tensor_shape.h"
-#include "tensorflow/core/util/work_sharder.h"
+#include "cc/ops/parallel.h"
 
 namespace tfgpuaug {
 
@@ -39,18 +39,14 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
   std::vector<Status> statuses(n);
   auto flat = contents.flat<tensorflow::tstring>();
   auto win = windows.matrix<int32_t>();
-  auto work = [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      DecodeRequest& r = (*requests)[i];
-      if (has_windows) {
-        r.has_window = true;
-        r.window = Window{win(i, 0), win(i, 1), win(i, 2), win(i, 3)};
-      }
-      statuses[i] = PlanDecode(Bytes(flat(i)), flat(i).size(), r, &(*plans)[i]);
+  ForEachImage(ctx, n, [&](int64_t i) {
+    DecodeRequest& r = (*requests)[i];
+    if (has_windows) {
+      r.has_window = true;
+      r.window = Window{win(i, 0), win(i, 1), win(i, 2), win(i, 3)};
     }
-  };
-  auto* pool = ctx->device()->tensorflow_cpu_worker_threads();
-  tensorflow::Shard(pool->num_threads, pool->workers, n, /*cost_per_unit=*/20000, work);
+    statuses[i] = PlanDecode(Bytes(flat(i)), flat(i).size(), r, &(*plans)[i]);
+  });
   for (int64_t i = 0; i < n; ++i) {
     TF_RETURN_IF_ERROR(ToTfStatus(statuses[i], "image " + std::to_string(i)));
   }

@@ -3,7 +3,7 @@
 
 #include "cc/ops/decode_common.h"
 #include "tensorflow/core/framework/op_kernel.h"
-#include "tensorflow/core/util/work_sharder.h"
+#include "cc/ops/parallel.h"
 
 namespace tfgpuaug {
 namespace {
@@ -73,15 +73,10 @@ class DecodeImageBatchOp : public OpKernel {
     uint8_t* out = values->flat<uint8_t>().data();
     auto flat = contents.flat<tensorflow::tstring>();
     std::vector<Status> statuses(n);
-    auto work = [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), requests[i], plans[i],
-                                    out + offsets[i]);
-      }
-    };
-    auto* pool = ctx->device()->tensorflow_cpu_worker_threads();
-    // A decode costs millions of cycles: one image per shard keeps all threads busy.
-    tensorflow::Shard(pool->num_threads, pool->workers, n, /*cost_per_unit=*/100000000, work);
+    ForEachImage(ctx, n, [&](int64_t i) {
+      statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), requests[i], plans[i],
+                                  out + offsets[i]);
+    });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
     }
