@@ -1,0 +1,82 @@
+#include "cc/kernels/decode_crop_resize.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cc/kernels/resize_cpu.h"
+
+namespace tfgpuaug {
+namespace {
+
+constexpr float kBoxSlack = 1e-3f;  // float boxes computed from integer sizes may overshoot
+
+std::string BoxText(const CropBox& b) {
+  return "[y=" + std::to_string(b.y) + ", x=" + std::to_string(b.x) + ", h=" +
+         std::to_string(b.height) + ", w=" + std::to_string(b.width) + "]";
+}
+
+}  // namespace
+
+Status ValidateBox(const CropBox& b, int img_h, int img_w) {
+  const bool ok = b.height > 0.f && b.width > 0.f && b.y >= -kBoxSlack && b.x >= -kBoxSlack &&
+                  b.y + b.height <= img_h + kBoxSlack && b.x + b.width <= img_w + kBoxSlack;
+  if (ok) return Status::Ok();
+  return Status::Invalid("crop box " + BoxText(b) + " does not fit the " + std::to_string(img_h) +
+                         "x" + std::to_string(img_w) + " image");
+}
+
+void CropAxes(const CropBox& box, int img_h, int img_w, const ResizeSpec& spec, ResampleAxis* ay,
+              ResampleAxis* ax) {
+  *ay = MakeAxis(spec.method, spec.antialias, box.y, box.height, spec.out_h, img_h);
+  *ax = MakeAxis(spec.method, spec.antialias, box.x, box.width, spec.out_w, img_w);
+}
+
+int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom) {
+  int denom = 1;
+  while (denom * 2 <= max_denom && box.height / (denom * 2) >= spec.out_h &&
+         box.width / (denom * 2) >= spec.out_w) {
+    denom *= 2;
+  }
+  return denom;
+}
+
+Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
+                        const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
+                        uint8_t* out) {
+  DecodeRequest r = request;
+  r.has_window = false;
+  r.scale_denom = 1;
+  DecodePlan full;
+  TFGA_RETURN_IF_ERROR(PlanDecode(data, size, r, &full));
+  TFGA_RETURN_IF_ERROR(ValidateBox(box, full.full_height, full.full_width));
+  const int denom = full.info.format == ImageFormat::kJpeg ? ChooseDctDenom(box, spec, max_dct_denom) : 1;
+  r.scale_denom = denom;
+  const int hs = ScaledSize(full.full_height, denom), ws = ScaledSize(full.full_width, denom);
+  // libjpeg's scaled image is ceil(size / denom) pixels: map the box by the exact ratio.
+  const float sy = float(hs) / full.full_height, sx = float(ws) / full.full_width;
+  const CropBox scaled{box.y * sy, box.x * sx, box.height * sy, box.width * sx};
+  ResampleAxis ay, ax;
+  CropAxes(scaled, hs, ws, spec, &ay, &ax);
+  int y0, y1, x0, x1;
+  NeededRange(ay, spec.out_h, &y0, &y1);
+  NeededRange(ax, spec.out_w, &x0, &x1);
+  r.has_window = true;
+  r.window = Window{y0, x0, y1 - y0 + 1, x1 - x0 + 1};
+  DecodePlan plan;
+  TFGA_RETURN_IF_ERROR(PlanDecode(data, size, r, &plan));
+  std::vector<uint8_t> pixels(size_t(plan.out_height) * plan.out_width * plan.out_channels);
+  TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, r, plan, pixels.data()));
+  // Shift the axes into the decoded window; taps never leave it, except at image edges,
+  // where the window's edge is the image's.
+  ay.start -= y0;
+  ax.start -= x0;
+  ay.in_size = plan.out_height;
+  ax.in_size = plan.out_width;
+  const int c = plan.out_channels;
+  ResampleImageCpu<uint8_t, uint8_t>(pixels.data(), plan.out_height, plan.out_width, c,
+                                     long(plan.out_width) * c, ay, ax, spec.out_h, spec.out_w, out);
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug

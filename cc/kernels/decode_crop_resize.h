@@ -1,0 +1,41 @@
+// Fused decode + crop + resize of one encoded image: only the rows and columns the resize
+// reads are decoded, at a reduced DCT scale when the crop is much larger than the output.
+#ifndef TFGPUAUG_CC_KERNELS_DECODE_CROP_RESIZE_H_
+#define TFGPUAUG_CC_KERNELS_DECODE_CROP_RESIZE_H_
+
+#include "cc/kernels/image_decode.h"
+#include "cc/kernels/resample.h"
+
+namespace tfgpuaug {
+
+// A crop in input pixel coordinates (fractional allowed).
+struct CropBox {
+  float y, x, height, width;
+};
+
+struct ResizeSpec {
+  int out_h, out_w;
+  ResizeMethod method;
+  bool antialias;
+};
+
+// Checks that the box lies inside an img_h x img_w image and has a positive size.
+Status ValidateBox(const CropBox& box, int img_h, int img_w);
+
+// Resampling axes that map the output onto the box of an image of the given size.
+void CropAxes(const CropBox& box, int img_h, int img_w, const ResizeSpec& spec, ResampleAxis* ay,
+              ResampleAxis* ax);
+
+// Largest DCT scale denominator (1, 2, 4, 8; at most max_denom) that still leaves the
+// crop at least as large as the output in both dimensions.
+int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom);
+
+// Decodes and resamples one image to out [out_h, out_w, request.channels] (uint8).
+// `request` gives the decode options (channels, dct method, orientation, pixel limit).
+Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
+                        const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
+                        uint8_t* out);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_DECODE_CROP_RESIZE_H_

@@ -1,0 +1,25 @@
+// CPU drivers for one sample of crop-mirror-normalize, flip and affine warp.
+#ifndef TFGPUAUG_CC_KERNELS_GEOMETRY_CPU_H_
+#define TFGPUAUG_CC_KERNELS_GEOMETRY_CPU_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/kernels/geometry.h"
+#include "cc/kernels/normalize.h"
+
+namespace tfgpuaug {
+
+// Writes one sample (crop_h x crop_w x out_channels elements) to `out`.
+void CropMirrorNormalizeCpu(const uint8_t* image, const CmnParams& p, int y0, int x0, bool mirror,
+                            const float* mean, const float* inv_std, void* out);
+
+// Flips one [h, w, c] sample of `element_bytes`-sized elements.
+void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bool horizontal,
+             bool vertical, uint8_t* out);
+
+void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* matrix, uint8_t* out);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_GEOMETRY_CPU_H_

@@ -1,0 +1,51 @@
+// Attribute parsing and argument checks shared by the CPU and GPU geometry OpKernels.
+#ifndef TFGPUAUG_CC_OPS_GEOMETRY_COMMON_H_
+#define TFGPUAUG_CC_OPS_GEOMETRY_COMMON_H_
+
+#include <string>
+#include <vector>
+
+#include "cc/kernels/decode_crop_resize.h"
+#include "cc/kernels/geometry.h"
+#include "cc/kernels/normalize.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod* method,
+                             bool* antialias);
+
+// Output [height, width] from a size tensor; both must be positive.
+absl::Status ReadSize(const tensorflow::Tensor& size, int* h, int* w);
+
+// Per-image shapes and boxes of a CropResize call, validated; offsets into `values` rows.
+struct CropResizeBatch {
+  std::vector<int> heights, widths;
+  std::vector<CropBox> boxes;
+  std::vector<int64_t> pixel_offsets;
+};
+absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorflow::Tensor& shapes,
+                                 const tensorflow::Tensor& boxes, CropResizeBatch* batch);
+
+struct CmnAttrs {
+  std::vector<float> mean, inv_std;
+  int crop_h = 0, crop_w = 0;
+  bool nchw = false, pad = false;
+  OutputType type = OutputType::kFloat32;
+};
+absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CmnAttrs* attrs);
+
+// Params for images [B, H, W, C]; checks crop offsets [B, 2] and mirror [B].
+absl::Status MakeCmnParams(const CmnAttrs& a, const tensorflow::Tensor& images,
+                           const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
+                           CmnParams* p);
+
+// Crop offsets must keep each crop inside the image (checked where the offsets are on the host).
+absl::Status CheckCropOffsets(const CmnParams& p, const tensorflow::Tensor& offsets);
+
+absl::Status ReadAffineAttrs(tensorflow::OpKernelConstruction* ctx, Interpolation* interpolation,
+                             float* fill);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_OPS_GEOMETRY_COMMON_H_

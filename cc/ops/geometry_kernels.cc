@@ -1,0 +1,216 @@
+// CPU OpKernels of the geometry ops; every op spreads its samples over the intra-op pool.
+#include <vector>
+
+#include "cc/kernels/decode_crop_resize.h"
+#include "cc/kernels/geometry_cpu.h"
+#include "cc/kernels/resize_cpu.h"
+#include "cc/ops/decode_common.h"
+#include "cc/ops/geometry_common.h"
+#include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+namespace {
+
+using tensorflow::OpKernel;
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::TensorShape;
+
+template <typename In, typename Out>
+class CropResizeOp : public OpKernel {
+ public:
+  explicit CropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& values = ctx->input(0);
+    CropResizeBatch batch;
+    OP_REQUIRES_OK(ctx, ReadCropResizeBatch(values, ctx->input(1), ctx->input(2), &batch));
+    int out_h, out_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &out_h, &out_w));
+    const int64_t n = batch.boxes.size();
+    const int c = static_cast<int>(values.dim_size(1));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, c}), &out));
+    const In* in = values.flat<In>().data();
+    Out* o = out->flat<Out>().data();
+    const ResizeSpec spec{out_h, out_w, method_, antialias_};
+    ForEachImage(ctx, n, [&](int64_t i) {
+      ResampleAxis ay, ax;
+      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], spec, &ay, &ax);
+      ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i],
+                                batch.widths[i], c, long(batch.widths[i]) * c, ay, ax, out_h,
+                                out_w, o + i * int64_t{out_h} * out_w * c);
+    });
+  }
+
+ private:
+  ResizeMethod method_;
+  bool antialias_;
+};
+
+class DecodeCropResizeOp : public OpKernel {
+ public:
+  explicit DecodeCropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
+    std::string dct;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dct_method", &dct));
+    request_.dct_method = dct == "INTEGER_FAST" ? DctMethod::kIntegerFast
+                          : dct == "FLOAT"      ? DctMethod::kFloat
+                                                : DctMethod::kIntegerAccurate;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &request_.apply_exif_orientation));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));
+    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    const Tensor& boxes = ctx->input(1);
+    const int64_t n = contents.dim_size(0);
+    OP_REQUIRES(ctx, boxes.dims() == 2 && boxes.dim_size(0) == n && boxes.dim_size(1) == 4,
+                tensorflow::errors::InvalidArgument("boxes must be [", n, ", 4], got ",
+                                                    boxes.shape().DebugString()));
+    int out_h, out_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({n, out_h, out_w, request_.channels}), &out));
+    auto flat = contents.flat<tensorflow::tstring>();
+    auto b = boxes.matrix<float>();
+    uint8_t* o = out->flat<uint8_t>().data();
+    const ResizeSpec spec{out_h, out_w, method_, antialias_};
+    const int64_t per = int64_t{out_h} * out_w * request_.channels;
+    std::vector<Status> statuses(n);
+    ForEachImage(ctx, n, [&](int64_t i) {
+      const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
+      statuses[i] = DecodeCropResize(Bytes(flat(i)), flat(i).size(), request_, box, spec,
+                                     max_dct_denom_, o + i * per);
+    });
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
+    }
+  }
+
+ private:
+  DecodeRequest request_;
+  int max_dct_denom_ = 8;
+  ResizeMethod method_;
+  bool antialias_;
+};
+
+class CropMirrorNormalizeOp : public OpKernel {
+ public:
+  explicit CropMirrorNormalizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadCmnAttrs(ctx, &attrs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& offsets = ctx->input(1);
+    const Tensor& mirror = ctx->input(2);
+    CmnParams p;
+    OP_REQUIRES_OK(ctx, MakeCmnParams(attrs_, images, offsets, mirror, &p));
+    OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));
+    const int64_t n = images.dim_size(0);
+    TensorShape shape = p.nchw ? TensorShape({n, p.out_channels, p.crop_h, p.crop_w})
+                               : TensorShape({n, p.crop_h, p.crop_w, p.out_channels});
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    const uint8_t* in = images.flat<uint8_t>().data();
+    auto* o = static_cast<uint8_t*>(out->data());
+    auto off = offsets.matrix<int32_t>();
+    auto flip = mirror.vec<bool>();
+    const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
+    const int64_t out_bytes = int64_t{p.crop_h} * p.crop_w * p.out_channels * CmnElementBytes(p.type);
+    ForEachImage(ctx, n, [&](int64_t i) {
+      CropMirrorNormalizeCpu(in + i * in_per, p, off(i, 0), off(i, 1), flip(i),
+                             attrs_.mean.data(), attrs_.inv_std.data(), o + i * out_bytes);
+    });
+  }
+
+ private:
+  CmnAttrs attrs_;
+};
+
+class FlipOp : public OpKernel {
+ public:
+  explicit FlipOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    auto h = ctx->input(1).vec<bool>();
+    auto v = ctx->input(2).vec<bool>();
+    const int64_t n = images.dim_size(0);
+    OP_REQUIRES(ctx, h.size() == n && v.size() == n,
+                tensorflow::errors::InvalidArgument("need one horizontal and one vertical flag per image"));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    const size_t elem = tensorflow::DataTypeSize(images.dtype());
+    const int hh = images.dim_size(1), ww = images.dim_size(2), c = images.dim_size(3);
+    const size_t per = size_t(hh) * ww * c * elem;
+    const auto* in = static_cast<const uint8_t*>(images.data());
+    auto* o = static_cast<uint8_t*>(out->data());
+    ForEachImage(ctx, n, [&](int64_t i) {
+      FlipCpu(in + i * per, hh, ww, c, elem, h(i), v(i), o + i * per);
+    });
+  }
+};
+
+class WarpAffineOp : public OpKernel {
+ public:
+  explicit WarpAffineOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadAffineAttrs(ctx, &interpolation_, &fill_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& matrices = ctx->input(1);
+    const int64_t n = images.dim_size(0);
+    OP_REQUIRES(ctx, matrices.dim_size(0) == n,
+                tensorflow::errors::InvalidArgument("need one matrix per image: ", n, " images, ",
+                                                    matrices.dim_size(0), " matrices"));
+    int out_h, out_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
+    const AffineParams p{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                         static_cast<int>(images.dim_size(3)), out_h, out_w, interpolation_, fill_};
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
+    const uint8_t* in = images.flat<uint8_t>().data();
+    const float* m = matrices.flat<float>().data();
+    uint8_t* o = out->flat<uint8_t>().data();
+    const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
+    const int64_t out_per = int64_t{out_h} * out_w * p.channels;
+    ForEachImage(ctx, n, [&](int64_t i) {
+      WarpAffineCpu(in + i * in_per, p, m + 6 * i, o + i * out_per);
+    });
+  }
+
+ private:
+  Interpolation interpolation_;
+  float fill_;
+};
+
+#define REGISTER_CROP_RESIZE(In, Out)                                             \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")                             \
+                              .Device(tensorflow::DEVICE_CPU)                     \
+                              .TypeConstraint<In>("T")                            \
+                              .TypeConstraint<Out>("out_type"),                   \
+                          CropResizeOp<In, Out>);
+REGISTER_CROP_RESIZE(uint8_t, uint8_t)
+REGISTER_CROP_RESIZE(uint8_t, float)
+REGISTER_CROP_RESIZE(float, float)
+REGISTER_CROP_RESIZE(float, uint8_t)
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize").Device(tensorflow::DEVICE_CPU),
+                        DecodeCropResizeOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_CPU),
+                        CropMirrorNormalizeOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_CPU), WarpAffineOp);
+
+}  // namespace
+}  // namespace tfgpuaug
