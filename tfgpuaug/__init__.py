@@ -3,8 +3,15 @@ from tfgpuaug import _loader
 
 _loader.ops()  # registers every op exactly once, on import
 
+from tfgpuaug.geometry import (  # noqa: E402
+    IMAGENET_MEAN, IMAGENET_STD, center_crop_boxes, crop_and_resize, crop_mirror_normalize, flip,
+    random_crop_boxes, random_resized_crop, resize, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 
 __version__ = "0.1.0"
 
-__all__ = ["decode_image", "image_shape", "DEFAULT_MAX_PIXELS"]
+__all__ = [
+    "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
+    "crop_mirror_normalize", "decode_image", "flip", "image_shape", "random_crop_boxes",
+    "random_resized_crop", "resize", "resize_center_crop", "warp_affine",
+]

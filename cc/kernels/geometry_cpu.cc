@@ -6,15 +6,25 @@ namespace tfgpuaug {
 
 void CropMirrorNormalizeCpu(const uint8_t* image, const CmnParams& p, int y0, int x0, bool mirror,
                             const float* mean, const float* inv_std, void* out) {
-  if (!p.nchw && p.type == OutputType::kFloat32) {
-    // Common case as a straight loop: NHWC float32, one read and one write per element.
+  if (!p.nchw && p.type == OutputType::kFloat32 && p.channels == 3 && p.out_channels == 3) {
+    // Common case as a straight loop: NHWC float32 RGB, one read and one write per element.
     float* o = static_cast<float*>(out);
+    const float m0 = mean[0], m1 = mean[1], m2 = mean[2];
+    const float s0 = inv_std[0], s1 = inv_std[1], s2 = inv_std[2];
     for (int y = 0; y < p.crop_h; ++y) {
-      const uint8_t* row = image + (size_t(y0 + y) * p.in_w) * p.channels;
-      for (int x = 0; x < p.crop_w; ++x) {
-        const uint8_t* px = row + size_t(mirror ? x0 + p.crop_w - 1 - x : x0 + x) * p.channels;
-        for (int k = 0; k < p.channels; ++k) *o++ = (px[k] - mean[k]) * inv_std[k];
-        for (int k = p.channels; k < p.out_channels; ++k) *o++ = 0.f;
+      const uint8_t* row = image + (size_t(y0 + y) * p.in_w + x0) * 3;
+      if (mirror) {
+        for (int x = p.crop_w - 1; x >= 0; --x, o += 3) {
+          o[0] = (row[3 * x] - m0) * s0;
+          o[1] = (row[3 * x + 1] - m1) * s1;
+          o[2] = (row[3 * x + 2] - m2) * s2;
+        }
+      } else {
+        for (int x = 0; x < p.crop_w; ++x, o += 3) {
+          o[0] = (row[3 * x] - m0) * s0;
+          o[1] = (row[3 * x + 1] - m1) * s1;
+          o[2] = (row[3 * x + 2] - m2) * s2;
+        }
       }
     }
     return;

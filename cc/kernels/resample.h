@@ -47,7 +47,9 @@ TFGA_HD ResampleAxis MakeAxis(ResizeMethod method, bool antialias, float start, 
   a.scale = extent / static_cast<float>(out_size);
   const float widen = (antialias && a.scale > 1.f) ? a.scale : 1.f;
   a.kernel_scale = 1.f / widen;
-  a.support = method == ResizeMethod::kArea ? 0.5f * fmaxf(a.scale, 1.f) : KernelRadius(method) * widen;
+  // Area weighs pixels by overlap, so pixels up to half a pixel beyond the footprint count.
+  a.support = method == ResizeMethod::kArea ? 0.5f * a.scale + 0.5f
+                                            : KernelRadius(method) * widen;
   a.in_size = in_size;
   return a;
 }
@@ -80,7 +82,7 @@ TFGA_HD float TapWeight(const ResampleAxis& a, int i, int k) {
     case ResizeMethod::kBicubic:
       return KeysCubic(d * a.kernel_scale);
     default: {  // area: overlap of pixel k with the output pixel's footprint
-      const float half = 0.5f * fmaxf(a.scale, 1.f);
+      const float half = 0.5f * a.scale;
       const float lo = fmaxf(static_cast<float>(k), c - half);
       const float hi = fminf(static_cast<float>(k) + 1.f, c + half);
       return fmaxf(0.f, hi - lo);
@@ -88,12 +90,13 @@ TFGA_HD float TapWeight(const ResampleAxis& a, int i, int k) {
   }
 }
 
-// Input index used for tap k: antialiased filters drop taps outside the input (and
-// renormalise, as PIL and tf.image's scale_and_translate); the others clamp to the edge
-// (as tf.image's resize kernels). Returns -1 for a dropped tap.
+// Input index used for tap k: antialiased filters, area and bicubic drop taps outside the
+// input and renormalise (as PIL and tf.image); bilinear and nearest clamp to the edge (as
+// tf.image's resize kernels). Returns -1 for a dropped tap.
 TFGA_HD int TapIndex(const ResampleAxis& a, int k) {
   if (k >= 0 && k < a.in_size) return k;
-  const bool drops = a.method == ResizeMethod::kArea ||
+  // tf.image's bicubic (Keys) drops outside taps even without antialiasing.
+  const bool drops = a.method == ResizeMethod::kArea || a.method == ResizeMethod::kBicubic ||
                      (a.antialias && a.method != ResizeMethod::kNearest);
   if (drops) return -1;
   return k < 0 ? 0 : a.in_size - 1;

@@ -57,50 +57,76 @@ void NeededRange(const ResampleAxis& axis, int out_size, int* first, int* last) 
   if (*last < *first) *first = *last = std::min(std::max(f0, 0), axis.in_size - 1);
 }
 
+namespace {
+
+// Hot loops get an AVX2+FMA clone picked at load time on CPUs that have it; the default
+// build stays baseline x86-64 so the library runs everywhere.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TFGA_VECTOR_CLONES __attribute__((target_clones("avx2,fma", "default")))
+#else
+#define TFGA_VECTOR_CLONES
+#endif
+
+template <typename In>
+TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* acc) {
+  for (size_t e = 0; e < n; ++e) acc[e] += w * static_cast<float>(row[e]);
+}
+
+// Horizontal pass of one row of floats (vertical result) into one output row, with the
+// channel count known at compile time so the tap loop keeps accumulators in registers.
+template <int C, typename Out>
+void HorizontalRow(const float* row, const AxisTable& tx, int out_w, Out* out) {
+  for (int j = 0; j < out_w; ++j) {
+    float acc[C] = {};
+    for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t) {
+      const float* px = row + tx.index[t] * C;
+      const float w = tx.weight[t];
+      for (int k = 0; k < C; ++k) acc[k] += w * px[k];
+    }
+    for (int k = 0; k < C; ++k) out[j * C + k] = Store<Out>(acc[k]);
+  }
+}
+
+template <typename Out>
+void HorizontalRowAny(const float* row, const AxisTable& tx, int out_w, int c, Out* out) {
+  for (int j = 0; j < out_w; ++j)
+    for (int k = 0; k < c; ++k) {
+      float acc = 0.f;
+      for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t) acc += tx.weight[t] * row[tx.index[t] * c + k];
+      out[j * c + k] = Store<Out>(acc);
+    }
+}
+
+}  // namespace
+
 template <typename In, typename Out>
 void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_stride,
                       const ResampleAxis& ay, const ResampleAxis& ax, int out_h, int out_w,
                       Out* out) {
+  (void)src_h;
   (void)src_w;
   const AxisTable ty = BuildAxisTable(ay, out_h);
-  const AxisTable tx = BuildAxisTable(ax, out_w);
-  // Horizontal pass over only the rows the vertical pass reads, into floats.
-  const int r0 = ty.min_index, r1 = ty.max_index;
-  const size_t tmp_row = size_t(out_w) * c;
-  std::vector<float> tmp(size_t(r1 - r0 + 1) * tmp_row);
-  for (int r = r0; r <= r1; ++r) {
-    const In* row = src + long(r) * src_row_stride;
-    float* dst = tmp.data() + size_t(r - r0) * tmp_row;
-    for (int j = 0; j < out_w; ++j) {
-      float acc[4] = {0.f, 0.f, 0.f, 0.f};
-      for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t) {
-        const In* px = row + size_t(tx.index[t]) * c;
-        const float w = tx.weight[t];
-        for (int k = 0; k < c && k < 4; ++k) acc[k] += w * static_cast<float>(px[k]);
-      }
-      if (c <= 4) {
-        for (int k = 0; k < c; ++k) dst[j * c + k] = acc[k];
-      } else {
-        for (int k = 0; k < c; ++k) {
-          float a = 0.f;
-          for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t)
-            a += tx.weight[t] * static_cast<float>(row[size_t(tx.index[t]) * c + k]);
-          dst[j * c + k] = a;
-        }
-      }
-    }
-  }
-  // Vertical pass.
-  std::vector<float> acc(tmp_row);
+  AxisTable tx = BuildAxisTable(ax, out_w);
+  // Vertical first, one output row at a time, over only the columns the horizontal pass
+  // reads: contiguous multiply-adds the compiler vectorises, and a one-row float buffer.
+  const int x0 = tx.min_index, cols = tx.max_index - tx.min_index + 1;
+  for (int& idx : tx.index) idx -= x0;
+  const size_t row_elems = size_t(cols) * c;
+  std::vector<float> acc(row_elems);
   for (int i = 0; i < out_h; ++i) {
     std::fill(acc.begin(), acc.end(), 0.f);
+    float* a = acc.data();
     for (int t = ty.offsets[i]; t < ty.offsets[i + 1]; ++t) {
-      const float* trow = tmp.data() + size_t(ty.index[t] - r0) * tmp_row;
-      const float w = ty.weight[t];
-      for (size_t e = 0; e < tmp_row; ++e) acc[e] += w * trow[e];
+      AccumulateRow(src + long(ty.index[t]) * src_row_stride + size_t(x0) * c, ty.weight[t],
+                    row_elems, a);
     }
-    Out* orow = out + size_t(i) * tmp_row;
-    for (size_t e = 0; e < tmp_row; ++e) orow[e] = Store<Out>(acc[e]);
+    Out* orow = out + size_t(i) * out_w * c;
+    switch (c) {
+      case 1: HorizontalRow<1>(a, tx, out_w, orow); break;
+      case 3: HorizontalRow<3>(a, tx, out_w, orow); break;
+      case 4: HorizontalRow<4>(a, tx, out_w, orow); break;
+      default: HorizontalRowAny(a, tx, out_w, c, orow); break;
+    }
   }
 }
 

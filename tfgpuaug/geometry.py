@@ -1,0 +1,321 @@
+"""Fused geometry and normalization ops with tf.image-style signatures.
+
+Images are uint8 (or float) `[B, H, W, C]` batches, or ragged `[B, None, None, C]` batches
+of differently sized images; encoded bytes (`tf.string [B]`) where noted, decoded inside
+the op so that only the pixels the output needs are decoded.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple, Union
+
+import tensorflow as tf
+
+from tfgpuaug import _checks, _loader
+from tfgpuaug.image import DEFAULT_MAX_PIXELS, image_shape
+
+METHODS = ("nearest", "bilinear", "bicubic", "area")
+IMAGENET_MEAN = (123.675, 116.28, 103.53)  # ImageNet RGB mean on the 0..255 scale
+IMAGENET_STD = (58.395, 57.12, 57.375)
+
+Size = Union[int, Sequence[int], tf.Tensor]
+
+
+def _size_tensor(size: Size) -> tf.Tensor:
+    if isinstance(size, int):
+        size = (size, size)
+    if not isinstance(size, tf.Tensor):
+        size = tuple(size)
+        if len(size) != 2 or any(int(s) <= 0 for s in size):
+            raise ValueError(f"size must be a positive int or (height, width), got {size!r}")
+    t = tf.cast(tf.convert_to_tensor(size), tf.int32)
+    _checks.static_rank("size", t, (1,))
+    return t
+
+
+def _flat_images(images) -> Tuple[tf.Tensor, tf.Tensor, int]:
+    """(values [N, C], shapes [B, 2], batch rank) of a dense or ragged image batch."""
+    if isinstance(images, tf.RaggedTensor):
+        if images.shape.rank != 4 or images.ragged_rank != 2:
+            raise ValueError(f"ragged images must be [B, None, None, C], got {images.shape}")
+        heights = images.row_lengths()
+        first_rows = images.row_splits[:-1]
+        widths = tf.gather(images.values.row_lengths(), tf.minimum(
+            first_rows, tf.maximum(tf.shape(images.values.row_lengths(), tf.int64)[0] - 1, 0)))
+        shapes = tf.cast(tf.stack([heights, tf.where(heights > 0, widths, 0)], axis=1), tf.int32)
+        return images.flat_values, shapes, 4
+    images = tf.convert_to_tensor(images)
+    rank = _checks.static_rank("images", images, (3, 4))
+    if rank == 3:
+        images = images[tf.newaxis]
+    dims = tf.shape(images)
+    channels = images.shape[-1]
+    if channels is None:
+        raise ValueError("images need a known channel dimension")
+    values = tf.reshape(images, [-1, channels])
+    shapes = tf.tile(tf.reshape(dims[1:3], [1, 2]), [dims[0], 1])
+    return values, shapes, rank
+
+
+def _check_dtype(images, allowed=(tf.uint8, tf.float32)):
+    dtype = images.dtype
+    if dtype not in allowed:
+        raise TypeError(f"images must be {' or '.join(d.name for d in allowed)}, got {dtype.name}")
+
+
+def _crop_resize(images, boxes, size, method, antialias, out_dtype=None):
+    _checks.one_of("method", method, METHODS)
+    _check_dtype(images)
+    values, shapes, rank = _flat_images(images)
+    out = _loader.ops().tf_gpu_aug_crop_resize(
+        values, shapes, tf.cast(boxes, tf.float32), _size_tensor(size),
+        out_type=out_dtype or values.dtype, method=method, antialias=bool(antialias))
+    return out if rank == 4 else out[0]
+
+
+def _image_dims(images) -> tf.Tensor:
+    """[B, 2] float (height, width) of a dense or ragged batch."""
+    _, shapes, _ = _flat_images(images)
+    return tf.cast(shapes, tf.float32)
+
+
+def resize(images, size: Size, method: str = "bilinear", antialias: bool = False,
+           name: Optional[str] = None) -> tf.Tensor:
+    """Resizes a dense `[B, H, W, C]` / `[H, W, C]` or ragged batch to `size`.
+
+    Half-pixel centres as `tf.image.resize`. Unlike `tf.image.resize`, uint8 input gives
+    uint8 output (rounded), float input float32. `antialias` widens the kernel when
+    downscaling (tf.image's `antialias=True`, PIL's reducing filters).
+    """
+    with tf.name_scope(name or "resize"):
+        dims = _image_dims(images)
+        boxes = tf.concat([tf.zeros_like(dims), dims], axis=1)
+        return _crop_resize(images, boxes, size, method, antialias)
+
+
+def crop_and_resize(images, boxes, size: Size, method: str = "bilinear", antialias: bool = True,
+                    name: Optional[str] = None) -> tf.Tensor:
+    """Resizes the box `[y, x, height, width]` (input pixels, fractions allowed) of each image."""
+    with tf.name_scope(name or "crop_and_resize"):
+        boxes = tf.convert_to_tensor(boxes, tf.float32)
+        _checks.static_rank("boxes", boxes, (2,))
+        return _crop_resize(images, boxes, size, method, antialias)
+
+
+def _seed_tensor(seed) -> tf.Tensor:
+    if seed is None:
+        raise ValueError("a seed is required: an int or a shape-[2] int tensor (stateless RNG)")
+    if isinstance(seed, int):
+        return tf.constant([seed, 0], tf.int64)
+    seed = tf.cast(tf.convert_to_tensor(seed), tf.int64)
+    if seed.shape.rank == 0:
+        seed = tf.stack([seed, tf.zeros_like(seed)])
+    return seed
+
+
+def random_crop_boxes(image_dims: tf.Tensor, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
+                      seed=None, attempts: int = 10) -> tf.Tensor:
+    """Inception-style random boxes `[B, 4]` (y, x, h, w) for images of `image_dims` [B, 2].
+
+    Per image: up to `attempts` draws of area fraction in `scale` and log-uniform aspect
+    ratio in `ratio`; the first that fits is placed uniformly at random; if none fits, the
+    largest centred crop whose aspect ratio lies in `ratio` (torchvision's fallback).
+    """
+    if not (0 < scale[0] <= scale[1]) or not (0 < ratio[0] <= ratio[1]):
+        raise ValueError(f"need 0 < scale[0] <= scale[1] and 0 < ratio[0] <= ratio[1], got {scale}, {ratio}")
+    seed = _seed_tensor(seed)
+    dims = tf.cast(image_dims, tf.float32)
+    h, w = dims[:, 0:1], dims[:, 1:2]
+    n = tf.shape(dims)[0]
+    s1, s2, s3 = tf.unstack(tf.random.experimental.stateless_split(seed, 3))
+    area = h * w * tf.random.stateless_uniform([n, attempts], s1, scale[0], scale[1])
+    log_r = tf.random.stateless_uniform([n, attempts], s2, tf.math.log(float(ratio[0])),
+                                        tf.math.log(float(ratio[1])))
+    r = tf.exp(log_r)
+    cw = tf.round(tf.sqrt(area * r))
+    ch = tf.round(tf.sqrt(area / r))
+    fits = (cw > 0) & (cw <= w) & (ch > 0) & (ch <= h)
+    first = tf.argmax(tf.cast(fits, tf.int32), axis=1, output_type=tf.int32)
+    any_fit = tf.reduce_any(fits, axis=1)
+    pick = lambda t: tf.gather(t, first, axis=1, batch_dims=1)
+    ch, cw = pick(ch), pick(cw)
+    h, w = h[:, 0], w[:, 0]
+    u = tf.random.stateless_uniform([n, 2], s3)
+    y = tf.floor(u[:, 0] * (h - ch + 1))
+    x = tf.floor(u[:, 1] * (w - cw + 1))
+    # Fallback: whole image, narrowed to the nearest allowed aspect ratio, centred.
+    aspect = w / h
+    fw = tf.where(aspect < ratio[0], w, tf.where(aspect > ratio[1], tf.round(h * ratio[1]), w))
+    fh = tf.where(aspect < ratio[0], tf.round(w / ratio[0]), h)
+    fy, fx = tf.floor((h - fh) / 2), tf.floor((w - fw) / 2)
+    return tf.stack([tf.where(any_fit, y, fy), tf.where(any_fit, x, fx),
+                     tf.where(any_fit, ch, fh), tf.where(any_fit, cw, fw)], axis=1)
+
+
+def _is_encoded(x) -> bool:
+    return not isinstance(x, tf.RaggedTensor) and tf.convert_to_tensor(x).dtype == tf.string
+
+
+def _decode_crop_resize(contents, boxes, size, method, antialias, channels, dct_method,
+                        max_dct_denom, apply_exif_orientation, max_pixels):
+    _checks.one_of("method", method, METHODS)
+    _checks.one_of("channels", channels, (1, 3, 4))
+    _checks.one_of("max_dct_denom", max_dct_denom, (1, 2, 4, 8))
+    contents = _checks.string_tensor("contents", contents)
+    _checks.static_rank("contents", contents, (1,))
+    return _loader.ops().tf_gpu_aug_decode_crop_resize(
+        contents, tf.cast(boxes, tf.float32), _size_tensor(size), channels=channels,
+        dct_method=dct_method, apply_exif_orientation=bool(apply_exif_orientation),
+        max_pixels=int(max_pixels), max_dct_denom=max_dct_denom, method=method,
+        antialias=bool(antialias))
+
+
+def random_resized_crop(contents_or_images, size: Size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
+                        seed=None, method: str = "bilinear", antialias: bool = True,
+                        channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
+                        max_dct_denom: int = 2, apply_exif_orientation: bool = False,
+                        max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
+    """Inception-style random-resized-crop of a batch, to a dense uint8 `[B, h, w, C]`.
+
+    `contents_or_images`: encoded `tf.string [B]` (decoded inside the op, only within each
+    box; JPEGs at up to 1/`max_dct_denom` DCT scale while the box stays at least the output
+    size) or decoded images (dense or ragged). Boxes come from stateless RNG on `seed`.
+    """
+    with tf.name_scope(name or "random_resized_crop"):
+        if _is_encoded(contents_or_images):
+            dims = image_shape(contents_or_images, apply_exif_orientation)[:, :2]
+            boxes = random_crop_boxes(dims, scale, ratio, seed)
+            return _decode_crop_resize(contents_or_images, boxes, size, method, antialias,
+                                       channels, dct_method, max_dct_denom,
+                                       apply_exif_orientation, max_pixels)
+        boxes = random_crop_boxes(_image_dims(contents_or_images), scale, ratio, seed)
+        return _crop_resize(contents_or_images, boxes, size, method, antialias)
+
+
+def center_crop_boxes(image_dims: tf.Tensor, resize_shorter: int, crop: Tuple[int, int]) -> tf.Tensor:
+    """Boxes equivalent to resizing the shorter side to `resize_shorter` (rounded sizes, as
+    tf.image pipelines) and then taking the centred `crop`."""
+    dims = tf.cast(image_dims, tf.float32)
+    h, w = dims[:, 0], dims[:, 1]
+    s = resize_shorter / tf.minimum(h, w)
+    rh, rw = tf.round(h * s), tf.round(w * s)
+    ch, cw = float(crop[0]), float(crop[1])
+    oy, ox = tf.floor((rh - ch) / 2), tf.floor((rw - cw) / 2)
+    sy, sx = h / rh, w / rw
+    return tf.stack([oy * sy, ox * sx, ch * sy, cw * sx], axis=1)
+
+
+def resize_center_crop(contents_or_images, resize_shorter: int = 256, crop: Size = 224,
+                       method: str = "bilinear", antialias: bool = True, channels: int = 3,
+                       dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = 2,
+                       apply_exif_orientation: bool = False, max_pixels: int = DEFAULT_MAX_PIXELS,
+                       name: Optional[str] = None) -> tf.Tensor:
+    """The evaluation transform, fused: resize the shorter side to `resize_shorter`, take the
+    centred `crop`; only the pixels the crop needs are decoded and resampled."""
+    crop_hw = (crop, crop) if isinstance(crop, int) else tuple(crop)
+    if resize_shorter <= 0 or min(crop_hw) <= 0 or max(crop_hw) > resize_shorter:
+        raise ValueError(f"need 0 < crop <= resize_shorter, got crop={crop}, resize_shorter={resize_shorter}")
+    with tf.name_scope(name or "resize_center_crop"):
+        if _is_encoded(contents_or_images):
+            dims = image_shape(contents_or_images, apply_exif_orientation)[:, :2]
+            boxes = center_crop_boxes(dims, resize_shorter, crop_hw)
+            return _decode_crop_resize(contents_or_images, boxes, crop_hw, method, antialias,
+                                       channels, dct_method, max_dct_denom,
+                                       apply_exif_orientation, max_pixels)
+        boxes = center_crop_boxes(_image_dims(contents_or_images), resize_shorter, crop_hw)
+        return _crop_resize(contents_or_images, boxes, crop_hw, method, antialias)
+
+
+def _flags(value, n, name: str, seed=None) -> tf.Tensor:
+    """Per-sample bool flags from None, a bool, a probability (needs seed) or a [B] tensor."""
+    if value is None or value is False:
+        return tf.zeros([n], tf.bool)
+    if value is True:
+        return tf.ones([n], tf.bool)
+    if isinstance(value, float):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} probability must be in [0, 1], got {value}")
+        return tf.random.stateless_uniform([n], _seed_tensor(seed)) < value
+    t = tf.convert_to_tensor(value)
+    _checks.static_rank(name, t, (1,))
+    return tf.cast(t, tf.bool)
+
+
+def crop_mirror_normalize(images, mean: Sequence[float], std: Sequence[float],
+                          crop: Optional[Size] = None, mirror=None, layout: str = "NHWC",
+                          dtype: tf.DType = tf.float32, pad_channels: bool = False,
+                          crop_offsets=None, seed=None, name: Optional[str] = None) -> tf.Tensor:
+    """Crop + per-sample horizontal flip + `(x - mean) / std` + layout + dtype, one pass.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      mean, std: one value per channel, on the 0..255 scale (e.g. IMAGENET_MEAN/STD).
+      crop: None or (height, width), centred unless `crop_offsets` `[B, 2]` (y, x) is given.
+      mirror: None, a bool, a flip probability (with `seed`), or a `[B]` bool tensor.
+      layout: "NHWC" or "NCHW". dtype: tf.float32, tf.float16 or tf.bfloat16.
+      pad_channels: pad to 4 channels with zeros.
+    """
+    _checks.one_of("layout", layout, ("NHWC", "NCHW"))
+    _checks.one_of("dtype", tf.as_dtype(dtype), (tf.float32, tf.float16, tf.bfloat16))
+    mean, std = [float(m) for m in mean], [float(s) for s in std]
+    if len(mean) != len(std) or not 1 <= len(mean) <= 4:
+        raise ValueError(f"mean and std need the same number (1 to 4) of values, got {len(mean)} and {len(std)}")
+    if any(s == 0 for s in std):
+        raise ValueError("std must not contain 0")
+    with tf.name_scope(name or "crop_mirror_normalize"):
+        images = tf.convert_to_tensor(images)
+        _check_dtype(images, (tf.uint8,))
+        _checks.static_rank("images", images, (4,))
+        if images.shape[-1] is not None and images.shape[-1] != len(mean):
+            raise ValueError(f"mean/std have {len(mean)} values for {images.shape[-1]} channels")
+        dims = tf.shape(images)
+        n = dims[0]
+        crop_hw = (0, 0)
+        if crop is not None:
+            crop_hw = (crop, crop) if isinstance(crop, int) else tuple(int(c) for c in crop)
+            if min(crop_hw) <= 0:
+                raise ValueError(f"crop must be positive, got {crop}")
+        if crop_offsets is None:
+            if crop is None:
+                crop_offsets = tf.zeros([n, 2], tf.int32)
+            else:
+                centre = tf.stack([(dims[1] - crop_hw[0]) // 2, (dims[2] - crop_hw[1]) // 2])
+                crop_offsets = tf.tile(centre[tf.newaxis], [n, 1])
+        flags = _flags(mirror, n, "mirror", seed)
+        return _loader.ops().tf_gpu_aug_crop_mirror_normalize(
+            images, tf.cast(crop_offsets, tf.int32), flags, mean=mean, std=std,
+            crop_height=crop_hw[0], crop_width=crop_hw[1], layout=layout, dtype=tf.as_dtype(dtype),
+            pad_channels=bool(pad_channels))
+
+
+def flip(images, horizontal=None, vertical=None, name: Optional[str] = None) -> tf.Tensor:
+    """Flips each image of `[B, H, W, C]` by its own flags (None, a bool, or `[B]` bools)."""
+    with tf.name_scope(name or "flip"):
+        images = tf.convert_to_tensor(images)
+        _checks.static_rank("images", images, (4,))
+        _check_dtype(images, (tf.uint8, tf.float32, tf.float16, tf.bfloat16, tf.int32))
+        n = tf.shape(images)[0]
+        return _loader.ops().tf_gpu_aug_flip(images, _flags(horizontal, n, "horizontal"),
+                                             _flags(vertical, n, "vertical"))
+
+
+def warp_affine(images, matrices, size: Optional[Size] = None, interpolation: str = "bilinear",
+                fill_value: float = 128.0, name: Optional[str] = None) -> tf.Tensor:
+    """Per-sample affine warp of uint8 `[B, H, W, C]`, as PIL's `Image.transform(AFFINE)`.
+
+    `matrices` `[B, 2, 3]` (or `[2, 3]` for all) map output pixel centres to input
+    coordinates: `x_in = a*x + b*y + c`, `y_in = d*x + e*y + f`. Outside pixels get `fill_value`.
+    """
+    _checks.one_of("interpolation", interpolation, ("nearest", "bilinear"))
+    with tf.name_scope(name or "warp_affine"):
+        images = tf.convert_to_tensor(images)
+        _checks.static_rank("images", images, (4,))
+        _check_dtype(images, (tf.uint8,))
+        m = tf.convert_to_tensor(matrices, tf.float32)
+        rank = _checks.static_rank("matrices", m, (2, 3))
+        if tuple(m.shape[-2:]) != (2, 3):
+            raise ValueError(f"matrices must be [B, 2, 3], got {m.shape}")
+        if rank == 2:
+            m = tf.tile(m[tf.newaxis], [tf.shape(images)[0], 1, 1])
+        size_t = tf.shape(images)[1:3] if size is None else _size_tensor(size)
+        return _loader.ops().tf_gpu_aug_warp_affine(images, m, size_t, interpolation=interpolation,
+                                                    fill_value=float(fill_value))
