@@ -6,8 +6,8 @@
 train: random-resized-crop 224 + random flip + normalize to float32.
   tf.image: decode_and_crop_jpeg on sample_distorted_bounding_box, resize, random flip,
   normalize in a parallel per-image map.
-  tfgpuaug: random_resized_crop (fused decode + crop + antialiased resize) and
-  crop_mirror_normalize on batches.
+  tfgpuaug: random_resized_crop on batches, with decode, crop, antialiased resize, flip
+  and normalize fused into one pass per image.
   floor: tfgpuaug decoding Inception-style random windows alone, no resize.
 eval: resize shorter side to 256, centre crop 224, normalize.
 Peak RSS is measured for each pipeline in its own process.
@@ -62,10 +62,9 @@ def pipelines(blobs_t, windows, b):
         return ds.map(one, num_parallel_calls=AUTOTUNE).batch(b).prefetch(AUTOTUNE)
 
     def ours_train():
-        def f(i, x):
-            img = tga.random_resized_crop(x, SIZE, seed=seed(i))
-            return tga.crop_mirror_normalize(img, tga.IMAGENET_MEAN, tga.IMAGENET_STD, mirror=0.5,
-                                             seed=seed(i) + 1)
+        def f(i, x):  # crop, resize, flip and normalize fused into one pass per image
+            return tga.random_resized_crop(x, SIZE, seed=seed(i), mirror=0.5,
+                                           mean=tga.IMAGENET_MEAN, std=tga.IMAGENET_STD)
         return batches().map(f, num_parallel_calls=AUTOTUNE).prefetch(AUTOTUNE)
 
     def floor_crop_decode():
@@ -87,8 +86,7 @@ def pipelines(blobs_t, windows, b):
 
     def ours_eval():
         def f(_, x):
-            img = tga.resize_center_crop(x, 256, SIZE)
-            return tga.crop_mirror_normalize(img, tga.IMAGENET_MEAN, tga.IMAGENET_STD)
+            return tga.resize_center_crop(x, 256, SIZE, mean=tga.IMAGENET_MEAN, std=tga.IMAGENET_STD)
         return batches().map(f, num_parallel_calls=AUTOTUNE).prefetch(AUTOTUNE)
 
     return {

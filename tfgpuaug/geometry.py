@@ -62,13 +62,32 @@ def _check_dtype(images, allowed=(tf.uint8, tf.float32)):
         raise TypeError(f"images must be {' or '.join(d.name for d in allowed)}, got {dtype.name}")
 
 
-def _crop_resize(images, boxes, size, method, antialias, out_dtype=None):
+def _normalize_attrs(mean, std, channels) -> dict:
+    """mean/std attrs for the fused epilogue; both None for uint8 output."""
+    if (mean is None) != (std is None):
+        raise ValueError("give both mean and std, or neither")
+    if mean is None:
+        return dict(mean=[], std=[])
+    mean, std = [float(m) for m in mean], [float(s) for s in std]
+    if len(mean) != len(std) or (channels is not None and len(mean) != channels):
+        raise ValueError(f"mean and std need one value per channel ({channels}), got {len(mean)} and {len(std)}")
+    if any(v == 0 for v in std):
+        raise ValueError("std must not contain 0")
+    return dict(mean=mean, std=std)
+
+
+def _crop_resize(images, boxes, size, method, antialias, mirror=None, mean=None, std=None,
+                 seed=None):
     _checks.one_of("method", method, METHODS)
     _check_dtype(images)
     values, shapes, rank = _flat_images(images)
+    norm = _normalize_attrs(mean, std, values.shape[-1])
+    out_type = tf.float32 if norm["mean"] else values.dtype
+    n = tf.shape(shapes)[0]
     out = _loader.ops().tf_gpu_aug_crop_resize(
         values, shapes, tf.cast(boxes, tf.float32), _size_tensor(size),
-        out_type=out_dtype or values.dtype, method=method, antialias=bool(antialias))
+        _flags(mirror, n, "mirror", seed), out_type=out_type, method=method,
+        antialias=bool(antialias), **norm)
     return out if rank == 4 else out[0]
 
 
@@ -93,12 +112,17 @@ def resize(images, size: Size, method: str = "bilinear", antialias: bool = False
 
 
 def crop_and_resize(images, boxes, size: Size, method: str = "bilinear", antialias: bool = True,
+                    mirror=None, mean=None, std=None, seed=None,
                     name: Optional[str] = None) -> tf.Tensor:
-    """Resizes the box `[y, x, height, width]` (input pixels, fractions allowed) of each image."""
+    """Resizes the box `[y, x, height, width]` (input pixels, fractions allowed) of each image.
+
+    `mirror` (None, bool, probability with `seed`, or `[B]` flags) flips outputs; with
+    `mean`/`std` the output is float32 `(x - mean) / std`, fused into the same pass.
+    """
     with tf.name_scope(name or "crop_and_resize"):
         boxes = tf.convert_to_tensor(boxes, tf.float32)
         _checks.static_rank("boxes", boxes, (2,))
-        return _crop_resize(images, boxes, size, method, antialias)
+        return _crop_resize(images, boxes, size, method, antialias, mirror, mean, std, seed)
 
 
 def _seed_tensor(seed) -> tf.Tensor:
@@ -156,39 +180,51 @@ def _is_encoded(x) -> bool:
 
 
 def _decode_crop_resize(contents, boxes, size, method, antialias, channels, dct_method,
-                        max_dct_denom, apply_exif_orientation, max_pixels):
+                        max_dct_denom, apply_exif_orientation, max_pixels, mirror=None,
+                        mean=None, std=None, seed=None):
     _checks.one_of("method", method, METHODS)
     _checks.one_of("channels", channels, (1, 3, 4))
     _checks.one_of("max_dct_denom", max_dct_denom, (1, 2, 4, 8))
     contents = _checks.string_tensor("contents", contents)
     _checks.static_rank("contents", contents, (1,))
+    norm = _normalize_attrs(mean, std, channels)
     return _loader.ops().tf_gpu_aug_decode_crop_resize(
-        contents, tf.cast(boxes, tf.float32), _size_tensor(size), channels=channels,
+        contents, tf.cast(boxes, tf.float32), _size_tensor(size),
+        _flags(mirror, tf.shape(contents)[0], "mirror", seed), channels=channels,
         dct_method=dct_method, apply_exif_orientation=bool(apply_exif_orientation),
         max_pixels=int(max_pixels), max_dct_denom=max_dct_denom, method=method,
-        antialias=bool(antialias))
+        antialias=bool(antialias), out_type=tf.float32 if norm["mean"] else tf.uint8, **norm)
+
+
+def _mirror_seed(seed):
+    """A seed for the flip draw, independent of the one used for the boxes."""
+    return None if seed is None else tf.random.experimental.stateless_fold_in(_seed_tensor(seed), 1)
 
 
 def random_resized_crop(contents_or_images, size: Size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
                         seed=None, method: str = "bilinear", antialias: bool = True,
-                        channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
-                        max_dct_denom: int = 2, apply_exif_orientation: bool = False,
+                        mirror=None, mean=None, std=None, channels: int = 3,
+                        dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = 2,
+                        apply_exif_orientation: bool = False,
                         max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
-    """Inception-style random-resized-crop of a batch, to a dense uint8 `[B, h, w, C]`.
+    """Inception-style random-resized-crop of a batch to a dense `[B, h, w, C]`.
 
     `contents_or_images`: encoded `tf.string [B]` (decoded inside the op, only within each
     box; JPEGs at up to 1/`max_dct_denom` DCT scale while the box stays at least the output
     size) or decoded images (dense or ragged). Boxes come from stateless RNG on `seed`.
+    `mirror` (None, bool, flip probability, or `[B]` flags) and `mean`/`std` (float32
+    output `(x - mean) / std`) are fused into the same pass; otherwise the output is uint8.
     """
     with tf.name_scope(name or "random_resized_crop"):
+        fuse = dict(mirror=mirror, mean=mean, std=std, seed=_mirror_seed(seed))
         if _is_encoded(contents_or_images):
             dims = image_shape(contents_or_images, apply_exif_orientation)[:, :2]
             boxes = random_crop_boxes(dims, scale, ratio, seed)
             return _decode_crop_resize(contents_or_images, boxes, size, method, antialias,
                                        channels, dct_method, max_dct_denom,
-                                       apply_exif_orientation, max_pixels)
+                                       apply_exif_orientation, max_pixels, **fuse)
         boxes = random_crop_boxes(_image_dims(contents_or_images), scale, ratio, seed)
-        return _crop_resize(contents_or_images, boxes, size, method, antialias)
+        return _crop_resize(contents_or_images, boxes, size, method, antialias, **fuse)
 
 
 def center_crop_boxes(image_dims: tf.Tensor, resize_shorter: int, crop: Tuple[int, int]) -> tf.Tensor:
@@ -205,12 +241,13 @@ def center_crop_boxes(image_dims: tf.Tensor, resize_shorter: int, crop: Tuple[in
 
 
 def resize_center_crop(contents_or_images, resize_shorter: int = 256, crop: Size = 224,
-                       method: str = "bilinear", antialias: bool = True, channels: int = 3,
-                       dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = 2,
-                       apply_exif_orientation: bool = False, max_pixels: int = DEFAULT_MAX_PIXELS,
-                       name: Optional[str] = None) -> tf.Tensor:
+                       method: str = "bilinear", antialias: bool = True, mean=None, std=None,
+                       channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
+                       max_dct_denom: int = 2, apply_exif_orientation: bool = False,
+                       max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
     """The evaluation transform, fused: resize the shorter side to `resize_shorter`, take the
-    centred `crop`; only the pixels the crop needs are decoded and resampled."""
+    centred `crop`; only the pixels the crop needs are decoded and resampled. With
+    `mean`/`std` the output is float32 `(x - mean) / std` from the same pass."""
     crop_hw = (crop, crop) if isinstance(crop, int) else tuple(crop)
     if resize_shorter <= 0 or min(crop_hw) <= 0 or max(crop_hw) > resize_shorter:
         raise ValueError(f"need 0 < crop <= resize_shorter, got crop={crop}, resize_shorter={resize_shorter}")
@@ -220,9 +257,9 @@ def resize_center_crop(contents_or_images, resize_shorter: int = 256, crop: Size
             boxes = center_crop_boxes(dims, resize_shorter, crop_hw)
             return _decode_crop_resize(contents_or_images, boxes, crop_hw, method, antialias,
                                        channels, dct_method, max_dct_denom,
-                                       apply_exif_orientation, max_pixels)
+                                       apply_exif_orientation, max_pixels, mean=mean, std=std)
         boxes = center_crop_boxes(_image_dims(contents_or_images), resize_shorter, crop_hw)
-        return _crop_resize(contents_or_images, boxes, crop_hw, method, antialias)
+        return _crop_resize(contents_or_images, boxes, crop_hw, method, antialias, mean=mean, std=std)
 
 
 def _flags(value, n, name: str, seed=None) -> tf.Tensor:

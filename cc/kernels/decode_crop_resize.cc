@@ -1,6 +1,7 @@
 #include "cc/kernels/decode_crop_resize.h"
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,10 @@ int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom) {
   return denom;
 }
 
+template <typename Out>
 Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
                         const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
-                        uint8_t* out) {
+                        const Epilogue& epilogue, Out* out) {
   DecodeRequest r = request;
   r.has_window = false;
   r.scale_denom = 1;
@@ -65,8 +67,9 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   r.window = Window{y0, x0, y1 - y0 + 1, x1 - x0 + 1};
   DecodePlan plan;
   TFGA_RETURN_IF_ERROR(PlanDecode(data, size, r, &plan));
-  std::vector<uint8_t> pixels(size_t(plan.out_height) * plan.out_width * plan.out_channels);
-  TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, r, plan, pixels.data()));
+  // Uninitialised on purpose: the decoder writes every byte.
+  std::unique_ptr<uint8_t[]> pixels(new uint8_t[size_t(plan.out_height) * plan.out_width * plan.out_channels]);
+  TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, r, plan, pixels.get()));
   // Shift the axes into the decoded window; taps never leave it, except at image edges,
   // where the window's edge is the image's.
   ay.start -= y0;
@@ -74,9 +77,17 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   ay.in_size = plan.out_height;
   ax.in_size = plan.out_width;
   const int c = plan.out_channels;
-  ResampleImageCpu<uint8_t, uint8_t>(pixels.data(), plan.out_height, plan.out_width, c,
-                                     long(plan.out_width) * c, ay, ax, spec.out_h, spec.out_w, out);
+  ResampleImageCpu<uint8_t, Out>(pixels.get(), plan.out_height, plan.out_width, c,
+                                 long(plan.out_width) * c, ay, ax, spec.out_h, spec.out_w, out,
+                                 epilogue);
   return Status::Ok();
 }
+
+template Status DecodeCropResize<uint8_t>(const uint8_t*, size_t, const DecodeRequest&,
+                                          const CropBox&, const ResizeSpec&, int,
+                                          const Epilogue&, uint8_t*);
+template Status DecodeCropResize<float>(const uint8_t*, size_t, const DecodeRequest&,
+                                        const CropBox&, const ResizeSpec&, int, const Epilogue&,
+                                        float*);
 
 }  // namespace tfgpuaug

@@ -30,11 +30,13 @@ void CropAxes(const CropBox& box, int img_h, int img_w, const ResizeSpec& spec, 
 // crop at least as large as the output in both dimensions.
 int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom);
 
-// Decodes and resamples one image to out [out_h, out_w, request.channels] (uint8).
+// Decodes and resamples one image to out [out_h, out_w, request.channels], then applies
+// the epilogue (mirror, and normalisation when Out is float). Out: uint8_t or float.
 // `request` gives the decode options (channels, dct method, orientation, pixel limit).
+template <typename Out>
 Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
                         const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
-                        uint8_t* out);
+                        const Epilogue& epilogue, Out* out);
 
 }  // namespace tfgpuaug
 

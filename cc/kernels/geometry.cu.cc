@@ -46,14 +46,17 @@ __global__ void ResampleRowsKernel(const In* src, int src_h, long stride, Resamp
 // Pass 2: columns of scratch resampled vertically into the output.
 template <typename Out>
 __global__ void ResampleColumnsKernel(const float* scratch, ResampleAxis ay, int c, int out_h,
-                                      int out_w, Out* out) {
+                                      int out_w, Epilogue epilogue, Out* out) {
   const size_t total = size_t(out_h) * out_w * c;
   const size_t row = size_t(out_w) * c;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
        e += size_t(blockDim.x) * gridDim.x) {
     const int i = e / row;
     const size_t col = e % row;
-    StoreOut(out, e, ResampleAt(ay, i, [&](int idx) { return scratch[idx * row + col]; }));
+    const int j = col / c, k = col % c;
+    const float v = ResampleAt(ay, i, [&](int idx) { return scratch[idx * row + col]; });
+    StoreOut(out, (size_t(i) * out_w + OutputColumn(epilogue, j, out_w)) * c + k,
+             ApplyEpilogue(epilogue, v, k));
   }
 }
 
@@ -62,7 +65,7 @@ Status Resample(const ResampleJob& j, int c, int out_h, int out_w, cudaStream_t 
   ResampleRowsKernel<In><<<Blocks(size_t(j.src_h) * out_w * c), kThreads, 0, stream>>>(
       static_cast<const In*>(j.src), j.src_h, j.src_row_stride, j.ax, c, out_w, j.scratch);
   ResampleColumnsKernel<Out><<<Blocks(size_t(out_h) * out_w * c), kThreads, 0, stream>>>(
-      j.scratch, j.ay, c, out_h, out_w, static_cast<Out*>(j.out));
+      j.scratch, j.ay, c, out_h, out_w, j.epilogue, static_cast<Out*>(j.out));
   return Check("resample kernels");
 }
 

@@ -23,6 +23,7 @@ struct ResampleJob {
   ResampleAxis ay, ax;
   void* out;        // [out_h, out_w, c]
   float* scratch;   // src_h * out_w * c floats
+  Epilogue epilogue;
 };
 
 // Resamples every job (uint8 or float input/output), two passes per job.

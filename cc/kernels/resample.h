@@ -124,6 +124,21 @@ TFGA_HD float ResampleAt(const ResampleAxis& a, int i, const Fetch& fetch) {
   return norm > 0.f ? sum / norm : 0.f;
 }
 
+// What happens to a resampled value on its way out: a horizontal flip of the output and
+// (x - mean) / std, fused so that a crop-resize-flip-normalize pipeline is one pass.
+struct Epilogue {
+  bool mirror = false;
+  bool normalize = false;
+  float mean[4] = {0.f, 0.f, 0.f, 0.f};
+  float inv_std[4] = {1.f, 1.f, 1.f, 1.f};
+};
+
+TFGA_HD float ApplyEpilogue(const Epilogue& e, float v, int k) {
+  return e.normalize ? (v - e.mean[k & 3]) * e.inv_std[k & 3] : v;
+}
+
+TFGA_HD int OutputColumn(const Epilogue& e, int j, int out_w) { return e.mirror ? out_w - 1 - j : j; }
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_RESAMPLE_H_

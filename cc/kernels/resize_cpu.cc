@@ -1,6 +1,7 @@
 #include "cc/kernels/resize_cpu.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tfgpuaug {
 namespace {
@@ -72,29 +73,41 @@ TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* a
   for (size_t e = 0; e < n; ++e) acc[e] += w * static_cast<float>(row[e]);
 }
 
-// Horizontal pass of one row of floats (vertical result) into one output row, with the
-// channel count known at compile time so the tap loop keeps accumulators in registers.
+// Three or four channels: one 4-lane vector multiply-add per tap (lane 3 of an RGB load
+// reads the next pixel's first channel, which is never stored; the row has one float of
+// padding at its end).
+typedef float Float4 __attribute__((vector_size(16)));
+
 template <int C, typename Out>
-void HorizontalRow(const float* row, const AxisTable& tx, int out_w, Out* out) {
+void HorizontalRowVector(const float* row, const AxisTable& tx, int out_w, const Epilogue& e,
+                         Out* out) {
+  static_assert(C == 3 || C == 4, "vector path is for 3 or 4 channels");
+  const int* offsets = tx.offsets.data();
+  const int* index = tx.index.data();
+  const float* weight = tx.weight.data();
   for (int j = 0; j < out_w; ++j) {
-    float acc[C] = {};
-    for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t) {
-      const float* px = row + tx.index[t] * C;
-      const float w = tx.weight[t];
-      for (int k = 0; k < C; ++k) acc[k] += w * px[k];
+    Float4 acc = {0.f, 0.f, 0.f, 0.f};
+    for (int t = offsets[j]; t < offsets[j + 1]; ++t) {
+      Float4 px;
+      std::memcpy(&px, row + index[t] * C, sizeof(px));
+      acc += weight[t] * px;
     }
-    for (int k = 0; k < C; ++k) out[j * C + k] = Store<Out>(acc[k]);
+    Out* o = out + OutputColumn(e, j, out_w) * C;
+    for (int k = 0; k < C; ++k) o[k] = Store<Out>(ApplyEpilogue(e, acc[k], k));
   }
 }
 
 template <typename Out>
-void HorizontalRowAny(const float* row, const AxisTable& tx, int out_w, int c, Out* out) {
-  for (int j = 0; j < out_w; ++j)
+void HorizontalRowAny(const float* row, const AxisTable& tx, int out_w, int c, const Epilogue& e,
+                      Out* out) {
+  for (int j = 0; j < out_w; ++j) {
+    Out* o = out + OutputColumn(e, j, out_w) * c;
     for (int k = 0; k < c; ++k) {
       float acc = 0.f;
       for (int t = tx.offsets[j]; t < tx.offsets[j + 1]; ++t) acc += tx.weight[t] * row[tx.index[t] * c + k];
-      out[j * c + k] = Store<Out>(acc);
+      o[k] = Store<Out>(ApplyEpilogue(e, acc, k));
     }
+  }
 }
 
 }  // namespace
@@ -102,7 +115,7 @@ void HorizontalRowAny(const float* row, const AxisTable& tx, int out_w, int c, O
 template <typename In, typename Out>
 void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_stride,
                       const ResampleAxis& ay, const ResampleAxis& ax, int out_h, int out_w,
-                      Out* out) {
+                      Out* out, const Epilogue& epilogue) {
   (void)src_h;
   (void)src_w;
   const AxisTable ty = BuildAxisTable(ay, out_h);
@@ -112,9 +125,9 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   const int x0 = tx.min_index, cols = tx.max_index - tx.min_index + 1;
   for (int& idx : tx.index) idx -= x0;
   const size_t row_elems = size_t(cols) * c;
-  std::vector<float> acc(row_elems);
+  std::vector<float> acc(row_elems + 1, 0.f);  // +1: padding for 4-lane RGB loads
   for (int i = 0; i < out_h; ++i) {
-    std::fill(acc.begin(), acc.end(), 0.f);
+    std::fill(acc.begin(), acc.begin() + row_elems, 0.f);
     float* a = acc.data();
     for (int t = ty.offsets[i]; t < ty.offsets[i + 1]; ++t) {
       AccumulateRow(src + long(ty.index[t]) * src_row_stride + size_t(x0) * c, ty.weight[t],
@@ -122,25 +135,24 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     }
     Out* orow = out + size_t(i) * out_w * c;
     switch (c) {
-      case 1: HorizontalRow<1>(a, tx, out_w, orow); break;
-      case 3: HorizontalRow<3>(a, tx, out_w, orow); break;
-      case 4: HorizontalRow<4>(a, tx, out_w, orow); break;
-      default: HorizontalRowAny(a, tx, out_w, c, orow); break;
+      case 3: HorizontalRowVector<3>(a, tx, out_w, epilogue, orow); break;
+      case 4: HorizontalRowVector<4>(a, tx, out_w, epilogue, orow); break;
+      default: HorizontalRowAny(a, tx, out_w, c, epilogue, orow); break;
     }
   }
 }
 
 template void ResampleImageCpu<uint8_t, uint8_t>(const uint8_t*, int, int, int, long,
                                                  const ResampleAxis&, const ResampleAxis&, int,
-                                                 int, uint8_t*);
+                                                 int, uint8_t*, const Epilogue&);
 template void ResampleImageCpu<uint8_t, float>(const uint8_t*, int, int, int, long,
                                                const ResampleAxis&, const ResampleAxis&, int, int,
-                                               float*);
+                                               float*, const Epilogue&);
 template void ResampleImageCpu<float, float>(const float*, int, int, int, long,
                                              const ResampleAxis&, const ResampleAxis&, int, int,
-                                             float*);
+                                             float*, const Epilogue&);
 template void ResampleImageCpu<float, uint8_t>(const float*, int, int, int, long,
                                                const ResampleAxis&, const ResampleAxis&, int, int,
-                                               uint8_t*);
+                                               uint8_t*, const Epilogue&);
 
 }  // namespace tfgpuaug

@@ -121,6 +121,34 @@ absl::Status CheckCropOffsets(const CmnParams& p, const tensorflow::Tensor& offs
   return absl::OkStatus();
 }
 
+absl::Status ReadEpilogueAttrs(tensorflow::OpKernelConstruction* ctx, Epilogue* e) {
+  std::vector<float> mean, std;
+  TF_RETURN_IF_ERROR(ctx->GetAttr("mean", &mean));
+  TF_RETURN_IF_ERROR(ctx->GetAttr("std", &std));
+  if (mean.size() != std.size() || mean.size() > 4) {
+    return InvalidArgument("mean and std need the same number (at most 4) of values");
+  }
+  e->normalize = !mean.empty();
+  for (size_t k = 0; k < mean.size(); ++k) {
+    if (std[k] == 0.f) return InvalidArgument("std must not contain 0");
+    e->mean[k] = mean[k];
+    e->inv_std[k] = 1.f / std[k];
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SampleEpilogues(const Epilogue& base, const tensorflow::Tensor& mirror, int64_t n,
+                             std::vector<Epilogue>* out) {
+  if (mirror.dims() != 1 || (mirror.dim_size(0) != n && mirror.dim_size(0) != 0)) {
+    return InvalidArgument("mirror must be [", n, "] or [0], got ", mirror.shape().DebugString());
+  }
+  out->assign(n, base);
+  if (mirror.dim_size(0) == 0) return absl::OkStatus();
+  auto flags = mirror.vec<bool>();
+  for (int64_t i = 0; i < n; ++i) (*out)[i].mirror = flags(i);
+  return absl::OkStatus();
+}
+
 absl::Status ReadAffineAttrs(tensorflow::OpKernelConstruction* ctx, Interpolation* interpolation,
                              float* fill) {
   std::string interp;

@@ -43,6 +43,13 @@ absl::Status MakeCmnParams(const CmnAttrs& a, const tensorflow::Tensor& images,
 // Crop offsets must keep each crop inside the image (checked where the offsets are on the host).
 absl::Status CheckCropOffsets(const CmnParams& p, const tensorflow::Tensor& offsets);
 
+// mean/std attrs into an epilogue (normalize only when given).
+absl::Status ReadEpilogueAttrs(tensorflow::OpKernelConstruction* ctx, Epilogue* epilogue);
+
+// Per-sample epilogues: the base with each sample's mirror flag ([n] or [0] for none).
+absl::Status SampleEpilogues(const Epilogue& base, const tensorflow::Tensor& mirror, int64_t n,
+                             std::vector<Epilogue>* out);
+
 absl::Status ReadAffineAttrs(tensorflow::OpKernelConstruction* ctx, Interpolation* interpolation,
                              float* fill);
 

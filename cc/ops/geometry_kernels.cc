@@ -23,6 +23,7 @@ class CropResizeOp : public OpKernel {
  public:
   explicit CropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+    OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -33,6 +34,8 @@ class CropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &out_h, &out_w));
     const int64_t n = batch.boxes.size();
     const int c = static_cast<int>(values.dim_size(1));
+    std::vector<Epilogue> epilogues;
+    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(4), n, &epilogues));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, c}), &out));
     const In* in = values.flat<In>().data();
@@ -43,15 +46,17 @@ class CropResizeOp : public OpKernel {
       CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], spec, &ay, &ax);
       ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i],
                                 batch.widths[i], c, long(batch.widths[i]) * c, ay, ax, out_h,
-                                out_w, o + i * int64_t{out_h} * out_w * c);
+                                out_w, o + i * int64_t{out_h} * out_w * c, epilogues[i]);
     });
   }
 
  private:
   ResizeMethod method_;
   bool antialias_;
+  Epilogue epilogue_;
 };
 
+template <typename Out>
 class DecodeCropResizeOp : public OpKernel {
  public:
   explicit DecodeCropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -65,6 +70,7 @@ class DecodeCropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+    OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -76,19 +82,21 @@ class DecodeCropResizeOp : public OpKernel {
                                                     boxes.shape().DebugString()));
     int out_h, out_w;
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
+    std::vector<Epilogue> epilogues;
+    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(3), n, &epilogues));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
                             0, TensorShape({n, out_h, out_w, request_.channels}), &out));
     auto flat = contents.flat<tensorflow::tstring>();
     auto b = boxes.matrix<float>();
-    uint8_t* o = out->flat<uint8_t>().data();
+    Out* o = out->flat<Out>().data();
     const ResizeSpec spec{out_h, out_w, method_, antialias_};
     const int64_t per = int64_t{out_h} * out_w * request_.channels;
     std::vector<Status> statuses(n);
     ForEachImage(ctx, n, [&](int64_t i) {
       const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
-      statuses[i] = DecodeCropResize(Bytes(flat(i)), flat(i).size(), request_, box, spec,
-                                     max_dct_denom_, o + i * per);
+      statuses[i] = DecodeCropResize<Out>(Bytes(flat(i)), flat(i).size(), request_, box, spec,
+                                          max_dct_denom_, epilogues[i], o + i * per);
     });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
@@ -100,6 +108,7 @@ class DecodeCropResizeOp : public OpKernel {
   int max_dct_denom_ = 8;
   ResizeMethod method_;
   bool antialias_;
+  Epilogue epilogue_;
 };
 
 class CropMirrorNormalizeOp : public OpKernel {
@@ -205,8 +214,14 @@ REGISTER_CROP_RESIZE(uint8_t, float)
 REGISTER_CROP_RESIZE(float, float)
 REGISTER_CROP_RESIZE(float, uint8_t)
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize").Device(tensorflow::DEVICE_CPU),
-                        DecodeCropResizeOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
+                            .Device(tensorflow::DEVICE_CPU)
+                            .TypeConstraint<uint8_t>("out_type"),
+                        DecodeCropResizeOp<uint8_t>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
+                            .Device(tensorflow::DEVICE_CPU)
+                            .TypeConstraint<float>("out_type"),
+                        DecodeCropResizeOp<float>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_CPU),
                         CropMirrorNormalizeOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp);

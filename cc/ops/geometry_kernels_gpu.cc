@@ -28,6 +28,7 @@ class CropResizeGpuOp : public OpKernel {
  public:
   explicit CropResizeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+    OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -38,6 +39,8 @@ class CropResizeGpuOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &out_h, &out_w));
     const int64_t n = batch.boxes.size();
     const int c = static_cast<int>(values.dim_size(1));
+    std::vector<Epilogue> epilogues;
+    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(4), n, &epilogues));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, c}), &out));
     int64_t scratch_floats = 0;
@@ -57,6 +60,7 @@ class CropResizeGpuOp : public OpKernel {
       j.src_row_stride = long(batch.widths[i]) * c;
       j.out = out->flat<Out>().data() + i * int64_t{out_h} * out_w * c;
       j.scratch = s;
+      j.epilogue = epilogues[i];
       s += int64_t{batch.heights[i]} * out_w * c;
     }
     OP_REQUIRES_OK(ctx, ToTfStatus(ResampleBatchGpu(jobs.data(), static_cast<int>(n), c, out_h,
@@ -67,6 +71,7 @@ class CropResizeGpuOp : public OpKernel {
  private:
   ResizeMethod method_;
   bool antialias_;
+  Epilogue epilogue_;
 };
 
 class CropMirrorNormalizeGpuOp : public OpKernel {
@@ -154,6 +159,7 @@ class WarpAffineGpuOp : public OpKernel {
                               .HostMemory("shapes")                               \
                               .HostMemory("boxes")                                \
                               .HostMemory("size")                                 \
+                              .HostMemory("mirror")                               \
                               .TypeConstraint<In>("T")                            \
                               .TypeConstraint<Out>("out_type"),                   \
                           CropResizeGpuOp<In, Out>);

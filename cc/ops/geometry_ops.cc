@@ -32,17 +32,42 @@ absl::Status BoxesShape(InferenceContext* c, int input, DimensionHandle* batch) 
   return absl::OkStatus();
 }
 
+// mean/std attrs: empty, or one value per channel with a float output and no zero std.
+absl::Status CheckNormalizeAttrs(InferenceContext* c, DimensionHandle channels) {
+  std::vector<float> mean, std;
+  TF_RETURN_IF_ERROR(c->GetAttr("mean", &mean));
+  TF_RETURN_IF_ERROR(c->GetAttr("std", &std));
+  if (mean.size() != std.size()) {
+    return errors::InvalidArgument("mean and std need the same length, got ", mean.size(), " and ", std.size());
+  }
+  if (mean.empty()) return absl::OkStatus();
+  DataType out_type;
+  TF_RETURN_IF_ERROR(c->GetAttr("out_type", &out_type));
+  if (out_type != DT_FLOAT) return errors::InvalidArgument("normalization (mean/std) needs out_type float");
+  if (c->ValueKnown(channels) && c->Value(channels) != static_cast<int64_t>(mean.size())) {
+    return errors::InvalidArgument("mean and std need one value per channel (", c->Value(channels),
+                                   "), got ", mean.size());
+  }
+  for (float v : std) {
+    if (v == 0.f) return errors::InvalidArgument("std must not contain 0");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 #define TFGA_RESIZE_ATTRS                                                     \
   Attr("method: {'nearest', 'bilinear', 'bicubic', 'area'} = 'bilinear'")     \
-      .Attr("antialias: bool = true")
+      .Attr("antialias: bool = true")                                         \
+      .Attr("mean: list(float) = []")                                         \
+      .Attr("std: list(float) = []")
 
 REGISTER_OP("TfGpuAug>CropResize")
     .Input("values: T")
     .Input("shapes: int32")
     .Input("boxes: float")
     .Input("size: int32")
+    .Input("mirror: bool")
     .Output("resized: out_type")
     .Attr("T: {uint8, float}")
     .Attr("out_type: {uint8, float}")
@@ -55,6 +80,7 @@ REGISTER_OP("TfGpuAug>CropResize")
       TF_RETURN_IF_ERROR(BoxesShape(c, 2, &batch));
       TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(shapes, 0), &batch));
       TF_RETURN_IF_ERROR(SizeDims(c, 3, &h, &w));
+      TF_RETURN_IF_ERROR(CheckNormalizeAttrs(c, c->Dim(values, 1)));
       c->set_output(0, c->MakeShape({batch, h, w, c->Dim(values, 1)}));
       return absl::OkStatus();
     })
@@ -65,6 +91,8 @@ values: the images' pixels one after another, [sum of height*width, channels].
 shapes: [batch, 2] height and width of each image (host memory).
 boxes: [batch, 4] (y, x, height, width) in input pixels, fractions allowed.
 size: [2] output (height, width).
+mirror: [batch] flags to flip the output horizontally, or [0] for none.
+mean, std: when given (float output), the output is (x - mean) / std per channel.
 Half-pixel centres as tf.image.resize; antialias widens the kernel when downscaling.
 )doc");
 
@@ -72,7 +100,9 @@ REGISTER_OP("TfGpuAug>DecodeCropResize")
     .Input("contents: string")
     .Input("boxes: float")
     .Input("size: int32")
-    .Output("images: uint8")
+    .Input("mirror: bool")
+    .Output("images: out_type")
+    .Attr("out_type: {uint8, float} = DT_UINT8")
     .Attr("channels: int = 3")
     .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'")
     .Attr("apply_exif_orientation: bool = false")
@@ -95,6 +125,7 @@ REGISTER_OP("TfGpuAug>DecodeCropResize")
       if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
         return errors::InvalidArgument("max_dct_denom must be 1, 2, 4 or 8, got ", denom);
       }
+      TF_RETURN_IF_ERROR(CheckNormalizeAttrs(c, c->MakeDim(channels)));
       c->set_output(0, c->MakeShape({batch, h, w, channels}));
       return absl::OkStatus();
     })
@@ -104,6 +135,7 @@ Decodes, crops and resizes a batch of encoded images in one pass per image.
 Only the rows and columns the resize reads are decoded; JPEGs are decoded at 1/2, 1/4 or
 1/8 scale (up to max_dct_denom) when the box stays at least as large as the output.
 boxes: [batch, 4] (y, x, height, width) in the (oriented) image's pixels.
+mirror, mean, std: as CropResize (flip and normalisation fused into the same pass).
 )doc");
 
 REGISTER_OP("TfGpuAug>CropMirrorNormalize")
