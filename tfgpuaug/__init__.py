@@ -7,10 +7,14 @@ from tfgpuaug.geometry import (  # noqa: E402
     IMAGENET_MEAN, IMAGENET_STD, center_crop_boxes, crop_and_resize, crop_mirror_normalize, flip,
     random_crop_boxes, random_resized_crop, resize, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
+from tfgpuaug.transforms import (  # noqa: E402
+    Compose, CropMirrorNormalize, RandomFlip, RandomResizedCrop, Resize, ResizeCenterCrop, Transform)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Compose", "CropMirrorNormalize", "RandomFlip", "RandomResizedCrop", "Resize", "ResizeCenterCrop",
+    "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
     "crop_mirror_normalize", "decode_image", "flip", "image_shape", "random_crop_boxes",
     "random_resized_crop", "resize", "resize_center_crop", "warp_affine",

@@ -1,0 +1,200 @@
+"""Transform objects: callables on a batch that carry their own arguments and seeds.
+
+A transform takes a batch (encoded `tf.string [B]` where it decodes, else uint8 images)
+and returns a batch. Randomness is stateless: pass `seed=` (an int or shape-[2] tensor) per
+call for reproducible streams, or let the transform draw per-call seeds from its own
+`tf.random.Generator` seeded with the constructor's `seed`.
+
+`Compose` chains transforms and fuses a `RandomResizedCrop` or `ResizeCenterCrop`
+followed by a plain `CropMirrorNormalize` (no crop, NHWC, float32) into one pass.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import tensorflow as tf
+
+from tfgpuaug import geometry
+
+
+class Transform:
+    """Base class: seed handling and configuration."""
+
+    def __init__(self, seed: Optional[int] = None):
+        self.seed = seed
+        self._generator = None
+
+    def _next_seed(self, seed=None) -> tf.Tensor:
+        if seed is not None:
+            return geometry._seed_tensor(seed)
+        if self._generator is None:
+            self._generator = (tf.random.Generator.from_seed(self.seed) if self.seed is not None
+                               else tf.random.Generator.from_non_deterministic_state())
+        return self._generator.make_seeds(1)[:, 0]
+
+    def get_config(self) -> dict:
+        return {"seed": self.seed}
+
+    def __call__(self, images, seed=None):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
+        return f"{type(self).__name__}({args})"
+
+
+class RandomResizedCrop(Transform):
+    """`geometry.random_resized_crop` as a transform (uint8 output; see Compose for fusion)."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), method: str = "bilinear",
+                 antialias: bool = True, max_dct_denom: int = 2, seed: Optional[int] = None):
+        super().__init__(seed)
+        self.size, self.scale, self.ratio = size, tuple(scale), tuple(ratio)
+        self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
+        geometry._checks.one_of("method", method, geometry.METHODS)
+
+    def __call__(self, images, seed=None, mirror=None, mean=None, std=None):
+        s = self._next_seed(seed)
+        return geometry.random_resized_crop(
+            images, self.size, self.scale, self.ratio, seed=s, method=self.method,
+            antialias=self.antialias, mirror=mirror, mean=mean, std=std,
+            max_dct_denom=self.max_dct_denom)
+
+    def get_config(self):
+        return dict(size=self.size, scale=self.scale, ratio=self.ratio, method=self.method,
+                    antialias=self.antialias, max_dct_denom=self.max_dct_denom, seed=self.seed)
+
+
+class ResizeCenterCrop(Transform):
+    """`geometry.resize_center_crop` as a transform (deterministic)."""
+
+    def __init__(self, resize_shorter: int = 256, crop=224, method: str = "bilinear",
+                 antialias: bool = True, max_dct_denom: int = 2):
+        super().__init__(None)
+        self.resize_shorter, self.crop = resize_shorter, crop
+        self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
+
+    def __call__(self, images, seed=None, mirror=None, mean=None, std=None):
+        del seed
+        if mirror is not None:
+            raise ValueError("ResizeCenterCrop does not flip")
+        return geometry.resize_center_crop(images, self.resize_shorter, self.crop, self.method,
+                                           self.antialias, mean=mean, std=std,
+                                           max_dct_denom=self.max_dct_denom)
+
+    def get_config(self):
+        return dict(resize_shorter=self.resize_shorter, crop=self.crop, method=self.method,
+                    antialias=self.antialias, max_dct_denom=self.max_dct_denom)
+
+
+class Resize(Transform):
+    """`geometry.resize` as a transform; decodes encoded input first."""
+
+    def __init__(self, size, method: str = "bilinear", antialias: bool = True):
+        super().__init__(None)
+        self.size, self.method, self.antialias = size, method, antialias
+
+    def __call__(self, images, seed=None):
+        del seed
+        if geometry._is_encoded(images):
+            from tfgpuaug.image import decode_image
+            images = decode_image(images)
+        return geometry.resize(images, self.size, self.method, self.antialias)
+
+    def get_config(self):
+        return dict(size=self.size, method=self.method, antialias=self.antialias)
+
+
+class RandomFlip(Transform):
+    """Per-sample flips with the given probabilities."""
+
+    def __init__(self, horizontal: float = 0.5, vertical: float = 0.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        for name, p in (("horizontal", horizontal), ("vertical", vertical)):
+            if not 0.0 <= p <= 1.0:
+                raise ValueError(f"{name} probability must be in [0, 1], got {p}")
+        self.horizontal, self.vertical = float(horizontal), float(vertical)
+
+    def __call__(self, images, seed=None):
+        s = self._next_seed(seed)
+        n = tf.shape(images)[0]
+        u = tf.random.stateless_uniform([2, n], s)
+        return geometry.flip(images, horizontal=u[0] < self.horizontal, vertical=u[1] < self.vertical)
+
+    def get_config(self):
+        return dict(horizontal=self.horizontal, vertical=self.vertical, seed=self.seed)
+
+
+class CropMirrorNormalize(Transform):
+    """`geometry.crop_mirror_normalize` as a transform; `mirror` is a flip probability."""
+
+    def __init__(self, mean: Sequence[float] = geometry.IMAGENET_MEAN,
+                 std: Sequence[float] = geometry.IMAGENET_STD, crop=None, mirror: float = 0.0,
+                 layout: str = "NHWC", dtype=tf.float32, pad_channels: bool = False,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        if not 0.0 <= mirror <= 1.0:
+            raise ValueError(f"mirror probability must be in [0, 1], got {mirror}")
+        self.mean, self.std = tuple(float(m) for m in mean), tuple(float(s) for s in std)
+        if len(self.mean) != len(self.std) or any(s == 0 for s in self.std):
+            raise ValueError("mean and std need the same length and std no zeros")
+        self.crop, self.mirror, self.layout = crop, float(mirror), layout
+        self.dtype, self.pad_channels = tf.as_dtype(dtype), pad_channels
+
+    @property
+    def fusible(self) -> bool:
+        """True when a preceding resampling op can do this transform in its own pass."""
+        return (self.crop is None and self.layout == "NHWC" and self.dtype == tf.float32
+                and not self.pad_channels)
+
+    def mirror_flags(self, n, seed=None):
+        if self.mirror == 0.0:
+            return None
+        return tf.random.stateless_uniform([n], self._next_seed(seed)) < self.mirror
+
+    def __call__(self, images, seed=None):
+        n = tf.shape(images)[0]
+        return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop,
+                                              self.mirror_flags(n, seed), self.layout, self.dtype,
+                                              self.pad_channels)
+
+    def get_config(self):
+        return dict(mean=self.mean, std=self.std, crop=self.crop, mirror=self.mirror,
+                    layout=self.layout, dtype=self.dtype.name, pad_channels=self.pad_channels,
+                    seed=self.seed)
+
+
+class Compose(Transform):
+    """Applies transforms in order on a batch, fusing resample + normalize where possible.
+
+    With `seed` given at call time, each transform gets an independent seed folded from it.
+    """
+
+    def __init__(self, transforms: Sequence[Transform]):
+        super().__init__(None)
+        self.transforms = list(transforms)
+        if not all(callable(t) for t in self.transforms):
+            raise TypeError("every transform must be callable on a batch")
+
+    def __call__(self, images, seed=None):
+        base = None if seed is None else geometry._seed_tensor(seed)
+        sub = lambda i: None if base is None else tf.random.experimental.stateless_fold_in(base, i)
+        i, ts = 0, self.transforms
+        while i < len(ts):
+            t = ts[i]
+            nxt = ts[i + 1] if i + 1 < len(ts) else None
+            if (isinstance(t, (RandomResizedCrop, ResizeCenterCrop)) and
+                    isinstance(nxt, CropMirrorNormalize) and nxt.fusible):
+                mirror = nxt.mirror_flags(tf.shape(images)[0], sub(i + 1))
+                if isinstance(t, ResizeCenterCrop) and mirror is not None:
+                    images = nxt(t(images, sub(i)), sub(i + 1))
+                else:
+                    images = t(images, sub(i), mirror=mirror, mean=nxt.mean, std=nxt.std)
+                i += 2
+                continue
+            images = t(images, seed=sub(i)) if isinstance(t, Transform) else t(images)
+            i += 1
+        return images
+
+    def get_config(self):
+        return {"transforms": [repr(t) for t in self.transforms]}
