@@ -61,6 +61,18 @@ def test_cpu_decode_window_and_errors():
         kernels.decode(blob[:400])
 
 
+def test_cpu_resize_and_warp_against_pil():
+    img = fixtures.photo(60, 80)
+    got = kernels.resize(img, 15, 20, "bilinear", True)
+    ref = np.asarray(Image.fromarray(img).resize((20, 15), Image.BILINEAR)).astype(float)
+    assert np.abs(got - ref).max() <= 1
+    m = [1.0, 0.2, -5.0, 0.0, 1.0, 3.0]
+    warped = kernels.warp_affine(img, m)
+    pil = np.asarray(Image.fromarray(img).transform((80, 60), Image.AFFINE, m, resample=Image.BILINEAR,
+                                                    fillcolor=(128, 128, 128)))
+    assert np.abs(warped[2:-2, 2:-2].astype(int) - pil[2:-2, 2:-2]).max() <= 1
+
+
 def test_module_reports_cuda_build():
     assert kernels.cuda_built() in (True, False)
     if os.environ.get("TFGPUAUG_CUDA") == "1":
@@ -77,6 +89,25 @@ def test_gpu_decode_close_to_cpu(channels):
         assert got.shape == ref.shape
         diff = np.abs(got.astype(int) - ref)
         assert diff.mean() <= 1.5 and diff.max() <= 40
+
+
+@requires_gpu
+@pytest.mark.parametrize("method", ["nearest", "bilinear", "bicubic", "area"])
+@pytest.mark.parametrize("antialias", [False, True])
+def test_gpu_resize_equals_cpu(method, antialias):
+    """Same inline math on both devices; float summation order differs: 1e-3 levels."""
+    img = fixtures.photo(97, 131, channels=3)
+    for h, w in [(224, 224), (31, 47), (1, 1)]:
+        np.testing.assert_allclose(kernels.resize_gpu(img, h, w, method, antialias),
+                                   kernels.resize(img, h, w, method, antialias), atol=1e-3)
+
+
+@requires_gpu
+def test_gpu_warp_affine_equals_cpu():
+    img = fixtures.photo(64, 80)
+    for m in ([1, 0.3, -10, 0, 1, 0], [0.96, 0.29, -7, -0.29, 0.96, 12]):
+        diff = kernels.warp_affine_gpu(img, m).astype(int) - kernels.warp_affine(img, m)
+        assert np.abs(diff).max() <= 1  # FMA contraction on the GPU may move a .5 rounding
 
 
 if __name__ == "__main__":

@@ -9,13 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "cc/kernels/geometry_cpu.h"
 #include "cc/kernels/image_decode.h"
+#include "cc/kernels/resize_cpu.h"
 #ifndef TFGPUAUG_CUDA
 #define TFGPUAUG_CUDA 0
 #endif
 #if TFGPUAUG_CUDA
 #include <cuda_runtime.h>
 
+#include "cc/kernels/geometry_gpu.h"
 #include "cc/kernels/gpu_decode.h"
 #endif
 
@@ -52,6 +55,41 @@ py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vec
   Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
   py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
   Check(tfgpuaug::ExecuteDecode(p, bytes.size(), r, plan, out.mutable_data()));
+  return out;
+}
+
+using U8Image = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+
+tfgpuaug::ResizeMethod Method(const std::string& m) {
+  if (m == "nearest") return tfgpuaug::ResizeMethod::kNearest;
+  if (m == "bilinear") return tfgpuaug::ResizeMethod::kBilinear;
+  if (m == "bicubic") return tfgpuaug::ResizeMethod::kBicubic;
+  if (m == "area") return tfgpuaug::ResizeMethod::kArea;
+  throw std::invalid_argument("unknown method " + m);
+}
+
+// [H, W, C] uint8 -> [out_h, out_w, C] float (unrounded, to compare devices).
+py::array_t<float> Resize(U8Image img, int out_h, int out_w, const std::string& method, bool antialias) {
+  const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
+  const auto ay = tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h);
+  const auto ax = tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w);
+  py::array_t<float> out({out_h, out_w, c});
+  tfgpuaug::ResampleImageCpu<uint8_t, float>(img.data(), h, w, c, long(w) * c, ay, ax, out_h, out_w,
+                                             out.mutable_data());
+  return out;
+}
+
+tfgpuaug::AffineParams Affine(const U8Image& img, bool bilinear, float fill) {
+  return {int(img.shape(0)), int(img.shape(1)), int(img.shape(2)), int(img.shape(0)),
+          int(img.shape(1)),
+          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest, fill};
+}
+
+py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill) {
+  if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
+  const auto p = Affine(img, bilinear, fill);
+  py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
+  tfgpuaug::WarpAffineCpu(img.data(), p, m.data(), out.mutable_data());
   return out;
 }
 
@@ -108,6 +146,42 @@ std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int ch
   Check(status);
   return out;
 }
+
+// Device buffer owned for the length of one call.
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  explicit DeviceBuffer(size_t bytes) { CudaOk(cudaMalloc(&ptr, bytes ? bytes : 1)); }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  template <typename T>
+  T* as() { return static_cast<T*>(ptr); }
+};
+
+py::array_t<float> ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method,
+                             bool antialias) {
+  const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
+  DeviceBuffer src(img.nbytes()), scratch(size_t(h) * out_w * c * 4), dst(size_t(out_h) * out_w * c * 4);
+  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
+  tfgpuaug::ResampleJob job{src.ptr, h, w, long(w) * c,
+                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
+                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w),
+                            dst.ptr, scratch.as<float>(), tfgpuaug::Epilogue()};
+  Check(tfgpuaug::ResampleBatchGpu(&job, 1, c, out_h, out_w, false, true, nullptr));
+  py::array_t<float> out({out_h, out_w, c});
+  CudaOk(cudaMemcpy(out.mutable_data(), dst.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+py::array_t<uint8_t> WarpAffineGpu(U8Image img, std::vector<float> m, bool bilinear, float fill) {
+  if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
+  const auto p = Affine(img, bilinear, fill);
+  DeviceBuffer src(img.nbytes()), mat(24), dst(img.nbytes());
+  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
+  CudaOk(cudaMemcpy(mat.ptr, m.data(), 24, cudaMemcpyHostToDevice));
+  Check(tfgpuaug::WarpAffineGpu(src.as<uint8_t>(), 1, p, mat.as<float>(), dst.as<uint8_t>(), nullptr));
+  py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
+  CudaOk(cudaMemcpy(out.mutable_data(), dst.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
+  return out;
+}
 #endif
 
 }  // namespace
@@ -117,10 +191,19 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
         py::arg("window") = py::none(), py::arg("scale") = 1,
         py::arg("apply_exif_orientation") = false, "Decodes JPEG/PNG bytes on the CPU.");
+  m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
+        py::arg("method") = "bilinear", py::arg("antialias") = false,
+        "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
+  m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
+        py::arg("fill") = 128.f, "PIL-style affine warp on the CPU.");
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA
   m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3,
         "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy.");
+  m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
+        py::arg("method") = "bilinear", py::arg("antialias") = false);
+  m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"),
+        py::arg("bilinear") = true, py::arg("fill") = 128.f);
 #endif
 }
