@@ -66,7 +66,7 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   r.has_window = true;
   r.window = Window{y0, x0, y1 - y0 + 1, x1 - x0 + 1};
   DecodePlan plan;
-  TFGA_RETURN_IF_ERROR(PlanDecode(data, size, r, &plan));
+  TFGA_RETURN_IF_ERROR(PlanFromInfo(full.info, r, &plan));
   // Uninitialised on purpose: the decoder writes every byte.
   std::unique_ptr<uint8_t[]> pixels(new uint8_t[size_t(plan.out_height) * plan.out_width * plan.out_channels]);
   TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, r, plan, pixels.get()));

@@ -31,13 +31,21 @@ Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
 
 Status PlanDecode(const uint8_t* data, size_t size, const DecodeRequest& request,
                   DecodePlan* plan) {
+  ImageInfo info;
+  TFGA_RETURN_IF_ERROR(ProbeImage(data, size, &info));
+  return PlanFromInfo(info, request, plan);
+}
+
+Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodePlan* plan) {
   if (request.channels != 1 && request.channels != 3 && request.channels != 4) {
     return Status::Invalid("channels must be 1, 3 or 4");
   }
+  if (request.scale_denom != 1 && request.scale_denom != 2 && request.scale_denom != 4 &&
+      request.scale_denom != 8) {
+    return Status::Invalid("scale_denom must be 1, 2, 4 or 8");
+  }
+  plan->info = info;
   const int s = request.scale_denom;
-  if (s != 1 && s != 2 && s != 4 && s != 8) return Status::Invalid("scale_denom must be 1, 2, 4 or 8");
-  TFGA_RETURN_IF_ERROR(ProbeImage(data, size, &plan->info));
-  const ImageInfo& info = plan->info;
   const int64_t pixels = int64_t{info.height} * info.width;
   if (pixels > request.max_pixels) {
     return Status::Invalid("image of " + std::to_string(info.height) + "x" +

@@ -59,6 +59,9 @@ Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info);
 Status PlanDecode(const uint8_t* data, size_t size, const DecodeRequest& request,
                   DecodePlan* plan);
 
+// As PlanDecode, from header facts already read (no second parse of the header).
+Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodePlan* plan);
+
 // Decodes into `out`, which holds plan.out_height * out_width * out_channels bytes.
 Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request,
                      const DecodePlan& plan, uint8_t* out);
