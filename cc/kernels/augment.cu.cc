@@ -1,0 +1,120 @@
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "cc/kernels/augment_gpu.h"
+
+namespace tfgpuaug {
+namespace {
+
+constexpr int kThreads = 256;
+
+int Blocks(size_t total) {
+  const size_t b = (total + kThreads - 1) / kThreads;
+  return static_cast<int>(b < 4096 ? (b == 0 ? 1 : b) : 4096);
+}
+
+struct Scratch {
+  uint32_t* hist;               // [B, 4, 256]
+  unsigned long long* luma;     // [B]
+  uint8_t* lut;                 // [B, 4, 256]
+  uint8_t* image;               // [B, h, w, c] ping-pong buffer
+};
+
+size_t Align(size_t n) { return (n + 255) & ~size_t(255); }
+
+Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
+  Scratch s;
+  s.hist = reinterpret_cast<uint32_t*>(base);
+  base += Align(size_t(batch) * 4 * 256 * sizeof(uint32_t));
+  s.luma = reinterpret_cast<unsigned long long*>(base);
+  base += Align(size_t(batch) * sizeof(unsigned long long));
+  s.lut = base;
+  base += Align(size_t(batch) * 4 * 256);
+  s.image = base;
+  return s;
+}
+
+__global__ void StatsKernel(const uint8_t* src, int batch, AugmentImage im, const int32_t* ops,
+                            int stage, int num_stages, Scratch s) {
+  const size_t pixels = size_t(im.h) * im.w, total = pixels * batch;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const int b = e / pixels;
+    const int op = ops[b * num_stages + stage];
+    const uint8_t* p = src + e * im.c;
+    if (NeedsHistogram(op)) {
+      for (int k = 0; k < im.c; ++k) atomicAdd(&s.hist[(b * 4 + k) * 256 + p[k]], 1u);
+    } else if (NeedsLumaMean(op)) {
+      const unsigned long long v = im.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
+      atomicAdd(&s.luma[b], v);
+    }
+  }
+}
+
+__global__ void LutKernel(int batch, AugmentImage im, const int32_t* ops, const float* params,
+                          int stage, int num_stages, Scratch s) {
+  const int total = batch * im.c;
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += blockDim.x * gridDim.x) {
+    const int b = e / im.c, k = e % im.c;
+    const int op = ops[b * num_stages + stage];
+    if (!IsLutOp(op)) continue;
+    const double n = double(im.h) * im.w;
+    const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
+    BuildLut(op, params[b * num_stages + stage], s.hist + (b * 4 + k) * 256, mean,
+             s.lut + (b * 4 + k) * 256);
+  }
+}
+
+__global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage im, const int32_t* ops,
+                            const float* params, const float* aux, int stage, int num_stages,
+                            Scratch s, uint8_t* dst) {
+  const size_t per = size_t(im.h) * im.w * im.c, total = per * batch;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const int b = e / per;
+    const size_t r = e % per;
+    const int k = r % im.c, x = (r / im.c) % im.w, y = r / (size_t(im.c) * im.w);
+    const int idx = b * num_stages + stage;
+    const int op = ops[idx];
+    const uint8_t* img = src + b * per;
+    dst[e] = IsLutOp(op) ? s.lut[(b * 4 + k) * 256 + img[r]]
+                         : AugmentPixel(op, params[idx], aux + 2 * idx, img, im, y, x, k);
+  }
+}
+
+}  // namespace
+
+size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
+  return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
+         Align(size_t(batch) * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
+         size_t(batch) * image_bytes;
+}
+
+Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& im, const int32_t* ops,
+                       const float* params, const float* aux, int num_stages, uint8_t* scratch,
+                       uint8_t* out, cudaStream_t stream) {
+  const size_t image_bytes = size_t(im.h) * im.w * im.c;
+  const Scratch s = Carve(scratch, batch, image_bytes);
+  if (num_stages == 0) {
+    cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream);
+  }
+  const uint8_t* src = images;
+  for (int k = 0; k < num_stages; ++k) {
+    uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
+    cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream);
+    cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream);
+    StatsKernel<<<Blocks(size_t(im.h) * im.w * batch), kThreads, 0, stream>>>(src, batch, im, ops, k,
+                                                                             num_stages, s);
+    LutKernel<<<Blocks(size_t(batch) * im.c), kThreads, 0, stream>>>(batch, im, ops, params, k,
+                                                                     num_stages, s);
+    ApplyKernel<<<Blocks(image_bytes * batch), kThreads, 0, stream>>>(src, batch, im, ops, params,
+                                                                      aux, k, num_stages, s, dst);
+    src = dst;
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return Status::Invalid(std::string("augment kernels: ") + cudaGetErrorString(e));
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug

@@ -1,0 +1,274 @@
+// Per-sample augmentations with PIL's semantics (ImageOps, ImageEnhance, Image.transform),
+// as inline math shared by the CPU driver and the CUDA kernels.
+//
+// Each stage applies one operation per sample, chosen by an op id with one parameter in
+// natural units (degrees, factors, pixels, bits, levels) and two uniform numbers `aux` for
+// operations that need a random position or stream (cutout, noise).
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "cc/kernels/geometry.h"
+#include "cc/kernels/host_device.h"
+#include "cc/kernels/pixel_convert.h"
+
+namespace tfgpuaug {
+
+// Stable ids: Python's registry uses the same numbers.
+enum class AugmentOp : int {
+  kIdentity = 0,
+  kAutoContrast = 1,
+  kEqualize = 2,
+  kInvert = 3,
+  kRotate = 4,       // degrees, counter-clockwise, about the centre
+  kPosterize = 5,    // bits kept (0..8)
+  kSolarize = 6,     // threshold: invert pixels >= threshold
+  kSolarizeAdd = 7,  // addition to pixels < 128
+  kColor = 8,        // ImageEnhance factors
+  kContrast = 9,
+  kBrightness = 10,
+  kSharpness = 11,
+  kShearX = 12,      // shear factor
+  kShearY = 13,
+  kTranslateX = 14,  // pixels
+  kTranslateY = 15,
+  kCutout = 16,      // square side in pixels, centre from aux
+  kGrayscale = 17,   // parameter ignored
+  kHue = 18,         // hue shift in turns (tf.image.adjust_hue's delta)
+  kSaturation = 19,  // saturation factor (tf.image.adjust_saturation)
+  kGaussianNoise = 20,  // standard deviation in levels; stream from aux
+  kNumOps = 21,
+};
+
+// Point operations become a per-channel lookup table.
+TFGA_HD bool IsLutOp(int op) {
+  return op == int(AugmentOp::kIdentity) || op == int(AugmentOp::kAutoContrast) ||
+         op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kInvert) ||
+         op == int(AugmentOp::kPosterize) || op == int(AugmentOp::kSolarize) ||
+         op == int(AugmentOp::kSolarizeAdd) || op == int(AugmentOp::kContrast) ||
+         op == int(AugmentOp::kBrightness);
+}
+
+TFGA_HD bool IsAffineOp(int op) {
+  return op == int(AugmentOp::kRotate) || op == int(AugmentOp::kShearX) ||
+         op == int(AugmentOp::kShearY) || op == int(AugmentOp::kTranslateX) ||
+         op == int(AugmentOp::kTranslateY);
+}
+
+// Whether the stage needs per-channel histograms (equalize, auto_contrast) or the mean of
+// the image's luma (contrast).
+TFGA_HD bool NeedsHistogram(int op) {
+  return op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kAutoContrast);
+}
+TFGA_HD bool NeedsLumaMean(int op) { return op == int(AugmentOp::kContrast); }
+
+// PIL's Image.blend of 8-bit images: float interpolation, truncated, clipped.
+TFGA_HD uint8_t BlendPil(float from, float to, float alpha) {
+  const float t = from + alpha * (to - from);
+  return t <= 0.f ? 0 : (t >= 255.f ? 255 : static_cast<uint8_t>(t));
+}
+
+// Lookup table of one channel for a point operation. `hist` is that channel's 256-bin
+// histogram (equalize, auto_contrast); `luma_mean` is PIL's rounded mean of the L image.
+TFGA_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_mean, uint8_t* lut) {
+  switch (static_cast<AugmentOp>(op)) {
+    case AugmentOp::kAutoContrast: {
+      int lo = 0, hi = 255;
+      while (lo < 256 && hist[lo] == 0) ++lo;
+      while (hi >= 0 && hist[hi] == 0) --hi;
+      if (hi <= lo) break;  // flat channel: identity, as PIL
+      // Double precision, as PIL's Python arithmetic, so truncation lands identically.
+      const double scale = 255.0 / (hi - lo), offset = -lo * scale;
+      for (int i = 0; i < 256; ++i) {
+        const int v = static_cast<int>(i * scale + offset);  // truncation, as PIL's int()
+        lut[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+      }
+      return;
+    }
+    case AugmentOp::kEqualize: {
+      uint64_t total = 0, last = 0, nonzero = 0;
+      for (int i = 0; i < 256; ++i) {
+        if (hist[i] == 0) continue;
+        total += hist[i];
+        last = hist[i];
+        ++nonzero;
+      }
+      const uint64_t step = nonzero <= 1 ? 0 : (total - last) / 255;
+      if (step == 0) break;  // identity, as PIL
+      uint64_t n = step / 2;
+      for (int i = 0; i < 256; ++i) {
+        const uint64_t v = n / step;
+        lut[i] = static_cast<uint8_t>(v > 255 ? 255 : v);
+        n += hist[i];
+      }
+      return;
+    }
+    case AugmentOp::kInvert:
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(255 - i);
+      return;
+    case AugmentOp::kPosterize: {
+      const int bits = param < 0.f ? 0 : (param > 8.f ? 8 : static_cast<int>(param + 0.5f));
+      const int mask = bits == 0 ? 0 : ~((1 << (8 - bits)) - 1) & 0xff;
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i & mask);
+      return;
+    }
+    case AugmentOp::kSolarize:
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i < param ? i : 255 - i);
+      return;
+    case AugmentOp::kSolarizeAdd: {
+      const int add = static_cast<int>(floorf(param + 0.5f));
+      for (int i = 0; i < 256; ++i) {
+        const int v = i < 128 ? i + add : i;
+        lut[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+      }
+      return;
+    }
+    case AugmentOp::kContrast:
+      for (int i = 0; i < 256; ++i) lut[i] = BlendPil(float(luma_mean), float(i), param);
+      return;
+    case AugmentOp::kBrightness:
+      for (int i = 0; i < 256; ++i) lut[i] = BlendPil(0.f, float(i), param);
+      return;
+    default:
+      break;
+  }
+  for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i);
+}
+
+// The 2x3 matrix (output pixel centre -> input coordinate) of an affine operation on a
+// w x h image, as PIL builds it (Image.rotate rounds cos/sin to 15 digits; float here).
+TFGA_HD void AffineMatrix(int op, float param, int h, int w, float* m) {
+  m[0] = 1.f; m[1] = 0.f; m[2] = 0.f; m[3] = 0.f; m[4] = 1.f; m[5] = 0.f;
+  switch (static_cast<AugmentOp>(op)) {
+    case AugmentOp::kRotate: {
+      const double a = -static_cast<double>(param) * 3.14159265358979323846 / 180.0;
+      const double c = cos(a), s = sin(a), cx = w / 2.0, cy = h / 2.0;
+      m[0] = float(c); m[1] = float(s); m[2] = float(c * -cx + s * -cy + cx);
+      m[3] = float(-s); m[4] = float(c); m[5] = float(-s * -cx + c * -cy + cy);
+      return;
+    }
+    case AugmentOp::kShearX: m[1] = param; return;
+    case AugmentOp::kShearY: m[3] = param; return;
+    case AugmentOp::kTranslateX: m[2] = param; return;
+    case AugmentOp::kTranslateY: m[5] = param; return;
+    default: return;
+  }
+}
+
+// PIL's ImageFilter.SMOOTH (3x3, weights 1 around a centre of 5, divided by 13) at an
+// interior pixel; PIL copies border pixels unfiltered.
+TFGA_HD uint8_t SmoothPil(const uint8_t* img, int w, int c, int y, int x, int k) {
+  const float third = 1.f / 13.f, centre = 5.f / 13.f;
+  float ss = 0.f;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const float kw = (dy == 0 && dx == 0) ? centre : third;
+      ss += kw * img[(size_t(y + dy) * w + (x + dx)) * c + k];
+    }
+  const int v = static_cast<int>(ss + 0.5f);
+  return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+TFGA_HD void RgbToHsv(float r, float g, float b, float* h, float* s, float* v) {
+  const float mx = fmaxf(r, fmaxf(g, b)), mn = fminf(r, fminf(g, b)), d = mx - mn;
+  *v = mx;
+  *s = mx > 0.f ? d / mx : 0.f;
+  if (d <= 0.f) {
+    *h = 0.f;
+    return;
+  }
+  float hh;
+  if (mx == r) hh = (g - b) / d;
+  else if (mx == g) hh = 2.f + (b - r) / d;
+  else hh = 4.f + (r - g) / d;
+  hh /= 6.f;
+  *h = hh < 0.f ? hh + 1.f : hh;
+}
+
+TFGA_HD void HsvToRgb(float h, float s, float v, float* r, float* g, float* b) {
+  h = h - floorf(h);
+  const float hh = h * 6.f;
+  const int i = static_cast<int>(hh) % 6;
+  const float f = hh - floorf(hh), p = v * (1.f - s), q = v * (1.f - s * f), t = v * (1.f - s * (1.f - f));
+  switch (i) {
+    case 0: *r = v; *g = t; *b = p; break;
+    case 1: *r = q; *g = v; *b = p; break;
+    case 2: *r = p; *g = v; *b = t; break;
+    case 3: *r = p; *g = q; *b = v; break;
+    case 4: *r = t; *g = p; *b = v; break;
+    default: *r = v; *g = p; *b = q; break;
+  }
+}
+
+// A counter-based uniform in (0, 1) for noise: same numbers on every device.
+TFGA_HD float HashUniform(uint32_t seed, uint32_t index) {
+  uint32_t x = seed * 0x9E3779B9u ^ (index + 0x7F4A7C15u);
+  x ^= x >> 16; x *= 0x85EBCA6Bu; x ^= x >> 13; x *= 0xC2B2AE35u; x ^= x >> 16;
+  return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
+}
+
+struct AugmentImage {
+  int h, w, c;
+  float fill;
+  Interpolation interpolation;
+};
+
+// Output channel k at (y, x) of one non-LUT operation applied to `src`.
+TFGA_HD uint8_t AugmentPixel(int op, float param, const float* aux, const uint8_t* src,
+                             const AugmentImage& im, int y, int x, int k) {
+  const size_t at = (size_t(y) * im.w + x) * im.c;
+  const uint8_t* px = src + at;
+  switch (static_cast<AugmentOp>(op)) {
+    case AugmentOp::kColor:
+    case AugmentOp::kGrayscale: {
+      if (im.c < 3 || k >= 3) return px[k];
+      const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+      return op == int(AugmentOp::kGrayscale) ? gray : BlendPil(gray, px[k], param);
+    }
+    case AugmentOp::kSharpness: {
+      if (y == 0 || x == 0 || y == im.h - 1 || x == im.w - 1 || k >= 3) return px[k];
+      return BlendPil(SmoothPil(src, im.w, im.c, y, x, k), px[k], param);
+    }
+    case AugmentOp::kCutout: {
+      const float cy = aux[0] * im.h, cx = aux[1] * im.w, half = 0.5f * param;
+      const bool inside = y + 0.5f >= cy - half && y + 0.5f < cy + half &&
+                          x + 0.5f >= cx - half && x + 0.5f < cx + half;
+      return inside ? SaturateToUint8(im.fill) : px[k];
+    }
+    case AugmentOp::kHue:
+    case AugmentOp::kSaturation: {
+      if (im.c < 3 || k >= 3) return px[k];
+      float h, s, v, rgb[3];
+      RgbToHsv(px[0] / 255.f, px[1] / 255.f, px[2] / 255.f, &h, &s, &v);
+      if (op == int(AugmentOp::kHue)) {
+        h += param;
+      } else {
+        s = fminf(1.f, fmaxf(0.f, s * param));
+      }
+      HsvToRgb(h, s, v, &rgb[0], &rgb[1], &rgb[2]);
+      return SaturateToUint8(rgb[k] * 255.f);
+    }
+    case AugmentOp::kGaussianNoise: {
+      const uint32_t seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+      const uint32_t index = static_cast<uint32_t>(at + k);
+      const float u1 = HashUniform(seed, 2 * index), u2 = HashUniform(seed, 2 * index + 1);
+      const float z = sqrtf(-2.f * logf(u1)) * cosf(6.28318530718f * u2);
+      return SaturateToUint8(px[k] + param * z);
+    }
+    default:
+      break;
+  }
+  if (IsAffineOp(op)) {
+    float m[6];
+    AffineMatrix(op, param, im.h, im.w, m);
+    const AffineParams p{im.h, im.w, im.c, im.h, im.w, im.interpolation, im.fill};
+    return AffineSample(src, p, m, y, x, k);
+  }
+  return px[k];
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_H_

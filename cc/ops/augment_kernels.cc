@@ -1,0 +1,68 @@
+// CPU OpKernel of the augment op: samples in parallel, each through its K stages.
+#include <memory>
+#include <vector>
+
+#include "cc/kernels/augment_cpu.h"
+#include "cc/ops/decode_common.h"
+#include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+namespace {
+
+using tensorflow::OpKernel;
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::errors::InvalidArgument;
+
+class AugmentOp : public OpKernel {
+ public:
+  explicit AugmentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string interpolation;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("interpolation", &interpolation));
+    interpolation_ = interpolation == "nearest" ? Interpolation::kNearest : Interpolation::kBilinear;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& ops = ctx->input(1);
+    const Tensor& mags = ctx->input(2);
+    const Tensor& aux = ctx->input(3);
+    const int64_t n = images.dim_size(0);
+    OP_REQUIRES(ctx, images.dims() == 4 && ops.dims() == 2 && ops.dim_size(0) == n &&
+                         mags.shape() == ops.shape() && aux.dims() == 3 && aux.dim_size(0) == n &&
+                         aux.dim_size(1) == ops.dim_size(1) && aux.dim_size(2) == 2,
+                InvalidArgument("expected images [B,H,W,C], op_ids and magnitudes [B,K], aux [B,K,2]"));
+    const int k = static_cast<int>(ops.dim_size(1));
+    const AugmentImage im{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                          static_cast<int>(images.dim_size(3)), fill_, interpolation_};
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    const size_t per = size_t(im.h) * im.w * im.c;
+    const uint8_t* in = images.flat<uint8_t>().data();
+    uint8_t* o = out->flat<uint8_t>().data();
+    const int32_t* op = ops.flat<int32_t>().data();
+    const float* mag = mags.flat<float>().data();
+    const float* ax = aux.flat<float>().data();
+    std::vector<Status> statuses(n);
+    ForEachImage(ctx, n, [&](int64_t i) {
+      std::unique_ptr<uint8_t[]> scratch(new uint8_t[per]);
+      statuses[i] = AugmentSampleCpu(in + i * per, im, op + i * k, mag + i * k, ax + 2 * i * k, k,
+                                     scratch.get(), o + i * per);
+    });
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "sample " + std::to_string(i)));
+    }
+  }
+
+ private:
+  float fill_;
+  Interpolation interpolation_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Augment").Device(tensorflow::DEVICE_CPU), AugmentOp);
+
+}  // namespace
+}  // namespace tfgpuaug

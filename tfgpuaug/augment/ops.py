@@ -1,0 +1,168 @@
+"""Each augmentation alone, with explicit per-sample parameters in natural units, PIL's
+conventions (positive degrees rotate counter-clockwise; shear and translate as
+`Image.transform` with an AFFINE matrix; geometric fill 128). Parameters are scalars or
+`[B]` tensors. All run the batched augment kernel with one stage."""
+from __future__ import annotations
+
+from typing import Optional
+
+import tensorflow as tf
+
+from tfgpuaug import _checks, _loader
+
+# Op ids of cc/kernels/augment.h.
+OP_IDS = {
+    "identity": 0, "auto_contrast": 1, "equalize": 2, "invert": 3, "rotate": 4, "posterize": 5,
+    "solarize": 6, "solarize_add": 7, "color": 8, "contrast": 9, "brightness": 10,
+    "sharpness": 11, "shear_x": 12, "shear_y": 13, "translate_x": 14, "translate_y": 15,
+    "cutout": 16, "grayscale": 17, "hue": 18, "saturation": 19, "gaussian_noise": 20,
+}
+INTERPOLATIONS = ("nearest", "bilinear")
+
+
+def check_images(images) -> tf.Tensor:
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8:
+        raise TypeError(f"augmentations take uint8 images, got {images.dtype.name}")
+    _checks.static_rank("images", images, (4,))
+    if images.shape[-1] is not None and images.shape[-1] not in (1, 3, 4):
+        raise ValueError(f"images need 1, 3 or 4 channels, got {images.shape[-1]}")
+    return images
+
+
+def apply_stages(images, op_ids, magnitudes, aux=None, fill_value: float = 128.0,
+                 interpolation: str = "bilinear") -> tf.Tensor:
+    """The batched kernel: `op_ids` and `magnitudes` `[B, K]`, `aux` `[B, K, 2]` uniforms."""
+    images = check_images(images)
+    _checks.one_of("interpolation", interpolation, INTERPOLATIONS)
+    op_ids = tf.cast(op_ids, tf.int32)
+    magnitudes = tf.cast(magnitudes, tf.float32)
+    if aux is None:
+        aux = tf.zeros(tf.concat([tf.shape(op_ids), [2]], 0), tf.float32)
+    return _loader.ops().tf_gpu_aug_augment(images, op_ids, magnitudes, tf.cast(aux, tf.float32),
+                                            fill_value=float(fill_value), interpolation=interpolation)
+
+
+def _single(name: str, images, param=0.0, aux=None, fill_value=128.0, interpolation="bilinear"):
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    param = tf.broadcast_to(tf.cast(param, tf.float32), [n])
+    ids = tf.fill([n, 1], OP_IDS[name])
+    aux = None if aux is None else tf.reshape(tf.cast(aux, tf.float32), [n, 1, 2])
+    return apply_stages(images, ids, param[:, None], aux, fill_value, interpolation)
+
+
+def identity(images):
+    return _single("identity", images)
+
+
+def auto_contrast(images):
+    """ImageOps.autocontrast: stretch each channel's [min, max] to [0, 255]."""
+    return _single("auto_contrast", images)
+
+
+def equalize(images):
+    """ImageOps.equalize, per channel."""
+    return _single("equalize", images)
+
+
+def invert(images):
+    return _single("invert", images)
+
+
+def grayscale(images):
+    """Luma (PIL convert('L')) replicated to every colour channel."""
+    return _single("grayscale", images)
+
+
+def rotate(images, degrees, fill_value=128.0, interpolation="bilinear"):
+    """Image.rotate: counter-clockwise about the centre, same size, corners filled."""
+    return _single("rotate", images, degrees, None, fill_value, interpolation)
+
+
+def shear_x(images, factor, fill_value=128.0, interpolation="bilinear"):
+    """Image.transform AFFINE (1, factor, 0, 0, 1, 0)."""
+    return _single("shear_x", images, factor, None, fill_value, interpolation)
+
+
+def shear_y(images, factor, fill_value=128.0, interpolation="bilinear"):
+    """Image.transform AFFINE (1, 0, 0, factor, 1, 0)."""
+    return _single("shear_y", images, factor, None, fill_value, interpolation)
+
+
+def translate_x(images, pixels, fill_value=128.0, interpolation="bilinear"):
+    """Image.transform AFFINE (1, 0, pixels, 0, 1, 0): content moves left for positive pixels."""
+    return _single("translate_x", images, pixels, None, fill_value, interpolation)
+
+
+def translate_y(images, pixels, fill_value=128.0, interpolation="bilinear"):
+    return _single("translate_y", images, pixels, None, fill_value, interpolation)
+
+
+def brightness(images, factor):
+    """ImageEnhance.Brightness."""
+    return _single("brightness", images, factor)
+
+
+def color(images, factor):
+    """ImageEnhance.Color (saturation by blending with the luma image)."""
+    return _single("color", images, factor)
+
+
+def contrast(images, factor):
+    """ImageEnhance.Contrast (blend with the mean luma)."""
+    return _single("contrast", images, factor)
+
+
+def sharpness(images, factor):
+    """ImageEnhance.Sharpness (blend with ImageFilter.SMOOTH; borders unchanged)."""
+    return _single("sharpness", images, factor)
+
+
+def posterize(images, bits):
+    """ImageOps.posterize: keep the `bits` high bits."""
+    return _single("posterize", images, bits)
+
+
+def solarize(images, threshold):
+    """ImageOps.solarize: invert pixels >= threshold."""
+    return _single("solarize", images, threshold)
+
+
+def solarize_add(images, addition):
+    """Add `addition` to pixels below 128, saturating (AutoAugment's SolarizeAdd)."""
+    return _single("solarize_add", images, addition)
+
+
+def cutout(images, size, centers=None, fill_value=128.0, seed=None):
+    """Fill a `size` x `size` square per sample, centred at `centers` ([B, 2] fractions of
+    (height, width)) or at uniform random centres drawn from `seed`."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    if centers is None:
+        if seed is None:
+            raise ValueError("cutout needs centers or a seed")
+        from tfgpuaug.geometry import _seed_tensor
+        centers = tf.random.stateless_uniform([n, 2], _seed_tensor(seed))
+    return _single("cutout", images, size, centers, fill_value)
+
+
+def hue(images, delta):
+    """tf.image.adjust_hue: rotate hue by `delta` turns (in [-1, 1])."""
+    return _single("hue", images, delta)
+
+
+def saturation(images, factor):
+    """tf.image.adjust_saturation: scale HSV saturation."""
+    return _single("saturation", images, factor)
+
+
+def gaussian_noise(images, stddev, seed=None):
+    """Add N(0, stddev^2) noise per pixel (levels), saturating; the stream comes from `seed`."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    if seed is None:
+        raise ValueError("gaussian_noise needs a seed")
+    from tfgpuaug.geometry import _seed_tensor
+    aux = tf.random.stateless_uniform([n, 2], _seed_tensor(seed))
+    return _single("gaussian_noise", images, stddev, aux)
