@@ -8,11 +8,15 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    Compose, CropMirrorNormalize, RandomFlip, RandomResizedCrop, Resize, ResizeCenterCrop, Transform)
+    AutoAugment, Compose, CropMirrorNormalize, RandAugment, RandomFlip, RandomResizedCrop, Resize,
+    ResizeCenterCrop, Transform, TrivialAugment)
+from tfgpuaug import augment  # noqa: E402
+from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AutoAugment", "RandAugment", "TrivialAugment", "augment", "random_apply", "random_choice",
     "Compose", "CropMirrorNormalize", "RandomFlip", "RandomResizedCrop", "Resize", "ResizeCenterCrop",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",

@@ -198,3 +198,73 @@ class Compose(Transform):
 
     def get_config(self):
         return {"transforms": [repr(t) for t in self.transforms]}
+
+
+class _Policy(Transform):
+    """Shared plumbing of the augmentation-policy transforms (uint8 in, uint8 out)."""
+
+    def __init__(self, fill_value: float = 128.0, interpolation: str = "bilinear",
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        self.fill_value, self.interpolation = float(fill_value), interpolation
+
+    def get_config(self):
+        return dict(fill_value=self.fill_value, interpolation=self.interpolation, seed=self.seed)
+
+
+class RandAugment(_Policy):
+    """`tfgpuaug.augment.rand_augment` as a transform."""
+
+    def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 monotonic_mag: bool = True, augmentations=None, **kwargs):
+        super().__init__(**kwargs)
+        self.num_ops, self.magnitude = num_ops, magnitude
+        self.num_magnitude_bins, self.monotonic_mag = num_magnitude_bins, monotonic_mag
+        self.augmentations = augmentations
+        if num_ops < 0 or not 0 <= magnitude < num_magnitude_bins:
+            raise ValueError(f"need num_ops >= 0 and 0 <= magnitude < {num_magnitude_bins}")
+
+    def __call__(self, images, seed=None):
+        from tfgpuaug.augment import rand_augment
+        return rand_augment(images, self.num_ops, self.magnitude, self.num_magnitude_bins,
+                            self.monotonic_mag, self.augmentations, self._next_seed(seed),
+                            self.fill_value, self.interpolation)
+
+    def get_config(self):
+        return dict(super().get_config(), num_ops=self.num_ops, magnitude=self.magnitude,
+                    num_magnitude_bins=self.num_magnitude_bins, monotonic_mag=self.monotonic_mag)
+
+
+class TrivialAugment(_Policy):
+    """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
+
+    def __init__(self, num_magnitude_bins: int = 31, augmentations=None, **kwargs):
+        super().__init__(**kwargs)
+        self.num_magnitude_bins, self.augmentations = num_magnitude_bins, augmentations
+
+    def __call__(self, images, seed=None):
+        from tfgpuaug.augment import trivial_augment
+        return trivial_augment(images, self.num_magnitude_bins, self.augmentations,
+                               self._next_seed(seed), self.fill_value, self.interpolation)
+
+    def get_config(self):
+        return dict(super().get_config(), num_magnitude_bins=self.num_magnitude_bins)
+
+
+class AutoAugment(_Policy):
+    """`tfgpuaug.augment.auto_augment` as a transform."""
+
+    def __init__(self, policy: str = "imagenet", **kwargs):
+        super().__init__(**kwargs)
+        from tfgpuaug.augment.auto_augment_policies import POLICIES
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")
+        self.policy = policy
+
+    def __call__(self, images, seed=None):
+        from tfgpuaug.augment import auto_augment
+        return auto_augment(images, self.policy, self._next_seed(seed), self.fill_value,
+                            self.interpolation)
+
+    def get_config(self):
+        return dict(super().get_config(), policy=self.policy)

@@ -1,0 +1,127 @@
+"""AutoAugment, RandAugment and TrivialAugment as batched policies: per-sample op and
+magnitude choices drawn with stateless RNG, executed by the fused augment kernel (one pass
+per stage over the whole batch), with custom TF-op augmentations run on the samples that
+chose them."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import tensorflow as tf
+
+from tfgpuaug.augment import ops as aug_ops
+from tfgpuaug.augment import registry
+from tfgpuaug.augment.auto_augment_policies import POLICIES
+from tfgpuaug.geometry import _seed_tensor
+
+
+def _split(seed, n):
+    return tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), n))
+
+
+def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
+                interpolation="bilinear", apply_mask=None):
+    """Applies, per sample i and stage k, augmentation augs[choice[i, k]] at magnitude
+    bins[i, k] (skipped where apply_mask[i, k] is False)."""
+    images = aug_ops.check_images(images)
+    n, k = tf.shape(choice)[0], tf.shape(choice)[1]
+    s_sign, s_aux = _split(seed, 2)
+    negate = tf.random.stateless_uniform(tf.shape(choice), s_sign) < 0.5
+    aux = tf.random.stateless_uniform(tf.concat([tf.shape(choice), [2]], 0), s_aux)
+    dims = tf.cast(tf.shape(images)[1:3], tf.float32)
+    bins = tf.cast(bins, tf.float32)
+    op_ids = tf.zeros_like(choice)
+    params = tf.zeros(tf.shape(choice), tf.float32)
+    for j, a in enumerate(augs):
+        chosen = tf.equal(choice, j)
+        if apply_mask is not None:
+            chosen &= apply_mask
+        value = a.parameter(bins, num_bins, negate, dims[0], dims[1])
+        op_ids = tf.where(chosen, a.op_id if a.op_id is not None else 0, op_ids)
+        params = tf.where(chosen, value, params)
+    custom = [(j, a) for j, a in enumerate(augs) if a.fn is not None]
+    if not custom:  # every stage in one kernel call
+        return aug_ops.apply_stages(images, op_ids, params, aux, fill_value, interpolation)
+    stages = choice.shape[1]
+    if stages is None:
+        raise ValueError("custom augmentations need a static number of stages")
+    for stage in range(stages):
+        images = aug_ops.apply_stages(images, op_ids[:, stage:stage + 1], params[:, stage:stage + 1],
+                                      aux[:, stage:stage + 1], fill_value, interpolation)
+        for j, a in custom:
+            mask = tf.equal(choice[:, stage], j)
+            if apply_mask is not None:
+                mask &= apply_mask[:, stage]
+            idx = tf.where(mask)
+            sub = tf.gather_nd(images, idx)
+            out = tf.cast(a.fn(sub, tf.gather_nd(params[:, stage], idx)), tf.uint8)
+            images = tf.tensor_scatter_nd_update(images, idx, out)
+    del n, k
+    return images
+
+
+def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, seed=None,
+                 fill_value: float = 128.0, interpolation: str = "bilinear") -> tf.Tensor:
+    """RandAugment: each sample gets `num_ops` ops chosen uniformly, all at `magnitude`.
+
+    `monotonic_mag=False` uses the original implementations' posterize and solarize mappings,
+    which weaken as the magnitude grows (bits 4..8, threshold 0..256).
+    """
+    if num_ops < 0:
+        raise ValueError(f"num_ops must be >= 0, got {num_ops}")
+    if num_magnitude_bins < 2 or not 0 <= magnitude < num_magnitude_bins:
+        raise ValueError(f"magnitude must be in [0, {num_magnitude_bins - 1}] "
+                         f"(num_magnitude_bins={num_magnitude_bins}), got {magnitude}")
+    table = dict(registry.STANDARD)
+    if not monotonic_mag:
+        table["posterize"] = table["posterize"].with_range(4, 8)
+        table["solarize"] = table["solarize"].with_range(0, 256)
+    augs = registry.select(augmentations or registry.RAND_AUGMENT_OPS, table)
+    images = aug_ops.check_images(images)
+    if num_ops == 0:
+        return images
+    s_choice, s_run = _split(seed, 2)
+    n = tf.shape(images)[0]
+    choice = tf.random.stateless_uniform([n, num_ops], s_choice, 0, len(augs), tf.int32)
+    bins = tf.fill([n, num_ops], float(magnitude))
+    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value, interpolation)
+
+
+def trivial_augment(images, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
+                    seed=None, fill_value: float = 128.0, interpolation: str = "bilinear") -> tf.Tensor:
+    """TrivialAugmentWide: one op per sample, uniformly chosen, at a uniform magnitude bin."""
+    if num_magnitude_bins < 2:
+        raise ValueError(f"num_magnitude_bins must be >= 2, got {num_magnitude_bins}")
+    augs = registry.select(augmentations or registry.TRIVIAL_AUGMENT_OPS, registry.WIDE)
+    images = aug_ops.check_images(images)
+    s_choice, s_bins, s_run = _split(seed, 3)
+    n = tf.shape(images)[0]
+    choice = tf.random.stateless_uniform([n, 1], s_choice, 0, len(augs), tf.int32)
+    bins = tf.random.stateless_uniform([n, 1], s_bins, 0, num_magnitude_bins, tf.int32)
+    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value, interpolation)
+
+
+AUTO_AUGMENT_BINS = 11  # magnitudes 0..10, as the AutoAugment paper's policies
+
+
+def auto_augment(images, policy: str = "imagenet", seed=None, fill_value: float = 128.0,
+                 interpolation: str = "bilinear") -> tf.Tensor:
+    """AutoAugment: each sample draws one sub-policy; each of its ops applies with its
+    probability at its magnitude (11 bins)."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")
+    subs = POLICIES[policy]
+    names = sorted({name for sub in subs for name, _, _ in sub})
+    augs = registry.select(names, registry.AUTO_AUGMENT)
+    index = {name: j for j, name in enumerate(names)}
+    sub_ops = tf.constant([[index[name] for name, _, _ in sub] for sub in subs], tf.int32)
+    sub_probs = tf.constant([[p for _, p, _ in sub] for sub in subs], tf.float32)
+    sub_mags = tf.constant([[m or 0 for _, _, m in sub] for sub in subs], tf.float32)
+    images = aug_ops.check_images(images)
+    s_pick, s_apply, s_run = _split(seed, 3)
+    n = tf.shape(images)[0]
+    pick = tf.random.stateless_uniform([n], s_pick, 0, len(subs), tf.int32)
+    choice = tf.gather(sub_ops, pick)
+    apply = tf.random.stateless_uniform(tf.shape(choice), s_apply) < tf.gather(sub_probs, pick)
+    return run_choices(images, augs, choice, tf.gather(sub_mags, pick), AUTO_AUGMENT_BINS, s_run,
+                       fill_value, interpolation, apply_mask=apply)

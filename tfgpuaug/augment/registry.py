@@ -1,0 +1,140 @@
+"""One registry of augmentations: each with its magnitude range, magnitude-to-parameter
+mapping and random sign; the policies draw from a registry.
+
+A magnitude bin m of `num_bins` maps to `low + (high - low) * m / (num_bins - 1)`; with
+`signed`, the value's sign is flipped with probability 1/2; then `center` is added (so the
+enhance ops map to factors 1 +- value). `relative` scales the value by the image width
+(translate_x) or height (translate_y). Custom augmentations give `fn(images, params)` in
+TF ops instead of an op id: they run outside the fused kernel on the samples that chose them.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Dict, Iterable, Optional, Tuple
+
+import tensorflow as tf
+
+from tfgpuaug.augment.ops import OP_IDS
+
+
+@dataclasses.dataclass(frozen=True)
+class Augmentation:
+    name: str
+    magnitude_range: Tuple[float, float] = (0.0, 0.0)
+    signed: bool = False
+    center: float = 0.0
+    relative: Optional[str] = None  # "width" or "height"
+    integer: bool = False  # truncate the parameter (AutoAugment's posterize bits)
+    fn: Optional[Callable[[tf.Tensor, tf.Tensor], tf.Tensor]] = None
+
+    def __post_init__(self):
+        if self.fn is None and self.name not in OP_IDS:
+            raise ValueError(f"unknown augmentation {self.name!r}: not a kernel op "
+                             f"({', '.join(sorted(OP_IDS))}) and no fn given")
+        if self.relative not in (None, "width", "height"):
+            raise ValueError(f"relative must be None, 'width' or 'height', got {self.relative!r}")
+
+    @property
+    def op_id(self) -> Optional[int]:
+        return None if self.fn is not None else OP_IDS[self.name]
+
+    def with_range(self, low: float, high: float) -> "Augmentation":
+        return dataclasses.replace(self, magnitude_range=(float(low), float(high)))
+
+    def parameter(self, bins: tf.Tensor, num_bins: int, negate: tf.Tensor,
+                  height: tf.Tensor, width: tf.Tensor) -> tf.Tensor:
+        """Natural-unit parameter for magnitude bins (float [n]) and sign draws (bool [n])."""
+        low, high = self.magnitude_range
+        frac = bins / float(max(num_bins - 1, 1))
+        value = low + (high - low) * frac
+        if self.signed:
+            value = tf.where(negate, -value, value)
+        if self.relative == "width":
+            value = value * width
+        elif self.relative == "height":
+            value = value * height
+        if self.integer:
+            value = tf.floor(value)
+        return value + self.center
+
+
+def _table(entries: Iterable[Augmentation]) -> Dict[str, Augmentation]:
+    return {a.name: a for a in entries}
+
+
+def _enhance(name, high):
+    return Augmentation(name, (0.0, high), signed=True, center=1.0)
+
+
+# RandAugment / AutoAugment ranges (../shared/DESIGN.md; timm, torchvision, DALI auto_aug).
+STANDARD = _table([
+    Augmentation("identity"),
+    Augmentation("shear_x", (0.0, 0.3), signed=True),
+    Augmentation("shear_y", (0.0, 0.3), signed=True),
+    Augmentation("translate_x", (0.0, 100 / 224), signed=True, relative="width"),
+    Augmentation("translate_y", (0.0, 100 / 224), signed=True, relative="height"),
+    Augmentation("rotate", (0.0, 30.0), signed=True),
+    _enhance("brightness", 0.9),
+    _enhance("color", 0.9),
+    _enhance("contrast", 0.9),
+    _enhance("sharpness", 0.9),
+    Augmentation("posterize", (8.0, 4.0)),
+    Augmentation("solarize", (256.0, 0.0)),
+    Augmentation("solarize_add", (0.0, 110.0)),
+    Augmentation("equalize"),
+    Augmentation("auto_contrast"),
+    Augmentation("invert"),
+])
+
+# TrivialAugmentWide's wider ranges.
+WIDE = dict(STANDARD)
+WIDE.update(_table([
+    Augmentation("shear_x", (0.0, 0.99), signed=True),
+    Augmentation("shear_y", (0.0, 0.99), signed=True),
+    Augmentation("translate_x", (0.0, 32.0), signed=True),
+    Augmentation("translate_y", (0.0, 32.0), signed=True),
+    Augmentation("rotate", (0.0, 135.0), signed=True),
+    Augmentation("brightness", (0.01, 0.99), signed=True, center=1.0),
+    Augmentation("color", (0.01, 0.99), signed=True, center=1.0),
+    Augmentation("contrast", (0.01, 0.99), signed=True, center=1.0),
+    Augmentation("sharpness", (0.01, 0.99), signed=True, center=1.0),
+    Augmentation("posterize", (8.0, 2.0)),
+]))
+
+# AutoAugment's policies were found with TF's original mappings (TF Model Garden, DALI):
+# unsigned enhance factors 0.1..1.9, posterize keeping int(m / 10 * 4) bits, solarize
+# threshold 0..256 and translations up to 250 pixels.
+AUTO_AUGMENT = dict(STANDARD)
+AUTO_AUGMENT.update(_table([
+    Augmentation("brightness", (0.1, 1.9)),
+    Augmentation("color", (0.1, 1.9)),
+    Augmentation("contrast", (0.1, 1.9)),
+    Augmentation("sharpness", (0.1, 1.9)),
+    Augmentation("posterize", (0.0, 4.0), integer=True),
+    Augmentation("solarize", (0.0, 256.0)),
+    Augmentation("translate_x", (0.0, 250.0), signed=True),
+    Augmentation("translate_y", (0.0, 250.0), signed=True),
+]))
+
+# The op lists of RandAugment and TrivialAugmentWide (torchvision's and DALI's suites).
+RAND_AUGMENT_OPS = ("identity", "shear_x", "shear_y", "translate_x", "translate_y", "rotate",
+                    "brightness", "color", "contrast", "sharpness", "posterize", "solarize",
+                    "auto_contrast", "equalize")
+TRIVIAL_AUGMENT_OPS = RAND_AUGMENT_OPS
+
+
+def select(names_or_augs, table: Dict[str, Augmentation]):
+    """Augmentations by name from `table`, or given Augmentation objects, in order."""
+    out = []
+    for item in names_or_augs:
+        if isinstance(item, Augmentation):
+            out.append(item)
+        elif isinstance(item, str):
+            if item not in table:
+                raise ValueError(f"unknown augmentation {item!r}; known: {', '.join(sorted(table))}")
+            out.append(table[item])
+        else:
+            raise TypeError(f"augmentations are names or Augmentation objects, got {type(item).__name__}")
+    if not out:
+        raise ValueError("the augmentation list is empty")
+    return out
