@@ -19,11 +19,11 @@ def _split(seed, n):
 
 
 def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
-                interpolation="bilinear", apply_mask=None):
+                interpolation="bilinear", apply_mask=None, return_plan=False):
     """Applies, per sample i and stage k, augmentation augs[choice[i, k]] at magnitude
-    bins[i, k] (skipped where apply_mask[i, k] is False)."""
+    bins[i, k] (skipped where apply_mask[i, k] is False). With `return_plan`, also returns
+    the kernel's op ids and parameters `[B, K]` (custom augmentations show as -1)."""
     images = aug_ops.check_images(images)
-    n, k = tf.shape(choice)[0], tf.shape(choice)[1]
     s_sign, s_aux = _split(seed, 2)
     negate = tf.random.stateless_uniform(tf.shape(choice), s_sign) < 0.5
     aux = tf.random.stateless_uniform(tf.concat([tf.shape(choice), [2]], 0), s_aux)
@@ -39,6 +39,14 @@ def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
         op_ids = tf.where(chosen, a.op_id if a.op_id is not None else 0, op_ids)
         params = tf.where(chosen, value, params)
     custom = [(j, a) for j, a in enumerate(augs) if a.fn is not None]
+    if return_plan:
+        plan_ids = op_ids
+        for j, _ in custom:
+            plan_ids = tf.where(tf.equal(choice, j) if apply_mask is None
+                                else tf.equal(choice, j) & apply_mask, -1, plan_ids)
+        out = run_choices(images, augs, choice, bins, num_bins, seed, fill_value, interpolation,
+                          apply_mask)
+        return out, plan_ids, params
     if not custom:  # every stage in one kernel call
         return aug_ops.apply_stages(images, op_ids, params, aux, fill_value, interpolation)
     stages = choice.shape[1]
@@ -55,13 +63,13 @@ def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
             sub = tf.gather_nd(images, idx)
             out = tf.cast(a.fn(sub, tf.gather_nd(params[:, stage], idx)), tf.uint8)
             images = tf.tensor_scatter_nd_update(images, idx, out)
-    del n, k
     return images
 
 
 def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
                  monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, seed=None,
-                 fill_value: float = 128.0, interpolation: str = "bilinear") -> tf.Tensor:
+                 fill_value: float = 128.0, interpolation: str = "bilinear",
+                 return_plan: bool = False):
     """RandAugment: each sample gets `num_ops` ops chosen uniformly, all at `magnitude`.
 
     `monotonic_mag=False` uses the original implementations' posterize and solarize mappings,
@@ -79,16 +87,19 @@ def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bin
     augs = registry.select(augmentations or registry.RAND_AUGMENT_OPS, table)
     images = aug_ops.check_images(images)
     if num_ops == 0:
-        return images
+        empty = tf.zeros([tf.shape(images)[0], 0])
+        return (images, tf.cast(empty, tf.int32), empty) if return_plan else images
     s_choice, s_run = _split(seed, 2)
     n = tf.shape(images)[0]
     choice = tf.random.stateless_uniform([n, num_ops], s_choice, 0, len(augs), tf.int32)
     bins = tf.fill([n, num_ops], float(magnitude))
-    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value, interpolation)
+    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value,
+                       interpolation, return_plan=return_plan)
 
 
 def trivial_augment(images, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
-                    seed=None, fill_value: float = 128.0, interpolation: str = "bilinear") -> tf.Tensor:
+                    seed=None, fill_value: float = 128.0, interpolation: str = "bilinear",
+                    return_plan: bool = False):
     """TrivialAugmentWide: one op per sample, uniformly chosen, at a uniform magnitude bin."""
     if num_magnitude_bins < 2:
         raise ValueError(f"num_magnitude_bins must be >= 2, got {num_magnitude_bins}")
@@ -98,14 +109,15 @@ def trivial_augment(images, num_magnitude_bins: int = 31, augmentations: Optiona
     n = tf.shape(images)[0]
     choice = tf.random.stateless_uniform([n, 1], s_choice, 0, len(augs), tf.int32)
     bins = tf.random.stateless_uniform([n, 1], s_bins, 0, num_magnitude_bins, tf.int32)
-    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value, interpolation)
+    return run_choices(images, augs, choice, bins, num_magnitude_bins, s_run, fill_value,
+                       interpolation, return_plan=return_plan)
 
 
 AUTO_AUGMENT_BINS = 11  # magnitudes 0..10, as the AutoAugment paper's policies
 
 
 def auto_augment(images, policy: str = "imagenet", seed=None, fill_value: float = 128.0,
-                 interpolation: str = "bilinear") -> tf.Tensor:
+                 interpolation: str = "bilinear", return_plan: bool = False):
     """AutoAugment: each sample draws one sub-policy; each of its ops applies with its
     probability at its magnitude (11 bins)."""
     if policy not in POLICIES:
@@ -124,4 +136,4 @@ def auto_augment(images, policy: str = "imagenet", seed=None, fill_value: float 
     choice = tf.gather(sub_ops, pick)
     apply = tf.random.stateless_uniform(tf.shape(choice), s_apply) < tf.gather(sub_probs, pick)
     return run_choices(images, augs, choice, tf.gather(sub_mags, pick), AUTO_AUGMENT_BINS, s_run,
-                       fill_value, interpolation, apply_mask=apply)
+                       fill_value, interpolation, apply_mask=apply, return_plan=return_plan)

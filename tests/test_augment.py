@@ -1,0 +1,254 @@
+"""The batched augment kernel against PIL (ImageOps, ImageEnhance, Image.transform) and
+tf.image, and the policies' statistics.
+
+Tolerances: point operations and ImageEnhance blends are exact (0 levels); affine ops
+(rotate, shear, translate) within 1 level away from the image border, as bilinear
+interpolation rounds differently; hue and saturation within 1 level of tf.image.
+"""
+import numpy as np
+import pytest
+import tensorflow as tf
+from PIL import Image, ImageEnhance, ImageOps
+
+import fixtures
+import tfgpuaug as tga
+from tfgpuaug.augment import ops
+
+FILL = (128, 128, 128)
+
+
+@pytest.fixture(scope="module")
+def photos():
+    files = fixtures.shared_sample_files(limit=3)
+    imgs = [np.asarray(Image.open(f).convert("RGB").resize((96, 72))) for f in files]
+    imgs += [fixtures.photo(72, 96, seed=s) for s in range(4 - len(imgs) if imgs else 4)]
+    return np.stack(imgs)
+
+
+def per_image(photos, fn):
+    return np.stack([np.asarray(fn(Image.fromarray(i))) for i in photos])
+
+
+EXACT = [
+    ("auto_contrast", lambda x: ops.auto_contrast(x), ImageOps.autocontrast),
+    ("equalize", lambda x: ops.equalize(x), ImageOps.equalize),
+    ("invert", lambda x: ops.invert(x), ImageOps.invert),
+    ("posterize", lambda x: ops.posterize(x, 3), lambda i: ImageOps.posterize(i, 3)),
+    ("posterize0", lambda x: ops.posterize(x, 0), lambda i: Image.new("RGB", i.size)),  # 0 bits: black (PIL refuses 0)
+    ("solarize", lambda x: ops.solarize(x, 100), lambda i: ImageOps.solarize(i, 100)),
+    ("grayscale", lambda x: ops.grayscale(x), lambda i: i.convert("L").convert("RGB")),
+] + [
+    (f"{name}{f}", (lambda n, f: lambda x: getattr(ops, n)(x, f))(name, f),
+     (lambda e, f: lambda i: e(i).enhance(f))(enh, f))
+    for name, enh in [("color", ImageEnhance.Color), ("contrast", ImageEnhance.Contrast),
+                      ("brightness", ImageEnhance.Brightness), ("sharpness", ImageEnhance.Sharpness)]
+    for f in (0.1, 0.55, 1.0, 1.9)
+]
+
+
+@pytest.mark.parametrize("name,ours,pil", EXACT, ids=[e[0] for e in EXACT])
+def test_point_and_enhance_ops_equal_pil(photos, name, ours, pil):
+    np.testing.assert_array_equal(ours(photos).numpy(), per_image(photos, pil))
+
+
+def pil_affine(m):
+    return lambda i: i.transform(i.size, Image.AFFINE, m, resample=Image.BILINEAR, fillcolor=FILL)
+
+
+AFFINE = [
+    ("rotate17", lambda x: ops.rotate(x, 17.0), lambda i: i.rotate(17.0, resample=Image.BILINEAR, fillcolor=FILL)),
+    ("rotate-30", lambda x: ops.rotate(x, -30.0), lambda i: i.rotate(-30.0, resample=Image.BILINEAR, fillcolor=FILL)),
+    ("rotate135", lambda x: ops.rotate(x, 135.0), lambda i: i.rotate(135.0, resample=Image.BILINEAR, fillcolor=FILL)),
+    ("shear_x", lambda x: ops.shear_x(x, 0.3), pil_affine((1, 0.3, 0, 0, 1, 0))),
+    ("shear_y", lambda x: ops.shear_y(x, -0.25), pil_affine((1, 0, 0, -0.25, 1, 0))),
+    ("translate_x", lambda x: ops.translate_x(x, 13.5), pil_affine((1, 0, 13.5, 0, 1, 0))),
+    ("translate_y", lambda x: ops.translate_y(x, -20), pil_affine((1, 0, 0, 0, 1, -20))),
+]
+
+
+@pytest.mark.parametrize("name,ours,pil", AFFINE, ids=[a[0] for a in AFFINE])
+def test_affine_ops_within_one_level_of_pil(photos, name, ours, pil):
+    got = ours(photos).numpy().astype(int)
+    ref = per_image(photos, pil).astype(int)
+    assert np.abs(got - ref)[:, 1:-1, 1:-1].max() <= 1
+    assert np.mean(np.abs(got - ref) > 1) < 0.01  # border decisions within float error
+
+
+def test_nearest_interpolation_and_fill(photos):
+    got = ops.rotate(photos, 30.0, fill_value=0, interpolation="nearest").numpy().astype(int)
+    ref = per_image(photos, lambda i: i.rotate(30.0, resample=Image.NEAREST, fillcolor=(0, 0, 0)))
+    assert np.mean(got != ref) < 0.01
+
+
+def test_solarize_add_and_cutout(photos):
+    got = ops.solarize_add(photos, 40).numpy().astype(int)
+    x = photos.astype(int)
+    np.testing.assert_array_equal(got, np.where(x < 128, np.minimum(x + 40, 255), x))
+    centers = np.array([[0.5, 0.5], [0.0, 0.0], [1.0, 1.0], [0.25, 0.75]], np.float32)[: len(photos)]
+    out = ops.cutout(photos, 20, centers=centers, fill_value=7).numpy()
+    for img, o, (cy, cx) in zip(photos, out, centers):
+        ys, xs = np.mgrid[0:72, 0:96] + 0.5
+        inside = (np.abs(ys - cy * 72) <= 10) & (ys < cy * 72 + 10) & (np.abs(xs - cx * 96) <= 10) & (xs < cx * 96 + 10)
+        np.testing.assert_array_equal(o[inside], 7)
+        np.testing.assert_array_equal(o[~inside], img[~inside])
+
+
+def test_hue_and_saturation_within_one_level_of_tf_image(photos):
+    assert np.abs(ops.hue(photos, 0.2).numpy().astype(int) - tf.image.adjust_hue(photos, 0.2).numpy()).max() <= 1
+    assert np.abs(ops.saturation(photos, 1.7).numpy().astype(int)
+                  - tf.image.adjust_saturation(photos, 1.7).numpy()).max() <= 1
+
+
+def test_gaussian_noise_statistics_and_determinism():
+    flat = np.full((2, 64, 64, 3), 128, np.uint8)
+    a = ops.gaussian_noise(flat, 10.0, seed=1).numpy().astype(float)
+    b = ops.gaussian_noise(flat, 10.0, seed=1).numpy()
+    np.testing.assert_array_equal(a, b)
+    noise = a - 128
+    assert abs(noise.mean()) < 0.3 and 9.5 < noise.std() < 10.5  # 24576 samples
+    assert (ops.gaussian_noise(flat, 10.0, seed=2).numpy() != b).any()
+
+
+def test_per_sample_parameters_and_stages_compose(photos):
+    degrees = np.array([0.0, 10.0, -20.0, 45.0], np.float32)[: len(photos)]
+    batch = ops.rotate(photos, degrees).numpy()
+    for i, d in enumerate(degrees):
+        np.testing.assert_array_equal(batch[i], ops.rotate(photos[i:i + 1], float(d)).numpy()[0])
+    n = len(photos)
+    ids = np.tile(np.array([[ops.OP_IDS["equalize"], ops.OP_IDS["rotate"], ops.OP_IDS["posterize"]]]), (n, 1))
+    mags = np.tile(np.array([[0.0, 25.0, 4.0]], np.float32), (n, 1))
+    staged = ops.apply_stages(photos, ids, mags).numpy()
+    one_by_one = ops.posterize(ops.rotate(ops.equalize(photos), 25.0), 4).numpy()
+    np.testing.assert_array_equal(staged, one_by_one)
+
+
+@pytest.mark.parametrize("channels", [1, 4])
+def test_gray_and_rgba_inputs(channels):
+    x = fixtures.photo(40, 50, channels=channels)[None]
+    got = ops.equalize(x).numpy()[0]
+    if channels == 1:
+        ref = np.asarray(ImageOps.equalize(Image.fromarray(x[0, ..., 0], "L")))[..., None]
+    else:  # point ops treat alpha as one more channel; PIL has no RGBA equalize
+        ref = np.concatenate([np.asarray(ImageOps.equalize(Image.fromarray(x[0, ..., :3]))),
+                              np.asarray(ImageOps.equalize(Image.fromarray(x[0, ..., 3], "L")))[..., None]], -1)
+    np.testing.assert_array_equal(got, ref)
+    assert ops.color(x, 0.3).shape == x.shape and ops.rotate(x, 10.0).shape == x.shape
+
+
+def chi_square(counts, expected):
+    return float(((counts - expected) ** 2 / expected).sum())
+
+
+def test_rand_augment_op_frequencies_and_magnitudes():
+    n = 3000
+    x = np.zeros((n, 8, 8, 3), np.uint8)
+    _, op_ids, params = tga.augment.rand_augment(x, num_ops=2, magnitude=9, seed=3, return_plan=True)
+    op_ids, params = op_ids.numpy(), params.numpy()
+    names = tga.augment.RAND_AUGMENT_OPS
+    counts = np.array([(op_ids == ops.OP_IDS[name]).sum() for name in names], float)
+    # 14 equally likely ops, 6000 draws: chi-square with 13 dof, p = 0.001 bound 34.5.
+    assert chi_square(counts, np.full(len(names), 2 * n / len(names))) < 34.5
+    rot = params[op_ids == ops.OP_IDS["rotate"]]
+    np.testing.assert_allclose(np.abs(rot), 30.0 * 9 / 30, rtol=1e-6)
+    assert 0.4 < np.mean(rot > 0) < 0.6  # random sign
+    post = params[op_ids == ops.OP_IDS["posterize"]]
+    np.testing.assert_allclose(post, 8 - 4 * 9 / 30, rtol=1e-6)
+    sol = params[op_ids == ops.OP_IDS["solarize"]]
+    np.testing.assert_allclose(sol, 256 - 256 * 9 / 30, rtol=1e-6)
+    tx = params[op_ids == ops.OP_IDS["translate_x"]]
+    np.testing.assert_allclose(np.abs(tx), 100 / 224 * 8 * 9 / 30, rtol=1e-5)  # relative to width
+    bright = params[op_ids == ops.OP_IDS["brightness"]]
+    np.testing.assert_allclose(np.sort(np.unique(np.round(bright, 5))), [1 - 0.27, 1 + 0.27], rtol=1e-5)
+
+
+def test_trivial_augment_uniform_bins():
+    n = 4000
+    x = np.zeros((n, 8, 8, 3), np.uint8)
+    _, op_ids, params = tga.augment.trivial_augment(x, seed=9, return_plan=True)
+    rot = np.abs(params.numpy()[op_ids.numpy() == ops.OP_IDS["rotate"]])
+    bins = np.round(rot / 135.0 * 30).astype(int)
+    counts = np.bincount(bins, minlength=31).astype(float)
+    assert chi_square(counts, np.full(31, counts.sum() / 31)) < 59.7  # 30 dof, p = 0.001
+    assert rot.max() <= 135.0
+
+
+def test_auto_augment_probabilities():
+    n = 6000
+    x = np.zeros((n, 8, 8, 3), np.uint8)
+    _, op_ids, params = tga.augment.auto_augment(x, "reduced_imagenet", seed=4, return_plan=True)
+    op_ids = op_ids.numpy()
+    # Expected frequency of each op over sub-policies chosen uniformly, times its probability.
+    from tfgpuaug.augment.auto_augment_policies import REDUCED_IMAGENET
+    expected = {}
+    for sub in REDUCED_IMAGENET:
+        for name, p, _ in sub:
+            expected[name] = expected.get(name, 0.0) + p / len(REDUCED_IMAGENET) * n
+    names = sorted(k for k in expected if k != "identity")
+    counts = np.array([(op_ids == ops.OP_IDS[k]).sum() for k in names], float)
+    exp = np.array([expected[k] for k in names])
+    assert chi_square(counts, exp) < 32.9  # <= 11 dof, p = 0.001
+    post = params.numpy()[op_ids == ops.OP_IDS["posterize"]]
+    assert set(np.unique(post)) <= {2.0, 3.0}  # int(m / 10 * 4) bits for m in 5..8
+
+
+def test_policies_are_stateless(photos):
+    a = tga.augment.rand_augment(photos, seed=[1, 2]).numpy()
+    np.testing.assert_array_equal(a, tga.augment.rand_augment(photos, seed=[1, 2]).numpy())
+    assert (a != tga.augment.rand_augment(photos, seed=[1, 3]).numpy()).any()
+    t = tga.RandAugment(seed=0)
+    first = t(photos).numpy()
+    assert (t(photos).numpy() != first).any()  # next batch differs
+    np.testing.assert_array_equal(tga.RandAugment(seed=0)(photos).numpy(), first)
+
+
+def test_custom_augmentation_runs_on_its_samples(photos):
+    flip = tga.augment.Augmentation("my_flip", fn=lambda im, p: tf.reverse(im, [2]))
+    out, op_ids, _ = tga.augment.rand_augment(photos, num_ops=1, augmentations=["invert", flip],
+                                              seed=2, return_plan=True)
+    out, op_ids = out.numpy(), op_ids.numpy()[:, 0]
+    for img, o, op in zip(photos, out, op_ids):
+        np.testing.assert_array_equal(o, img[:, ::-1] if op == -1 else 255 - img)
+
+
+def test_random_choice_and_apply(photos):
+    x = np.repeat(photos[:1], 200, axis=0)
+    out = tga.random_choice(x, [ops.invert, lambda b: b], probs=[0.3, 0.7], seed=5).numpy()
+    inverted = (out == 255 - x).all(axis=(1, 2, 3))
+    untouched = (out == x).all(axis=(1, 2, 3))
+    assert (inverted | untouched).all() and 0.2 < inverted.mean() < 0.4
+    out = tga.random_apply(x, ops.invert, p=0.0, seed=1).numpy()
+    np.testing.assert_array_equal(out, x)
+
+
+def test_mixup_and_cutmix_mix_labels(photos):
+    labels = tf.one_hot(np.arange(len(photos)), len(photos))
+    for fn in (tga.augment.mixup, tga.augment.cutmix):
+        imgs, mixed = fn(photos, labels, seed=3)
+        assert imgs.shape == photos.shape and imgs.dtype == tf.uint8
+        np.testing.assert_allclose(mixed.numpy().sum(1), 1.0, rtol=1e-5)
+    imgs, mixed = tga.augment.cutmix(photos, labels, seed=3)
+    # Each sample's own-label weight equals the fraction of its pixels it kept.
+    kept = (imgs.numpy() == photos).all(-1).mean((1, 2))
+    own = mixed.numpy()[np.arange(len(photos)), np.arange(len(photos))]
+    assert np.all(own >= kept - 1e-6)
+
+
+@pytest.mark.parametrize("call,error,words", [
+    (lambda x: tga.augment.rand_augment(x, magnitude=31, seed=1), ValueError, "magnitude"),
+    (lambda x: tga.augment.rand_augment(x, num_ops=-1, seed=1), ValueError, "num_ops"),
+    (lambda x: tga.augment.auto_augment(x, "cifar100", seed=1), ValueError, "unknown policy"),
+    (lambda x: tga.augment.rand_augment(x, augmentations=["zoom"], seed=1), ValueError, "unknown augmentation"),
+    (lambda x: tga.augment.rand_augment(tf.cast(x, tf.float32), seed=1), TypeError, "uint8"),
+    (lambda x: tga.augment.rand_augment(x), ValueError, "seed"),
+    (lambda x: ops.rotate(x, 10.0, interpolation="cubic"), ValueError, "interpolation"),
+    (lambda x: tga.random_choice(x, [ops.invert], probs=[0.5]), ValueError, "probs"),
+    (lambda x: tga.augment.mixup(x, tf.zeros([4, 3], tf.int32), seed=1), TypeError, "float"),
+])
+def test_bad_arguments(photos, call, error, words):
+    with pytest.raises(error, match=words):
+        call(tf.constant(photos))
+
+
+def test_unknown_op_id_is_invalid_argument(photos):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="unknown augmentation op id 99"):
+        ops.apply_stages(photos, np.full((len(photos), 1), 99), np.zeros((len(photos), 1))).numpy()
