@@ -18,6 +18,7 @@ struct Scratch {
   uint32_t* hist;               // [B, 4, 256]
   unsigned long long* luma;     // [B]
   uint8_t* lut;                 // [B, 4, 256]
+  StageParams* stage;           // [B] the current stage's per-sample parameters
   uint8_t* image;               // [B, h, w, c] ping-pong buffer
 };
 
@@ -31,6 +32,8 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   base += Align(size_t(batch) * sizeof(unsigned long long));
   s.lut = base;
   base += Align(size_t(batch) * 4 * 256);
+  s.stage = reinterpret_cast<StageParams*>(base);
+  base += Align(size_t(batch) * sizeof(StageParams));
   s.image = base;
   return s;
 }
@@ -53,11 +56,15 @@ __global__ void StatsKernel(const uint8_t* src, int batch, AugmentImage im, cons
 }
 
 __global__ void LutKernel(int batch, AugmentImage im, const int32_t* ops, const float* params,
-                          int stage, int num_stages, Scratch s) {
+                          const float* aux, int stage, int num_stages, Scratch s) {
   const int total = batch * im.c;
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += blockDim.x * gridDim.x) {
     const int b = e / im.c, k = e % im.c;
     const int op = ops[b * num_stages + stage];
+    if (k == 0) {
+      const int idx = b * num_stages + stage;
+      s.stage[b] = PrepareStage(op, params[idx], aux + 2 * idx, im);
+    }
     if (!IsLutOp(op)) continue;
     const double n = double(im.h) * im.w;
     const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
@@ -66,20 +73,25 @@ __global__ void LutKernel(int batch, AugmentImage im, const int32_t* ops, const 
   }
 }
 
+// One thread per pixel; stage parameters (affine matrices, noise seeds) were derived once
+// per sample in LutKernel by the same inline function the CPU uses.
 __global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage im, const int32_t* ops,
-                            const float* params, const float* aux, int stage, int num_stages,
-                            Scratch s, uint8_t* dst) {
-  const size_t per = size_t(im.h) * im.w * im.c, total = per * batch;
+                            int stage, int num_stages, Scratch s, uint8_t* dst) {
+  const size_t pixels = size_t(im.h) * im.w, total = pixels * batch;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
        e += size_t(blockDim.x) * gridDim.x) {
-    const int b = e / per;
-    const size_t r = e % per;
-    const int k = r % im.c, x = (r / im.c) % im.w, y = r / (size_t(im.c) * im.w);
+    const int b = e / pixels;
+    const size_t r = e % pixels;
+    const int x = r % im.w, y = r / im.w;
     const int idx = b * num_stages + stage;
     const int op = ops[idx];
-    const uint8_t* img = src + b * per;
-    dst[e] = IsLutOp(op) ? s.lut[(b * 4 + k) * 256 + img[r]]
-                         : AugmentPixel(op, params[idx], aux + 2 * idx, img, im, y, x, k);
+    const uint8_t* img = src + b * pixels * im.c;
+    uint8_t* out = dst + e * im.c;
+    if (IsLutOp(op)) {
+      for (int k = 0; k < im.c; ++k) out[k] = s.lut[(b * 4 + k) * 256 + img[r * im.c + k]];
+    } else {
+      AugmentPixel(s.stage[b], img, im, y, x, out);
+    }
   }
 }
 
@@ -88,7 +100,7 @@ __global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage im, cons
 size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
   return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
          Align(size_t(batch) * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
-         size_t(batch) * image_bytes;
+         Align(size_t(batch) * sizeof(StageParams)) + size_t(batch) * image_bytes;
 }
 
 Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& im, const int32_t* ops,
@@ -106,10 +118,10 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& im,
     cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream);
     StatsKernel<<<Blocks(size_t(im.h) * im.w * batch), kThreads, 0, stream>>>(src, batch, im, ops, k,
                                                                              num_stages, s);
-    LutKernel<<<Blocks(size_t(batch) * im.c), kThreads, 0, stream>>>(batch, im, ops, params, k,
-                                                                     num_stages, s);
-    ApplyKernel<<<Blocks(image_bytes * batch), kThreads, 0, stream>>>(src, batch, im, ops, params,
-                                                                      aux, k, num_stages, s, dst);
+    LutKernel<<<Blocks(size_t(batch) * im.c), kThreads, 0, stream>>>(batch, im, ops, params, aux,
+                                                                     k, num_stages, s);
+    ApplyKernel<<<Blocks(size_t(im.h) * im.w * batch), kThreads, 0, stream>>>(src, batch, im, ops,
+                                                                             k, num_stages, s, dst);
     src = dst;
   }
   const cudaError_t e = cudaGetLastError();

@@ -158,17 +158,15 @@ TFGA_HD void AffineMatrix(int op, float param, int h, int w, float* m) {
 }
 
 // PIL's ImageFilter.SMOOTH (3x3, weights 1 around a centre of 5, divided by 13) at an
-// interior pixel; PIL copies border pixels unfiltered.
+// interior pixel; PIL copies border pixels unfiltered. PIL sums float weights; the exact
+// integer sum / 13 is never within float error of a .5 tie (13 is odd), so integer
+// rounding gives the same values.
 TFGA_HD uint8_t SmoothPil(const uint8_t* img, int w, int c, int y, int x, int k) {
-  const float third = 1.f / 13.f, centre = 5.f / 13.f;
-  float ss = 0.f;
-  for (int dy = -1; dy <= 1; ++dy)
-    for (int dx = -1; dx <= 1; ++dx) {
-      const float kw = (dy == 0 && dx == 0) ? centre : third;
-      ss += kw * img[(size_t(y + dy) * w + (x + dx)) * c + k];
-    }
-  const int v = static_cast<int>(ss + 0.5f);
-  return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+  const uint8_t* up = img + (size_t(y - 1) * w + x) * c + k;
+  const uint8_t* mid = up + size_t(w) * c;
+  const uint8_t* down = mid + size_t(w) * c;
+  const int sum = up[-c] + up[0] + up[c] + mid[-c] + 5 * mid[0] + mid[c] + down[-c] + down[0] + down[c];
+  return static_cast<uint8_t>((2 * sum + 13) / 26);
 }
 
 TFGA_HD void RgbToHsv(float r, float g, float b, float* h, float* s, float* v) {
@@ -215,58 +213,86 @@ struct AugmentImage {
   Interpolation interpolation;
 };
 
-// Output channel k at (y, x) of one non-LUT operation applied to `src`.
-TFGA_HD uint8_t AugmentPixel(int op, float param, const float* aux, const uint8_t* src,
-                             const AugmentImage& im, int y, int x, int k) {
+// What one stage needs for one sample, computed once per sample (not per pixel).
+struct StageParams {
+  int op;
+  float param;
+  float aux[2];
+  float matrix[6];  // affine ops
+  uint32_t seed;    // gaussian noise
+};
+
+TFGA_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& im) {
+  StageParams sp;
+  sp.op = op;
+  sp.param = param;
+  sp.aux[0] = aux[0];
+  sp.aux[1] = aux[1];
+  AffineMatrix(op, param, im.h, im.w, sp.matrix);
+  sp.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+  return sp;
+}
+
+// All channels of output pixel (y, x) of a non-LUT stage applied to `src`.
+TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const AugmentImage& im, int y,
+                          int x, uint8_t* out) {
   const size_t at = (size_t(y) * im.w + x) * im.c;
   const uint8_t* px = src + at;
-  switch (static_cast<AugmentOp>(op)) {
+  const int color_channels = im.c >= 3 ? 3 : 0;  // colour ops leave gray and alpha alone
+  for (int k = 0; k < im.c; ++k) out[k] = px[k];
+  switch (static_cast<AugmentOp>(sp.op)) {
     case AugmentOp::kColor:
     case AugmentOp::kGrayscale: {
-      if (im.c < 3 || k >= 3) return px[k];
+      if (!color_channels) return;
       const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
-      return op == int(AugmentOp::kGrayscale) ? gray : BlendPil(gray, px[k], param);
+      for (int k = 0; k < 3; ++k)
+        out[k] = sp.op == int(AugmentOp::kGrayscale) ? gray : BlendPil(gray, px[k], sp.param);
+      return;
     }
     case AugmentOp::kSharpness: {
-      if (y == 0 || x == 0 || y == im.h - 1 || x == im.w - 1 || k >= 3) return px[k];
-      return BlendPil(SmoothPil(src, im.w, im.c, y, x, k), px[k], param);
+      if (y == 0 || x == 0 || y == im.h - 1 || x == im.w - 1) return;
+      const int n = im.c >= 3 ? 3 : im.c;
+      for (int k = 0; k < n; ++k) out[k] = BlendPil(SmoothPil(src, im.w, im.c, y, x, k), px[k], sp.param);
+      return;
     }
     case AugmentOp::kCutout: {
-      const float cy = aux[0] * im.h, cx = aux[1] * im.w, half = 0.5f * param;
+      const float cy = sp.aux[0] * im.h, cx = sp.aux[1] * im.w, half = 0.5f * sp.param;
       const bool inside = y + 0.5f >= cy - half && y + 0.5f < cy + half &&
                           x + 0.5f >= cx - half && x + 0.5f < cx + half;
-      return inside ? SaturateToUint8(im.fill) : px[k];
+      if (inside)
+        for (int k = 0; k < im.c; ++k) out[k] = SaturateToUint8(im.fill);
+      return;
     }
     case AugmentOp::kHue:
     case AugmentOp::kSaturation: {
-      if (im.c < 3 || k >= 3) return px[k];
+      if (!color_channels) return;
       float h, s, v, rgb[3];
       RgbToHsv(px[0] / 255.f, px[1] / 255.f, px[2] / 255.f, &h, &s, &v);
-      if (op == int(AugmentOp::kHue)) {
-        h += param;
+      if (sp.op == int(AugmentOp::kHue)) {
+        h += sp.param;
       } else {
-        s = fminf(1.f, fmaxf(0.f, s * param));
+        s = fminf(1.f, fmaxf(0.f, s * sp.param));
       }
       HsvToRgb(h, s, v, &rgb[0], &rgb[1], &rgb[2]);
-      return SaturateToUint8(rgb[k] * 255.f);
+      for (int k = 0; k < 3; ++k) out[k] = SaturateToUint8(rgb[k] * 255.f);
+      return;
     }
     case AugmentOp::kGaussianNoise: {
-      const uint32_t seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
-      const uint32_t index = static_cast<uint32_t>(at + k);
-      const float u1 = HashUniform(seed, 2 * index), u2 = HashUniform(seed, 2 * index + 1);
-      const float z = sqrtf(-2.f * logf(u1)) * cosf(6.28318530718f * u2);
-      return SaturateToUint8(px[k] + param * z);
+      for (int k = 0; k < im.c; ++k) {
+        const uint32_t index = static_cast<uint32_t>(at + k);
+        const float u1 = HashUniform(sp.seed, 2 * index), u2 = HashUniform(sp.seed, 2 * index + 1);
+        const float z = sqrtf(-2.f * logf(u1)) * cosf(6.28318530718f * u2);
+        out[k] = SaturateToUint8(px[k] + sp.param * z);
+      }
+      return;
     }
     default:
       break;
   }
-  if (IsAffineOp(op)) {
-    float m[6];
-    AffineMatrix(op, param, im.h, im.w, m);
+  if (IsAffineOp(sp.op)) {
     const AffineParams p{im.h, im.w, im.c, im.h, im.w, im.interpolation, im.fill};
-    return AffineSample(src, p, m, y, x, k);
+    AffineSamplePixel(src, p, sp.matrix, y, x, out);
   }
-  return px[k];
 }
 
 }  // namespace tfgpuaug

@@ -52,9 +52,7 @@ void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bo
 
 void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* matrix, uint8_t* out) {
   for (int y = 0; y < p.out_h; ++y)
-    for (int x = 0; x < p.out_w; ++x)
-      for (int k = 0; k < p.channels; ++k)
-        *out++ = AffineSample(image, p, matrix, y, x, k);
+    for (int x = 0; x < p.out_w; ++x, out += p.channels) AffineSamplePixel(image, p, matrix, y, x, out);
 }
 
 }  // namespace tfgpuaug

@@ -48,9 +48,11 @@ class AugmentOp : public OpKernel {
     const float* ax = aux.flat<float>().data();
     std::vector<Status> statuses(n);
     ForEachImage(ctx, n, [&](int64_t i) {
-      std::unique_ptr<uint8_t[]> scratch(new uint8_t[per]);
+      // One scratch image per pool thread, reused across calls (no allocation per sample).
+      thread_local std::vector<uint8_t> scratch;
+      if (scratch.size() < per) scratch.resize(per);
       statuses[i] = AugmentSampleCpu(in + i * per, im, op + i * k, mag + i * k, ax + 2 * i * k, k,
-                                     scratch.get(), o + i * per);
+                                     scratch.data(), o + i * per);
     });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "sample " + std::to_string(i)));
