@@ -1,0 +1,37 @@
+"""Library loading: namespaced ops registered once, TF version check, lazy GPU libraries."""
+import subprocess
+import sys
+
+import pytest
+import tensorflow as tf
+
+import tfgpuaug
+from tfgpuaug import _build_info, _loader
+
+
+def test_ops_are_namespaced_and_registered_once():
+    ops = _loader.ops()
+    assert ops is _loader.ops()  # cached: the library is loaded once
+    names = {"TfGpuAug>DecodeImage", "TfGpuAug>DecodeImageBatch", "TfGpuAug>ImageShape",
+             "TfGpuAug>CropResize", "TfGpuAug>DecodeCropResize", "TfGpuAug>CropMirrorNormalize",
+             "TfGpuAug>Flip", "TfGpuAug>WarpAffine", "TfGpuAug>Augment"}
+    graph = tf.Graph()
+    with graph.as_default():
+        tfgpuaug.decode_image(tf.constant(b""))
+    assert "TfGpuAug>DecodeImage" in {op.type for op in graph.get_operations()}
+    from tensorflow.python.framework import op_def_registry
+    assert all(op_def_registry.get(n) is not None for n in names)
+
+
+def test_version_mismatch_says_to_rebuild(monkeypatch):
+    monkeypatch.setattr(_build_info, "TF_MAJOR_MINOR", (2, 99))
+    monkeypatch.setattr(_build_info, "TF_VERSION", "2.99.0")
+    with pytest.raises(ImportError, match="rebuild"):
+        _loader._check_tf_version()
+
+
+def test_import_in_fresh_process_without_gpu_libraries():
+    code = "import tfgpuaug, tensorflow as tf; print(tfgpuaug.decode_image(tf.io.encode_png(tf.zeros([2,3,3],tf.uint8))).shape)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "(2, 3, 3)" in out.stdout
