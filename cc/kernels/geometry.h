@@ -59,7 +59,8 @@ TFGA_HD void AffineSamplePixel(const uint8_t* image, const AffineParams& p, cons
     const float a0 = ra[ca + k], a1 = ra[cb + k], b0 = rb[ca + k], b1 = rb[cb + k];
     const float top = a0 + (a1 - a0) * dx;
     const float bottom = b0 + (b1 - b0) * dx;
-    out[k] = SaturateToUint8(top + (bottom - top) * dy);
+    // A convex combination of uint8 values needs no clamping before rounding.
+    out[k] = static_cast<uint8_t>(top + (bottom - top) * dy + 0.5f);
   }
 }
 
