@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cc/kernels/augment_cpu.h"
+#include "cc/ops/augment_common.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -14,15 +15,11 @@ using tensorflow::OpKernel;
 using tensorflow::OpKernelConstruction;
 using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
-using tensorflow::errors::InvalidArgument;
 
 class AugmentOp : public OpKernel {
  public:
   explicit AugmentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string interpolation;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("interpolation", &interpolation));
-    interpolation_ = interpolation == "nearest" ? Interpolation::kNearest : Interpolation::kBilinear;
+    OP_REQUIRES_OK(ctx, ReadAugmentAttrs(ctx, &fill_, &interpolation_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -30,14 +27,10 @@ class AugmentOp : public OpKernel {
     const Tensor& ops = ctx->input(1);
     const Tensor& mags = ctx->input(2);
     const Tensor& aux = ctx->input(3);
+    OP_REQUIRES_OK(ctx, CheckAugmentInputs(ctx));
     const int64_t n = images.dim_size(0);
-    OP_REQUIRES(ctx, images.dims() == 4 && ops.dims() == 2 && ops.dim_size(0) == n &&
-                         mags.shape() == ops.shape() && aux.dims() == 3 && aux.dim_size(0) == n &&
-                         aux.dim_size(1) == ops.dim_size(1) && aux.dim_size(2) == 2,
-                InvalidArgument("expected images [B,H,W,C], op_ids and magnitudes [B,K], aux [B,K,2]"));
     const int k = static_cast<int>(ops.dim_size(1));
-    const AugmentImage im{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                          static_cast<int>(images.dim_size(3)), fill_, interpolation_};
+    const AugmentImage im = ImageOf(images, fill_, interpolation_);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     const size_t per = size_t(im.h) * im.w * im.c;

@@ -1,9 +1,10 @@
 // GPU OpKernel of the augment op; op ids are read in host memory for validation.
 #if GOOGLE_CUDA
 #include "cc/kernels/augment_gpu.h"
+#include "cc/ops/augment_common.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/gpu_stream.h"
 #include "tensorflow/core/framework/op_kernel.h"
-#include "xla/stream_executor/stream.h"
 
 namespace tfgpuaug {
 namespace {
@@ -18,30 +19,21 @@ using tensorflow::errors::InvalidArgument;
 class AugmentGpuOp : public OpKernel {
  public:
   explicit AugmentGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string interpolation;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("interpolation", &interpolation));
-    interpolation_ = interpolation == "nearest" ? Interpolation::kNearest : Interpolation::kBilinear;
+    OP_REQUIRES_OK(ctx, ReadAugmentAttrs(ctx, &fill_, &interpolation_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& ops = ctx->input(1);
+    OP_REQUIRES_OK(ctx, CheckAugmentInputs(ctx));
     const int64_t n = images.dim_size(0);
-    OP_REQUIRES(ctx, images.dims() == 4 && ops.dims() == 2 && ops.dim_size(0) == n &&
-                         ctx->input(2).shape() == ops.shape() &&
-                         ctx->input(3).NumElements() == 2 * ops.NumElements(),
-                InvalidArgument("expected images [B,H,W,C], op_ids and magnitudes [B,K], aux [B,K,2]"));
     auto flat_ops = ops.flat<int32_t>();
     for (int64_t i = 0; i < flat_ops.size(); ++i) {
       OP_REQUIRES(ctx, flat_ops(i) >= 0 && flat_ops(i) < int(AugmentOp::kNumOps),
                   InvalidArgument("unknown augmentation op id ", flat_ops(i)));
     }
-    const AugmentImage im{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                          static_cast<int>(images.dim_size(3)), fill_, interpolation_};
-    OP_REQUIRES(ctx, im.c <= 4, InvalidArgument("augment supports at most 4 channels"));
-    auto stream = reinterpret_cast<cudaStream_t>(
-        ctx->op_device_context()->stream()->platform_specific_handle().stream);
+    const AugmentImage im = ImageOf(images, fill_, interpolation_);
+    const cudaStream_t stream = GpuStream(ctx);
     Tensor device_ops, scratch;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_INT32, ops.shape(), &device_ops));
     cudaMemcpyAsync(device_ops.data(), ops.data(), ops.TotalBytes(), cudaMemcpyHostToDevice, stream);

@@ -5,8 +5,8 @@
 
 #include "cc/kernels/gpu_decode.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/gpu_stream.h"
 #include "tensorflow/core/framework/op_kernel.h"
-#include "xla/stream_executor/stream.h"
 
 namespace tfgpuaug {
 namespace {
@@ -17,11 +17,6 @@ using tensorflow::OpKernelConstruction;
 using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
-
-cudaStream_t StreamOf(OpKernelContext* ctx) {
-  return reinterpret_cast<cudaStream_t>(
-      ctx->op_device_context()->stream()->platform_specific_handle().stream);
-}
 
 // Decodes planned images into `outs` (device pointers).
 absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
@@ -47,7 +42,7 @@ absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
                                         &staging, pinned));
   return ToTfStatus(GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()),
                                    scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
-                                   StreamOf(ctx)));
+                                   GpuStream(ctx)));
 }
 
 class DecodeImageBatchGpuOp : public OpKernel {

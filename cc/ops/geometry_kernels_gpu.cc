@@ -6,8 +6,8 @@
 #include "cc/kernels/geometry_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/geometry_common.h"
+#include "cc/ops/gpu_stream.h"
 #include "tensorflow/core/framework/op_kernel.h"
-#include "xla/stream_executor/stream.h"
 
 namespace tfgpuaug {
 namespace {
@@ -17,11 +17,6 @@ using tensorflow::OpKernelConstruction;
 using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
-
-cudaStream_t Stream(OpKernelContext* ctx) {
-  return reinterpret_cast<cudaStream_t>(
-      ctx->op_device_context()->stream()->platform_specific_handle().stream);
-}
 
 template <typename In, typename Out>
 class CropResizeGpuOp : public OpKernel {
@@ -65,7 +60,7 @@ class CropResizeGpuOp : public OpKernel {
     }
     OP_REQUIRES_OK(ctx, ToTfStatus(ResampleBatchGpu(jobs.data(), static_cast<int>(n), c, out_h,
                                                     out_w, std::is_same<In, float>::value,
-                                                    std::is_same<Out, float>::value, Stream(ctx))));
+                                                    std::is_same<Out, float>::value, GpuStream(ctx))));
   }
 
  private:
@@ -95,11 +90,11 @@ class CropMirrorNormalizeGpuOp : public OpKernel {
     Tensor device_offsets;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_INT32, offsets.shape(), &device_offsets));
     cudaMemcpyAsync(device_offsets.data(), offsets.data(), offsets.TotalBytes(),
-                    cudaMemcpyHostToDevice, Stream(ctx));
+                    cudaMemcpyHostToDevice, GpuStream(ctx));
     OP_REQUIRES_OK(ctx, ToTfStatus(CropMirrorNormalizeGpu(
                             images.flat<uint8_t>().data(), static_cast<int>(n), p,
                             device_offsets.flat<int32_t>().data(), ctx->input(2).flat<bool>().data(),
-                            attrs_.mean.data(), attrs_.inv_std.data(), out->data(), Stream(ctx))));
+                            attrs_.mean.data(), attrs_.inv_std.data(), out->data(), GpuStream(ctx))));
   }
 
  private:
@@ -122,7 +117,7 @@ class FlipGpuOp : public OpKernel {
                             images.dim_size(1), images.dim_size(2), images.dim_size(3),
                             tensorflow::DataTypeSize(images.dtype()), ctx->input(1).flat<bool>().data(),
                             ctx->input(2).flat<bool>().data(), static_cast<uint8_t*>(out->data()),
-                            Stream(ctx))));
+                            GpuStream(ctx))));
   }
 };
 
@@ -145,7 +140,7 @@ class WarpAffineGpuOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
     OP_REQUIRES_OK(ctx, ToTfStatus(WarpAffineGpu(images.flat<uint8_t>().data(), static_cast<int>(n), p,
                                                  ctx->input(1).flat<float>().data(),
-                                                 out->flat<uint8_t>().data(), Stream(ctx))));
+                                                 out->flat<uint8_t>().data(), GpuStream(ctx))));
   }
 
  private:

@@ -1,0 +1,47 @@
+// Attribute and argument checks shared by the CPU and GPU augment OpKernels.
+#ifndef TFGPUAUG_CC_OPS_AUGMENT_COMMON_H_
+#define TFGPUAUG_CC_OPS_AUGMENT_COMMON_H_
+
+#include <string>
+
+#include "cc/kernels/augment.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+inline absl::Status ReadAugmentAttrs(tensorflow::OpKernelConstruction* ctx, float* fill,
+                                     Interpolation* interpolation) {
+  std::string interp;
+  TF_RETURN_IF_ERROR(ctx->GetAttr("fill_value", fill));
+  TF_RETURN_IF_ERROR(ctx->GetAttr("interpolation", &interp));
+  *interpolation = interp == "nearest" ? Interpolation::kNearest : Interpolation::kBilinear;
+  return absl::OkStatus();
+}
+
+// Checks images [B,H,W,C] (C <= 4), op_ids and magnitudes [B,K], aux [B,K,2].
+inline absl::Status CheckAugmentInputs(tensorflow::OpKernelContext* ctx) {
+  const tensorflow::Tensor& images = ctx->input(0);
+  const tensorflow::Tensor& ops = ctx->input(1);
+  const tensorflow::Tensor& aux = ctx->input(3);
+  const bool ok = images.dims() == 4 && ops.dims() == 2 && ops.dim_size(0) == images.dim_size(0) &&
+                  ctx->input(2).shape() == ops.shape() && aux.dims() == 3 &&
+                  aux.dim_size(0) == ops.dim_size(0) && aux.dim_size(1) == ops.dim_size(1) &&
+                  aux.dim_size(2) == 2;
+  if (!ok) {
+    return tensorflow::errors::InvalidArgument(
+        "expected images [B,H,W,C], op_ids and magnitudes [B,K], aux [B,K,2]");
+  }
+  if (images.dim_size(3) > 4) {
+    return tensorflow::errors::InvalidArgument("augment supports at most 4 channels");
+  }
+  return absl::OkStatus();
+}
+
+inline AugmentImage ImageOf(const tensorflow::Tensor& images, float fill, Interpolation interpolation) {
+  return AugmentImage{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                      static_cast<int>(images.dim_size(3)), fill, interpolation};
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_OPS_AUGMENT_COMMON_H_
