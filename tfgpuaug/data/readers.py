@@ -1,0 +1,72 @@
+"""Image folder and file-list readers: datasets of (encoded image bytes, int64 label).
+
+Files are read with `tf.io.read_file` inside the graph; an unreadable file raises an error
+naming it, and `tf.data.experimental.ignore_errors()` skips it.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional, Sequence, Tuple
+
+import tensorflow as tf
+
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".JPG", ".JPEG", ".PNG")
+
+
+def _listing(root: str) -> Tuple[list, list, list]:
+    """Sorted class folders (or none) and the files below them."""
+    if not tf.io.gfile.isdir(root):
+        raise ValueError(f"image folder {root!r} does not exist")
+    entries = sorted(tf.io.gfile.listdir(root))
+    classes = [e.rstrip("/") for e in entries if tf.io.gfile.isdir(os.path.join(root, e))]
+    files, labels = [], []
+    for label, name in enumerate(classes):
+        for f in sorted(tf.io.gfile.listdir(os.path.join(root, name))):
+            if f.endswith(IMAGE_EXTENSIONS):
+                files.append(os.path.join(root, name, f))
+                labels.append(label)
+    return classes, files, labels
+
+
+def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False,
+              seed: Optional[int] = None, shard: Optional[Tuple[int, int]] = None) -> tf.data.Dataset:
+    """(bytes, label) from explicit files and labels."""
+    files, labels = list(files), [int(x) for x in labels]
+    if len(files) != len(labels):
+        raise ValueError(f"{len(files)} files but {len(labels)} labels")
+    if not files:
+        raise ValueError("no image files")
+    ds = tf.data.Dataset.from_tensor_slices((files, tf.constant(labels, tf.int64)))
+    if shard is not None:
+        num_shards, index = shard
+        if not 0 <= index < num_shards:
+            raise ValueError(f"shard index must be in [0, {num_shards}), got {index}")
+        ds = ds.shard(num_shards, index)
+    if shuffle:
+        ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
+    return ds.map(_read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+
+
+def _read(path, label):
+    return tf.io.read_file(path), label
+
+
+def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
+                 shard: Optional[Tuple[int, int]] = None,
+                 label_fn: Optional[Callable[[str], int]] = None) -> tf.data.Dataset:
+    """(bytes, label) for `root/<class>/<image>`; labels index the sorted class names.
+
+    A flat folder (no sub-folders) needs `label_fn(file_name) -> int`. The returned dataset
+    has `class_names` (list) and `class_indices` (name -> label) attributes. `shard=(n, i)`
+    keeps every n-th file starting at i, before shuffling (for multi-worker input).
+    """
+    classes, files, labels = _listing(root)
+    if not classes:
+        if label_fn is None:
+            raise ValueError(f"{root!r} has no class sub-folders; pass label_fn for a flat folder")
+        files = [os.path.join(root, f) for f in sorted(tf.io.gfile.listdir(root)) if f.endswith(IMAGE_EXTENSIONS)]
+        labels = [label_fn(os.path.basename(f)) for f in files]
+    ds = file_list(files, labels, shuffle, seed, shard)
+    ds.class_names = classes
+    ds.class_indices = {name: i for i, name in enumerate(classes)}
+    return ds
