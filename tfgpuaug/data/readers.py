@@ -70,3 +70,15 @@ def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
     ds.class_names = classes
     ds.class_indices = {name: i for i, name in enumerate(classes)}
     return ds
+
+
+def shard_for(input_context: Optional[tf.distribute.InputContext]) -> Optional[Tuple[int, int]]:
+    """`shard=` for the readers from a tf.distribute InputContext (None when not sharded).
+
+    In `strategy.distribute_datasets_from_function(lambda ctx: image_folder(root,
+    shard=shard_for(ctx)).batch(ctx.get_per_replica_batch_size(global_batch)) ...)`
+    each input pipeline reads its own files.
+    """
+    if input_context is None or input_context.num_input_pipelines <= 1:
+        return None
+    return (input_context.num_input_pipelines, input_context.input_pipeline_id)

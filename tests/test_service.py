@@ -1,0 +1,114 @@
+"""A real tf.data service on 127.0.0.1: a dispatcher and two workers started with
+`python -m tfgpuaug.service`, serving a tfgpuaug pipeline to this process; in
+distributed_epoch mode every element arrives exactly once."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfgpuaug as tga
+from tfgpuaug import samples
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(args):
+    proc = subprocess.Popen([sys.executable, "-m", "tfgpuaug.service", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()  # printed once the server is up
+    assert line, f"service {args} exited early"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def service():
+    port = free_port()
+    procs = [start(["dispatcher", f"--port={port}"])]
+    for _ in range(2):
+        wport = free_port()
+        procs.append(start(["worker", f"--dispatcher=127.0.0.1:{port}", f"--port={wport}",
+                            f"--worker_address=127.0.0.1:{wport}"]))
+    time.sleep(1.0)  # let both workers register with the dispatcher
+    yield f"grpc://127.0.0.1:{port}"
+    for p in procs:
+        p.kill()
+        p.wait(timeout=30)
+
+
+def test_distributed_epoch_delivers_every_element_once(service, tmp_path):
+    samples.make_sample_images(str(tmp_path), per_class=8, seed=2)
+    ds = tga.data.image_folder(str(tmp_path))
+    files = [os.path.join(str(tmp_path), c, f) for c in ds.class_names
+             for f in sorted(os.listdir(os.path.join(str(tmp_path), c)))]
+    ids = list(range(len(files)))
+    pipeline = tga.data.file_list(files, ids).batch(4).apply(tga.gpu_augment(
+        [tga.RandomResizedCrop(24), tga.RandAugment(), tga.CropMirrorNormalize(mirror=0.5)], seed=1))
+    distributed = pipeline.apply(tf.data.experimental.service.distribute(
+        processing_mode="distributed_epoch", service=service, job_name="tfgpuaug_test"))
+    seen = []
+    for images, labels in distributed:
+        assert images.shape[1:] == (24, 24, 3) and images.dtype == tf.float32
+        seen += labels.numpy().tolist()
+    assert sorted(seen) == ids  # exactly once
+
+
+def test_input_context_sharding():
+    ctx = tf.distribute.InputContext(num_input_pipelines=3, input_pipeline_id=1, num_replicas_in_sync=3)
+    assert tga.data.shard_for(ctx) == (3, 1)
+    assert tga.data.shard_for(tf.distribute.InputContext()) is None
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    blob = tf.io.encode_png(tf.zeros([8, 8, 3], tf.uint8))
+
+    def make(context):
+        ds = tf.data.Dataset.from_tensors(blob).repeat(6).batch(context.get_per_replica_batch_size(6))
+        return ds.apply(tga.gpu_augment([tga.Resize(4)], seed=0))
+
+    batches = list(strategy.distribute_datasets_from_function(make))
+    assert batches[0].shape == (6, 4, 4, 3)
+
+
+def test_tfrecord_reader(tmp_path):
+    blobs = [tf.io.encode_jpeg(tf.fill([10 + i, 12, 3], tf.constant(i * 20, tf.uint8))).numpy() for i in range(4)]
+    path = str(tmp_path / "train-00000-of-00001")
+    with tf.io.TFRecordWriter(path) as w:
+        for i, b in enumerate(blobs):
+            ex = tf.train.Example(features=tf.train.Features(feature={
+                "image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b])),
+                "image/class/label": tf.train.Feature(int64_list=tf.train.Int64List(value=[i + 1])),
+            }))
+            w.write(ex.SerializeToString())
+    ds = tga.data.tfrecord(str(tmp_path / "train-*"), label_offset=-1)
+    got = [(x.numpy(), int(y)) for x, y in ds]
+    assert [y for _, y in got] == [0, 1, 2, 3]
+    assert [x for x, _ in got] == blobs
+    heights = [int(tga.image_shape(x)[0]) for x, _ in got]
+    assert heights == [10, 11, 12, 13]
+
+
+def test_pipeline_under_tf_function_and_deterministic_options(tmp_path):
+    samples.make_sample_images(str(tmp_path), per_class=2, seed=4)
+    ds = tga.data.image_folder(str(tmp_path)).batch(3).apply(
+        tga.gpu_augment([tga.RandomResizedCrop(16), tga.CropMirrorNormalize()], seed=5))
+    options = tf.data.Options()
+    options.deterministic = True
+    ds = ds.with_options(options)
+
+    @tf.function
+    def total(dataset):
+        s = tf.constant(0.0)
+        for x, _ in dataset:
+            s += tf.reduce_sum(x)
+        return s
+
+    assert np.isclose(float(total(ds)), float(total(ds)))
