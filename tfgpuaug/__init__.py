@@ -10,14 +10,14 @@ from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa
 from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, Compose, CropMirrorNormalize, RandAugment, RandomFlip, RandomResizedCrop, Resize,
     ResizeCenterCrop, Transform, TrivialAugment)
-from tfgpuaug import augment, data  # noqa: E402
+from tfgpuaug import augment, data, keras  # noqa: E402
 from tfgpuaug.pipeline import gpu_augment  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment",
+    "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
     "random_apply", "random_choice",
     "Compose", "CropMirrorNormalize", "RandomFlip", "RandomResizedCrop", "Resize", "ResizeCenterCrop",
     "Transform",

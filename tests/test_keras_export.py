@@ -1,0 +1,119 @@
+"""Keras layers and export: training vs inference, configs, .keras files and SavedModels
+(model.export and tf.saved_model.save) reloaded in a fresh Python process."""
+import json
+import os
+import subprocess
+import sys
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import fixtures
+import tfgpuaug as tga
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    return tf.constant([fixtures.jpeg_bytes(fixtures.photo(60 + 9 * i, 80, seed=i)) for i in range(4)])
+
+
+def serving_model():
+    inp = keras.Input(shape=(), dtype="string", name="jpeg")
+    x = tga.keras.RandomResizedCrop(32, seed=1)(inp)
+    x = tga.keras.RandAugment(seed=2)(x)
+    x = tga.keras.CropMirrorNormalize(mirror=0.5, seed=3)(x)
+    x = keras.layers.Conv2D(4, 3, activation="relu")(x)
+    x = keras.layers.GlobalAveragePooling2D()(x)
+    return keras.Model(inp, keras.layers.Dense(3)(x))
+
+
+def run_fresh(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def test_training_vs_inference(blobs):
+    model = serving_model()
+    a, b = model(blobs).numpy(), model(blobs).numpy()
+    np.testing.assert_array_equal(a, b)  # inference is deterministic
+    t1, t2 = model(blobs, training=True).numpy(), model(blobs, training=True).numpy()
+    assert (t1 != t2).any()  # augmentations act in training, differently per call
+    crop = tga.keras.RandomResizedCrop(32)
+    np.testing.assert_array_equal(crop(blobs).numpy(),
+                                  tga.resize_center_crop(blobs, round(32 * 256 / 224), 32).numpy())
+
+
+@pytest.mark.parametrize("layer", [
+    tga.keras.RandomResizedCrop(24, scale=(0.2, 1.0), seed=4),
+    tga.keras.ResizeCenterCrop(40, 32),
+    tga.keras.CropMirrorNormalize(mirror=0.5),
+    tga.keras.RandAugment(num_ops=3, magnitude=5),
+    tga.keras.TrivialAugment(),
+    tga.keras.AutoAugment(policy="svhn"),
+])
+def test_config_round_trip(layer):
+    clone = type(layer).from_config(layer.get_config())
+    assert clone.get_config() == layer.get_config()
+
+
+def test_sequential_on_decoded_images():
+    images = np.stack([fixtures.photo(50, 60, seed=s) for s in range(3)])
+    model = keras.Sequential([keras.Input((50, 60, 3), dtype="uint8"), tga.keras.ResizeCenterCrop(40, 32),
+                              tga.keras.TrivialAugment(seed=0), tga.keras.CropMirrorNormalize()])
+    assert model(images).shape == (3, 32, 32, 3)
+    assert model(images, training=True).dtype == tf.float32
+
+
+def test_keras_file_and_savedmodels_reload_in_fresh_process(blobs, tmp_path):
+    model = serving_model()
+    expected = model(blobs).numpy()
+    model.save(str(tmp_path / "m.keras"))
+    model.export(str(tmp_path / "exported"))
+    tf.saved_model.save(model, str(tmp_path / "saved"))
+    np.save(tmp_path / "expected.npy", expected)
+    tf.io.write_file(str(tmp_path / "blobs.pb"), tf.io.serialize_tensor(blobs))
+    code = f"""
+import json, numpy as np, tensorflow as tf, keras, tfgpuaug
+d = {str(tmp_path)!r}
+blobs = tf.io.parse_tensor(tf.io.read_file(d + '/blobs.pb'), tf.string)
+want = np.load(d + '/expected.npy')
+out = {{}}
+out['keras'] = float(np.abs(keras.models.load_model(d + '/m.keras')(blobs).numpy() - want).max())
+exported = tf.saved_model.load(d + '/exported')
+out['export'] = float(np.abs(exported.serve(blobs).numpy() - want).max())
+sig = exported.signatures['serving_default']
+spec = list(sig.structured_input_signature[1].values())[0]
+out['spec'] = [spec.dtype.name, spec.shape.as_list()]
+saved = tf.saved_model.load(d + '/saved')
+out['saved'] = float(np.abs(saved.signatures['serving_default'](inputs=blobs)['output_0'].numpy() - want).max())
+try:
+    exported.serve(tf.constant([b'not an image', b'\\xff\\xd8\\xff']))
+    out['bad'] = 'no error'
+except tf.errors.InvalidArgumentError as e:
+    out['bad'] = e.message
+print(json.dumps(out))
+"""
+    result = json.loads(run_fresh(code).strip().splitlines()[-1])
+    assert result["keras"] < 1e-5 and result["export"] < 1e-5 and result["saved"] < 1e-5
+    assert result["spec"] == ["string", [None]]
+    assert "unknown image format" in result["bad"]
+
+
+def test_loading_without_the_ops_names_the_library(blobs, tmp_path):
+    serving_model().export(str(tmp_path / "exported"))
+    code = f"""
+import tensorflow as tf
+try:
+    tf.saved_model.load({str(tmp_path / 'exported')!r})
+    print('loaded')
+except Exception as e:
+    print(type(e).__name__, str(e)[:400])
+"""
+    out = run_fresh(code)
+    assert "TfGpuAug>" in out and "not registered" in out
