@@ -56,6 +56,25 @@ absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorf
   return absl::OkStatus();
 }
 
+absl::Status ReadCropResizeAttrs(tensorflow::OpKernelConstruction* ctx, CropResizeAttrs* attrs) {
+  TF_RETURN_IF_ERROR(ReadResizeAttrs(ctx, &attrs->method, &attrs->antialias));
+  return ReadEpilogueAttrs(ctx, &attrs->epilogue);
+}
+
+absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeAttrs& attrs,
+                             CropResizeCall* call) {
+  const tensorflow::Tensor& values = ctx->input(0);
+  TF_RETURN_IF_ERROR(ReadCropResizeBatch(values, ctx->input(1), ctx->input(2), &call->batch));
+  int out_h, out_w;
+  TF_RETURN_IF_ERROR(ReadSize(ctx->input(3), &out_h, &out_w));
+  call->spec = ResizeSpec{out_h, out_w, attrs.method, attrs.antialias};
+  call->channels = static_cast<int>(values.dim_size(1));
+  const int64_t n = call->batch.boxes.size();
+  TF_RETURN_IF_ERROR(SampleEpilogues(attrs.epilogue, ctx->input(4), n, &call->epilogues));
+  return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}),
+                              &call->out);
+}
+
 absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CmnAttrs* a) {
   std::vector<float> std;
   TF_RETURN_IF_ERROR(ctx->GetAttr("mean", &a->mean));

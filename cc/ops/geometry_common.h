@@ -27,6 +27,26 @@ struct CropResizeBatch {
 absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorflow::Tensor& shapes,
                                  const tensorflow::Tensor& boxes, CropResizeBatch* batch);
 
+// Attributes of CropResize, read once per kernel.
+struct CropResizeAttrs {
+  ResizeMethod method = ResizeMethod::kBilinear;
+  bool antialias = true;
+  Epilogue epilogue;
+};
+absl::Status ReadCropResizeAttrs(tensorflow::OpKernelConstruction* ctx, CropResizeAttrs* attrs);
+
+// Everything a CropResize kernel needs before it resamples: validated per-image shapes and
+// boxes, the output size, per-sample epilogues and the allocated output.
+struct CropResizeCall {
+  CropResizeBatch batch;
+  ResizeSpec spec;
+  int channels = 0;
+  std::vector<Epilogue> epilogues;
+  tensorflow::Tensor* out = nullptr;
+};
+absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeAttrs& attrs,
+                             CropResizeCall* call);
+
 struct CmnAttrs {
   std::vector<float> mean, inv_std;
   int crop_h = 0, crop_w = 0;

@@ -22,38 +22,27 @@ template <typename In, typename Out>
 class CropResizeOp : public OpKernel {
  public:
   explicit CropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
-    OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
+    OP_REQUIRES_OK(ctx, ReadCropResizeAttrs(ctx, &attrs_));
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& values = ctx->input(0);
-    CropResizeBatch batch;
-    OP_REQUIRES_OK(ctx, ReadCropResizeBatch(values, ctx->input(1), ctx->input(2), &batch));
-    int out_h, out_w;
-    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &out_h, &out_w));
-    const int64_t n = batch.boxes.size();
-    const int c = static_cast<int>(values.dim_size(1));
-    std::vector<Epilogue> epilogues;
-    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(4), n, &epilogues));
-    Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, c}), &out));
-    const In* in = values.flat<In>().data();
-    Out* o = out->flat<Out>().data();
-    const ResizeSpec spec{out_h, out_w, method_, antialias_};
-    ForEachImage(ctx, n, [&](int64_t i) {
+    CropResizeCall call;
+    OP_REQUIRES_OK(ctx, BeginCropResize(ctx, attrs_, &call));
+    const CropResizeBatch& batch = call.batch;
+    const int c = call.channels, out_h = call.spec.out_h, out_w = call.spec.out_w;
+    const In* in = ctx->input(0).flat<In>().data();
+    Out* o = call.out->flat<Out>().data();
+    ForEachImage(ctx, batch.boxes.size(), [&](int64_t i) {
       ResampleAxis ay, ax;
-      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], spec, &ay, &ax);
+      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], call.spec, &ay, &ax);
       ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i],
                                 batch.widths[i], c, long(batch.widths[i]) * c, ay, ax, out_h,
-                                out_w, o + i * int64_t{out_h} * out_w * c, epilogues[i]);
+                                out_w, o + i * int64_t{out_h} * out_w * c, call.epilogues[i]);
     });
   }
 
  private:
-  ResizeMethod method_;
-  bool antialias_;
-  Epilogue epilogue_;
+  CropResizeAttrs attrs_;
 };
 
 template <typename Out>

@@ -22,40 +22,32 @@ template <typename In, typename Out>
 class CropResizeGpuOp : public OpKernel {
  public:
   explicit CropResizeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
-    OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
+    OP_REQUIRES_OK(ctx, ReadCropResizeAttrs(ctx, &attrs_));
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& values = ctx->input(0);
-    CropResizeBatch batch;
-    OP_REQUIRES_OK(ctx, ReadCropResizeBatch(values, ctx->input(1), ctx->input(2), &batch));
-    int out_h, out_w;
-    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &out_h, &out_w));
+    CropResizeCall call;
+    OP_REQUIRES_OK(ctx, BeginCropResize(ctx, attrs_, &call));
+    const CropResizeBatch& batch = call.batch;
+    const int c = call.channels, out_h = call.spec.out_h, out_w = call.spec.out_w;
     const int64_t n = batch.boxes.size();
-    const int c = static_cast<int>(values.dim_size(1));
-    std::vector<Epilogue> epilogues;
-    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(4), n, &epilogues));
-    Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, c}), &out));
     int64_t scratch_floats = 0;
     for (int64_t i = 0; i < n; ++i) scratch_floats += int64_t{batch.heights[i]} * out_w * c;
     Tensor scratch;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_FLOAT, TensorShape({scratch_floats + 1}),
                                            &scratch));
-    const ResizeSpec spec{out_h, out_w, method_, antialias_};
     std::vector<ResampleJob> jobs(n);
     float* s = scratch.flat<float>().data();
     for (int64_t i = 0; i < n; ++i) {
       ResampleJob& j = jobs[i];
-      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], spec, &j.ay, &j.ax);
-      j.src = values.flat<In>().data() + batch.pixel_offsets[i] * c;
+      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], call.spec, &j.ay, &j.ax);
+      j.src = ctx->input(0).flat<In>().data() + batch.pixel_offsets[i] * c;
       j.src_h = batch.heights[i];
       j.src_w = batch.widths[i];
       j.src_row_stride = long(batch.widths[i]) * c;
-      j.out = out->flat<Out>().data() + i * int64_t{out_h} * out_w * c;
+      j.out = call.out->flat<Out>().data() + i * int64_t{out_h} * out_w * c;
       j.scratch = s;
-      j.epilogue = epilogues[i];
+      j.epilogue = call.epilogues[i];
       s += int64_t{batch.heights[i]} * out_w * c;
     }
     OP_REQUIRES_OK(ctx, ToTfStatus(ResampleBatchGpu(jobs.data(), static_cast<int>(n), c, out_h,
@@ -64,9 +56,7 @@ class CropResizeGpuOp : public OpKernel {
   }
 
  private:
-  ResizeMethod method_;
-  bool antialias_;
-  Epilogue epilogue_;
+  CropResizeAttrs attrs_;
 };
 
 class CropMirrorNormalizeGpuOp : public OpKernel {
