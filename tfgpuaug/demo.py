@@ -1,5 +1,6 @@
-"""The main job on built-in sample data: generate an image folder, decode it with tfgpuaug
-inside a tf.data pipeline (batched, in parallel), and write a contact sheet.
+"""The main job on built-in sample data: generate an image folder, run the training
+pipeline (random-resized-crop, RandAugment, flip + normalize) through `gpu_augment`, and
+write a contact sheet: each original next to its augmented version.
 
     python -m tfgpuaug.demo --out /tmp/tfgpuaug-demo
 """
@@ -17,7 +18,7 @@ from tfgpuaug import samples
 _OUT = flags.DEFINE_string("out", "/tmp/tfgpuaug-demo", "Output directory.")
 _DATA = flags.DEFINE_string("data", None, "Image folder to use instead of generated samples.")
 _BATCH = flags.DEFINE_integer("batch_size", 16, "Images per batch.")
-_TILE = flags.DEFINE_integer("tile", 128, "Contact sheet tile size in pixels.")
+_TILE = flags.DEFINE_integer("tile", 128, "Output and contact-sheet tile size in pixels.")
 
 
 def contact_sheet(images: list[tf.Tensor], tile: int, columns: int = 8) -> tf.Tensor:
@@ -37,17 +38,22 @@ def main(argv):
         paths = samples.make_sample_images(data)
         logging.info("wrote %d sample images to %s", len(paths), data)
     files = sorted(tf.io.gfile.glob(os.path.join(data, "*", "*")))
-    ds = tf.data.Dataset.from_tensor_slices(files).map(tf.io.read_file).batch(_BATCH.value)
-    ds = ds.map(tga.decode_image, num_parallel_calls=tf.data.AUTOTUNE).prefetch(2)
+    blobs = tf.data.Dataset.from_tensor_slices(files).map(tf.io.read_file).batch(_BATCH.value)
+    originals = [img.to_tensor() for batch in blobs.map(tga.decode_image) for img in batch]
+    train = tga.gpu_augment([tga.RandomResizedCrop(_TILE.value, scale=(0.3, 1.0)),
+                             tga.RandAugment(num_ops=2, magnitude=9),
+                             tga.CropMirrorNormalize(mirror=0.5)], seed=0)
     start = time.perf_counter()
-    decoded = [img.to_tensor() for batch in ds for img in batch]
+    augmented = [img for batch in blobs.apply(train) for img in batch]
     seconds = time.perf_counter() - start
-    sheet = contact_sheet(decoded[:32], _TILE.value)
-    sheet_path = os.path.join(out, "decoded.png")
-    tf.io.write_file(sheet_path, tf.io.encode_png(sheet))
-    pixels = sum(int(img.shape[0]) * int(img.shape[1]) for img in decoded)
-    print(f"decoded {len(decoded)} images ({pixels / 1e6:.1f} Mpixel) in {seconds:.2f}s "
-          f"with tfgpuaug.decode_image; contact sheet: {sheet_path}")
+    # Undo the normalisation for display.
+    mean, std = tf.constant(tga.IMAGENET_MEAN), tf.constant(tga.IMAGENET_STD)
+    shown = [tf.cast(tf.clip_by_value(a * std + mean, 0, 255), tf.uint8) for a in augmented]
+    pairs = [t for o, a in zip(originals[:16], shown[:16]) for t in (o, a)]
+    sheet_path = os.path.join(out, "augmented.png")
+    tf.io.write_file(sheet_path, tf.io.encode_png(contact_sheet(pairs, _TILE.value)))
+    print(f"{len(augmented)} images through random_resized_crop + rand_augment + "
+          f"crop_mirror_normalize in {seconds:.2f}s; originals and augmented side by side: {sheet_path}")
 
 
 if __name__ == "__main__":
