@@ -31,9 +31,7 @@ AUTOTUNE = tf.data.AUTOTUNE
 
 def main(argv):
     del argv
-    blobs, data_dir = common.load_images(_DATA.value)
-    shapes = tga.image_shape(tf.constant(blobs)).numpy()[:, :2]
-    windows = common.inception_windows(shapes)
+    blobs, data_dir, windows = common.load_images_and_windows(_DATA.value)
     n, b = len(blobs), _BATCH.value
     blobs_t = tf.constant(blobs)
 

@@ -105,9 +105,7 @@ def pipelines(blobs_t, windows, b):
 
 def main(argv):
     del argv
-    blobs, data_dir = common.load_images(_DATA.value)
-    shapes = tga.image_shape(tf.constant(blobs)).numpy()[:, :2]
-    windows = common.inception_windows(shapes)
+    blobs, data_dir, windows = common.load_images_and_windows(_DATA.value)
     n, b = len(blobs), _BATCH.value
     makers = pipelines(tf.constant(blobs), windows, b)
     if _RSS_OF.value:

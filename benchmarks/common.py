@@ -29,6 +29,15 @@ def load_images(data_dir: str | None) -> tuple[list[bytes], str]:
     return [open(f, "rb").read() for f in files], os.path.abspath(data_dir)
 
 
+def load_images_and_windows(data_dir: str | None):
+    """(encoded bytes, data folder, Inception-style windows [N, 4] for those images)."""
+    import tfgpuaug as tga
+
+    blobs, folder = load_images(data_dir)
+    shapes = tga.image_shape(tf.constant(blobs)).numpy()[:, :2]
+    return blobs, folder, inception_windows(shapes)
+
+
 def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),
                       ratio=(3 / 4, 4 / 3)) -> np.ndarray:
     """Inception-style random crop boxes [y, x, h, w] (10 attempts, then the whole image)."""

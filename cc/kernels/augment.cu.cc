@@ -2,17 +2,12 @@
 
 #include <cuda_runtime.h>
 
+#include "cc/kernels/cuda_launch.h"
+
 #include "cc/kernels/augment_gpu.h"
 
 namespace tfgpuaug {
 namespace {
-
-constexpr int kThreads = 256;
-
-int Blocks(size_t total) {
-  const size_t b = (total + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 4096 ? (b == 0 ? 1 : b) : 4096);
-}
 
 struct Scratch {
   uint32_t* hist;               // [B, 4, 256]
@@ -116,11 +111,11 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& im,
     uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
     cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream);
     cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream);
-    StatsKernel<<<Blocks(size_t(im.h) * im.w * batch), kThreads, 0, stream>>>(src, batch, im, ops, k,
+    StatsKernel<<<GridBlocks(size_t(im.h) * im.w * batch), kThreadsPerBlock, 0, stream>>>(src, batch, im, ops, k,
                                                                              num_stages, s);
-    LutKernel<<<Blocks(size_t(batch) * im.c), kThreads, 0, stream>>>(batch, im, ops, params, aux,
+    LutKernel<<<GridBlocks(size_t(batch) * im.c), kThreadsPerBlock, 0, stream>>>(batch, im, ops, params, aux,
                                                                      k, num_stages, s);
-    ApplyKernel<<<Blocks(size_t(im.h) * im.w * batch), kThreads, 0, stream>>>(src, batch, im, ops,
+    ApplyKernel<<<GridBlocks(size_t(im.h) * im.w * batch), kThreadsPerBlock, 0, stream>>>(src, batch, im, ops,
                                                                              k, num_stages, s, dst);
     src = dst;
   }

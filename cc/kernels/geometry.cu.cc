@@ -2,17 +2,12 @@
 
 #include <cuda_runtime.h>
 
+#include "cc/kernels/cuda_launch.h"
+
 #include "cc/kernels/geometry_gpu.h"
 
 namespace tfgpuaug {
 namespace {
-
-constexpr int kThreads = 256;
-
-int Blocks(size_t total) {
-  const size_t b = (total + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 4096 ? (b == 0 ? 1 : b) : 4096);
-}
 
 Status Check(const char* what) {
   const cudaError_t e = cudaGetLastError();
@@ -62,9 +57,9 @@ __global__ void ResampleColumnsKernel(const float* scratch, ResampleAxis ay, int
 
 template <typename In, typename Out>
 Status Resample(const ResampleJob& j, int c, int out_h, int out_w, cudaStream_t stream) {
-  ResampleRowsKernel<In><<<Blocks(size_t(j.src_h) * out_w * c), kThreads, 0, stream>>>(
+  ResampleRowsKernel<In><<<GridBlocks(size_t(j.src_h) * out_w * c), kThreadsPerBlock, 0, stream>>>(
       static_cast<const In*>(j.src), j.src_h, j.src_row_stride, j.ax, c, out_w, j.scratch);
-  ResampleColumnsKernel<Out><<<Blocks(size_t(out_h) * out_w * c), kThreads, 0, stream>>>(
+  ResampleColumnsKernel<Out><<<GridBlocks(size_t(out_h) * out_w * c), kThreadsPerBlock, 0, stream>>>(
       j.scratch, j.ay, c, out_h, out_w, j.epilogue, static_cast<Out*>(j.out));
   return Check("resample kernels");
 }
@@ -140,14 +135,14 @@ Status CropMirrorNormalizeGpu(const uint8_t* images, int batch, const CmnParams&
     inv.v[k] = inv_std4[k];
   }
   const size_t total = size_t(batch) * p.crop_h * p.crop_w * p.out_channels;
-  CmnKernel<<<Blocks(total), kThreads, 0, stream>>>(images, batch, p, offsets, mirror, mean, inv, out);
+  CmnKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, offsets, mirror, mean, inv, out);
   return Check("crop_mirror_normalize kernel");
 }
 
 Status FlipGpu(const uint8_t* images, int batch, int h, int w, int c, size_t element_bytes,
                const bool* horizontal, const bool* vertical, uint8_t* out, cudaStream_t stream) {
   const size_t total = size_t(batch) * h * w * c * element_bytes;
-  FlipKernel<<<Blocks(total), kThreads, 0, stream>>>(images, batch, h, w, c * element_bytes,
+  FlipKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, h, w, c * element_bytes,
                                                      horizontal, vertical, out);
   return Check("flip kernel");
 }
@@ -155,7 +150,7 @@ Status FlipGpu(const uint8_t* images, int batch, int h, int w, int c, size_t ele
 Status WarpAffineGpu(const uint8_t* images, int batch, const AffineParams& p,
                      const float* matrices, uint8_t* out, cudaStream_t stream) {
   const size_t total = size_t(batch) * p.out_h * p.out_w * p.channels;
-  WarpAffineKernel<<<Blocks(total), kThreads, 0, stream>>>(images, batch, p, matrices, out);
+  WarpAffineKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
   return Check("warp_affine kernel");
 }
 

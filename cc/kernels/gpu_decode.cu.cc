@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <nvjpeg.h>
 
+#include "cc/kernels/cuda_launch.h"
 #include "cc/kernels/pixel_convert.h"
 
 namespace tfgpuaug {
@@ -162,9 +163,7 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scr
       const DecodePlan& p = *t.plan;
       const Window w = t.request->has_window ? t.request->window
                                              : Window{0, 0, p.out_height, p.out_width};
-      const int total = w.height * w.width;
-      const int blocks = (total + 255) / 256 < 1024 ? (total + 255) / 256 : 1024;
-      WindowFromRgbKernel<<<blocks, 256, 0, stream>>>(images[k].channel[0], p.info.width, w.y,
+      WindowFromRgbKernel<<<GridBlocks(size_t(w.height) * w.width), kThreadsPerBlock, 0, stream>>>(images[k].channel[0], p.info.width, w.y,
                                                       w.x, w.height, w.width, t.device_out,
                                                       p.out_channels);
     }

@@ -12,9 +12,7 @@ absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeReques
   TF_RETURN_IF_ERROR(ctx->GetAttr("scale_denom", &request->scale_denom));
   std::string dct;
   TF_RETURN_IF_ERROR(ctx->GetAttr("dct_method", &dct));
-  request->dct_method = dct == "INTEGER_FAST" ? DctMethod::kIntegerFast
-                        : dct == "FLOAT"      ? DctMethod::kFloat
-                                              : DctMethod::kIntegerAccurate;
+  request->dct_method = ParseDctMethod(dct);
   TF_RETURN_IF_ERROR(ctx->GetAttr("apply_exif_orientation", &request->apply_exif_orientation));
   TF_RETURN_IF_ERROR(ctx->GetAttr("max_pixels", &request->max_pixels));
   return absl::OkStatus();
@@ -53,21 +51,36 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
   return absl::OkStatus();
 }
 
-std::vector<int64_t> FillShapesAndOffsets(const std::vector<DecodePlan>& plans,
-                                          tensorflow::Tensor* shapes, int64_t* total_pixels) {
+DctMethod ParseDctMethod(const std::string& name) {
+  return name == "INTEGER_FAST" ? DctMethod::kIntegerFast
+         : name == "FLOAT"      ? DctMethod::kFloat
+                                : DctMethod::kIntegerAccurate;
+}
+
+absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
+                              DecodeBatchCall* call) {
+  const tensorflow::Tensor& contents = ctx->input(0);
+  TF_RETURN_IF_ERROR(PlanBatch(ctx, base, contents, ctx->input(1), &call->requests, &call->plans));
+  const int64_t n = contents.dim_size(0);
+  tensorflow::Tensor* shapes = nullptr;
+  TF_RETURN_IF_ERROR(ctx->allocate_output(1, tensorflow::TensorShape({n, 3}), &shapes));
   auto s = shapes->matrix<int32_t>();
-  std::vector<int64_t> offsets(plans.size());
+  std::vector<int64_t> offsets(n);
   int64_t pixels = 0;
-  for (size_t i = 0; i < plans.size(); ++i) {
-    const DecodePlan& p = plans[i];
+  for (int64_t i = 0; i < n; ++i) {
+    const DecodePlan& p = call->plans[i];
     s(i, 0) = p.out_height;
     s(i, 1) = p.out_width;
     s(i, 2) = p.out_channels;
     offsets[i] = pixels * p.out_channels;
     pixels += int64_t{p.out_height} * p.out_width;
   }
-  *total_pixels = pixels;
-  return offsets;
+  tensorflow::Tensor* values = nullptr;
+  TF_RETURN_IF_ERROR(
+      ctx->allocate_output(0, tensorflow::TensorShape({pixels, base.channels}), &values));
+  call->outputs.resize(n);
+  for (int64_t i = 0; i < n; ++i) call->outputs[i] = values->flat<uint8_t>().data() + offsets[i];
+  return absl::OkStatus();
 }
 
 }  // namespace tfgpuaug

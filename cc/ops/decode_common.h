@@ -29,9 +29,19 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
                        const tensorflow::Tensor& contents, const tensorflow::Tensor& windows,
                        std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans);
 
-// Writes shapes [B, 3] and returns each image's offset (in bytes) into the flat values.
-std::vector<int64_t> FillShapesAndOffsets(const std::vector<DecodePlan>& plans,
-                                          tensorflow::Tensor* shapes, int64_t* total_pixels);
+// DecodeImageBatch's work before decoding, shared by the CPU and GPU kernels: plans the
+// batch, writes the shapes output, allocates the values output and returns each image's
+// output pointer.
+struct DecodeBatchCall {
+  std::vector<DecodeRequest> requests;
+  std::vector<DecodePlan> plans;
+  std::vector<uint8_t*> outputs;
+};
+absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
+                              DecodeBatchCall* call);
+
+// "INTEGER_ACCURATE" | "INTEGER_FAST" | "FLOAT" as the kernels' enum.
+DctMethod ParseDctMethod(const std::string& name);
 
 }  // namespace tfgpuaug
 

@@ -58,24 +58,14 @@ class DecodeImageBatchOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& contents = ctx->input(0);
-    std::vector<DecodeRequest> requests;
-    std::vector<DecodePlan> plans;
-    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, ctx->input(1), &requests, &plans));
-    const int64_t n = contents.dim_size(0);
-    Tensor* shapes = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 3}), &shapes));
-    int64_t total_pixels = 0;
-    const std::vector<int64_t> offsets = FillShapesAndOffsets(plans, shapes, &total_pixels);
-    Tensor* values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total_pixels, base_.channels}),
-                                             &values));
-    uint8_t* out = values->flat<uint8_t>().data();
-    auto flat = contents.flat<tensorflow::tstring>();
+    DecodeBatchCall call;
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, &call));
+    const int64_t n = call.plans.size();
+    auto flat = ctx->input(0).flat<tensorflow::tstring>();
     std::vector<Status> statuses(n);
     ForEachImage(ctx, n, [&](int64_t i) {
-      statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), requests[i], plans[i],
-                                  out + offsets[i]);
+      statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), call.requests[i], call.plans[i],
+                                  call.outputs[i]);
     });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));

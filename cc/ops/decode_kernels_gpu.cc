@@ -52,19 +52,9 @@ class DecodeImageBatchGpuOp : public OpKernel {
   }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& contents = ctx->input(0);
-    std::vector<DecodeRequest> requests;
-    std::vector<DecodePlan> plans;
-    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, ctx->input(1), &requests, &plans));
-    Tensor* shapes = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({contents.dim_size(0), 3}), &shapes));
-    int64_t total_pixels = 0;
-    const std::vector<int64_t> offsets = FillShapesAndOffsets(plans, shapes, &total_pixels);
-    Tensor* values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total_pixels, base_.channels}), &values));
-    std::vector<uint8_t*> outs;
-    for (int64_t offset : offsets) outs.push_back(values->flat<uint8_t>().data() + offset);
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, outs));
+    DecodeBatchCall call;
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, &call));
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs));
   }
 
  private:

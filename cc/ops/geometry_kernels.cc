@@ -52,9 +52,7 @@ class DecodeCropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
     std::string dct;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dct_method", &dct));
-    request_.dct_method = dct == "INTEGER_FAST" ? DctMethod::kIntegerFast
-                          : dct == "FLOAT"      ? DctMethod::kFloat
-                                                : DctMethod::kIntegerAccurate;
+    request_.dct_method = ParseDctMethod(dct);
     OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &request_.apply_exif_orientation));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));

@@ -39,14 +39,18 @@ def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
         op_ids = tf.where(chosen, a.op_id if a.op_id is not None else 0, op_ids)
         params = tf.where(chosen, value, params)
     custom = [(j, a) for j, a in enumerate(augs) if a.fn is not None]
-    if return_plan:
-        plan_ids = op_ids
-        for j, _ in custom:
-            plan_ids = tf.where(tf.equal(choice, j) if apply_mask is None
-                                else tf.equal(choice, j) & apply_mask, -1, plan_ids)
-        out = run_choices(images, augs, choice, bins, num_bins, seed, fill_value, interpolation,
-                          apply_mask)
-        return out, plan_ids, params
+    out = _apply_plan(images, custom, choice, op_ids, params, aux, fill_value,
+                      interpolation, apply_mask)
+    if not return_plan:
+        return out
+    for j, _ in custom:  # custom augmentations show as -1 in the plan
+        chosen = tf.equal(choice, j) if apply_mask is None else tf.equal(choice, j) & apply_mask
+        op_ids = tf.where(chosen, -1, op_ids)
+    return out, op_ids, params
+
+
+def _apply_plan(images, custom, choice, op_ids, params, aux, fill_value, interpolation,
+                apply_mask):
     if not custom:  # every stage in one kernel call
         return aug_ops.apply_stages(images, op_ids, params, aux, fill_value, interpolation)
     stages = choice.shape[1]
