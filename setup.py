@@ -22,7 +22,14 @@ class BuildOpLibrary(build_ext):
     def build_extension(self, ext):
         import tensorflow as tf
 
-        use_cuda = native_build.want_cuda()
+        # TFGPUAUG_SANITIZE=1: an ASan + UBSan CPU build for the test suite
+        # (scripts/sanitizer_tests.sh); its objects are kept apart from the normal build's.
+        # UBSan only on cc/kernels: GCC rejects TensorFlow's absl headers under it.
+        sanitize = os.environ.get("TFGPUAUG_SANITIZE", "") not in ("", "0")
+        use_cuda = native_build.want_cuda() and not sanitize
+        sanitizer_flags = (["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"]
+                           if sanitize else [])
+        ubsan_flags = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"] if sanitize else []
         kernels, kernels_cu = native_build.kernel_sources()
         ops = sorted(glob.glob(os.path.join(native_build.ROOT, "cc", "ops", "*.cc")))
         if not use_cuda:
@@ -33,14 +40,18 @@ class BuildOpLibrary(build_ext):
             output=output,
             sources=kernels + ops,
             cuda_sources=kernels_cu,
-            cxx_flags=list(tf.sysconfig.get_compile_flags()) + ["-Wno-deprecated-declarations"],
-            link_flags=list(tf.sysconfig.get_link_flags()),
+            cxx_flags=list(tf.sysconfig.get_compile_flags()) + ["-Wno-deprecated-declarations"] +
+            sanitizer_flags,
+            kernel_cxx_flags=ubsan_flags,
+            link_flags=list(tf.sysconfig.get_link_flags()) + sanitizer_flags + ubsan_flags,
             use_cuda=use_cuda,
         )
+        if sanitize:
+            target.build_dir = os.path.join(native_build.ROOT, "build", "obj-sanitize")
         native_build.build(target)
         major, minor = tf.__version__.split(".")[:2]
-        # Next to the built library, and in the source tree for in-place (development) use.
-        package_dirs = {os.path.dirname(output), os.path.join(native_build.ROOT, "tfgpuaug")}
+        # Next to the built library (in the source tree for in-place development builds).
+        package_dirs = {os.path.dirname(output)}
         for package_dir in package_dirs:
             with open(os.path.join(package_dir, "_build_info.py"), "w") as f:
                 f.write('"""Written by setup.py: what this op library was compiled against."""\n')

@@ -12,14 +12,12 @@ from __future__ import annotations
 import json
 import os
 import platform
-import sys
 
 import tensorflow as tf
 from absl import app, flags
 
-sys.path.insert(0, os.path.dirname(__file__))
-import common  # noqa: E402
-import tfgpuaug as tga  # noqa: E402
+import tfgpuaug as tga
+from tfgpuaug.bench import timing
 
 _DATA = flags.DEFINE_string("data", None, "Image folder (default: shared ImageNet sample).")
 _EPOCHS = flags.DEFINE_integer("epochs", 5, "Timed passes (median reported).")
@@ -31,7 +29,8 @@ AUTOTUNE = tf.data.AUTOTUNE
 
 def main(argv):
     del argv
-    blobs, data_dir, windows = common.load_images_and_windows(_DATA.value)
+    blobs, files = timing.load_images(_DATA.value, jpeg_only=True)
+    data_dir, windows = os.path.dirname(files[0]), timing.windows_for(blobs)
     n, b = len(blobs), _BATCH.value
     blobs_t = tf.constant(blobs)
 
@@ -74,7 +73,7 @@ def main(argv):
     ]
     print(f"{n} images from {data_dir}; batch {b}; {os.cpu_count()} cores; "
           f"median of {_EPOCHS.value} interleaved rounds")
-    rates = common.interleaved_images_per_second({name: make for _, name, make in rows}, n,
+    rates = timing.interleaved_images_per_second({name: make for _, name, make in rows}, n,
                                                  _EPOCHS.value, b)
     results = []
     for group, name, _ in rows:

@@ -74,6 +74,7 @@ class NativeTarget:
     sources: list[str]
     cuda_sources: list[str]
     cxx_flags: list[str] = field(default_factory=list)
+    kernel_cxx_flags: list[str] = field(default_factory=list)  # cc/kernels sources only
     link_flags: list[str] = field(default_factory=list)
     use_cuda: bool = False
     build_dir: str = os.path.join(ROOT, "build", "obj")
@@ -119,7 +120,8 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     jobs_list = []
     for src in target.sources:
         obj = _object_path(target, src)
-        jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags))
+        extra = target.kernel_cxx_flags if os.sep + os.path.join("cc", "kernels") + os.sep in src else []
+        jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags + extra))
     if target.use_cuda:
         for src in target.cuda_sources:
             obj = _object_path(target, src)

@@ -1,4 +1,4 @@
-"""Shared benchmark plumbing: loading the image set, timing tf.data pipelines, peak RSS."""
+"""Benchmark plumbing: the image set, timing tf.data pipelines side by side, peak RSS."""
 from __future__ import annotations
 
 import os
@@ -10,32 +10,45 @@ from typing import Callable
 import numpy as np
 import tensorflow as tf
 
-SHARED_SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "imagenet-sample")
+# The repository's sibling folder of 500 ImageNet JPEGs, used when present.
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED_SAMPLE = os.path.join(os.path.dirname(_REPO), "shared", "data", "imagenet-sample")
 
 
-def load_images(data_dir: str | None) -> tuple[list[bytes], str]:
-    """Encoded bytes of every image in data_dir (default: the shared ImageNet sample, else
-    generated samples)."""
-    if data_dir is None and os.path.isdir(SHARED_SAMPLE):
-        data_dir = SHARED_SAMPLE
-    if data_dir is None:
-        from tfgpuaug import samples
+def default_data_dir(generated_per_class: int = 40) -> str:
+    """The shared ImageNet sample when present, else a generated image folder."""
+    if os.path.isdir(SHARED_SAMPLE):
+        return SHARED_SAMPLE
+    from tfgpuaug import samples
 
-        data_dir = "/tmp/tfgpuaug-bench-samples"
-        if not os.path.isdir(data_dir):
-            samples.make_sample_images(data_dir, per_class=40)
+    folder = f"/tmp/tfgpuaug-bench-samples-{generated_per_class}"
+    if not os.path.isdir(folder):
+        samples.make_sample_images(folder, per_class=generated_per_class)
+    return folder
+
+
+def list_image_files(data_dir: str, jpeg_only: bool = False) -> list[str]:
+    """Image files in data_dir or its class folders, sorted."""
+    exts = (".jpg", ".jpeg") if jpeg_only else (".jpg", ".jpeg", ".png")
     files = sorted(tf.io.gfile.glob(os.path.join(data_dir, "*.*")) +
                    tf.io.gfile.glob(os.path.join(data_dir, "*", "*.*")))
-    return [open(f, "rb").read() for f in files], os.path.abspath(data_dir)
+    return [f for f in files if f.lower().endswith(exts)]
 
 
-def load_images_and_windows(data_dir: str | None):
-    """(encoded bytes, data folder, Inception-style windows [N, 4] for those images)."""
+def load_images(data_dir: str | None, jpeg_only: bool = False) -> tuple[list[bytes], list[str]]:
+    """(encoded bytes, paths) of every image in data_dir (default: default_data_dir())."""
+    files = list_image_files(data_dir or default_data_dir(), jpeg_only)
+    if not files:
+        raise ValueError(f"no images in {data_dir}")
+    return [open(f, "rb").read() for f in files], files
+
+
+def windows_for(blobs: list[bytes]) -> np.ndarray:
+    """Inception-style windows [N, 4] for these encoded images."""
     import tfgpuaug as tga
 
-    blobs, folder = load_images(data_dir)
     shapes = tga.image_shape(tf.constant(blobs)).numpy()[:, :2]
-    return blobs, folder, inception_windows(shapes)
+    return inception_windows(shapes)
 
 
 def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds fuzz/decode_fuzzer.cc with clang's libFuzzer, AddressSanitizer and UBSan over the
+# framework-free decoders in cc/kernels (no TensorFlow). Needs Debian's clang and
+# libclang-rt-<version>-dev. Output: build/fuzz/decode_fuzzer.
+#
+#   bash fuzz/build_libfuzzer.sh
+#   python fuzz/make_corpus.py /tmp/corpus && build/fuzz/decode_fuzzer -max_total_time=600 /tmp/corpus
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLANGXX=${CLANGXX:-clang++}
+mkdir -p build/fuzz
+sources=(fuzz/decode_fuzzer.cc cc/kernels/image_decode.cc cc/kernels/jpeg_codec.cc
+         cc/kernels/png_codec.cc cc/kernels/orientation.cc cc/kernels/decode_crop_resize.cc
+         cc/kernels/resize_cpu.cc)
+"$CLANGXX" -std=c++17 -O1 -g -fno-omit-frame-pointer -I. \
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  "${sources[@]}" -ljpeg -lpng -o build/fuzz/decode_fuzzer
+echo "built build/fuzz/decode_fuzzer"

@@ -1,0 +1,86 @@
+// libFuzzer target over cc/kernels decoding (no TensorFlow): every input must either
+// decode or return an error Status; ASan/UBSan report anything else.
+//
+// The first 4 bytes choose the request (channels, DCT scale, window, orientation,
+// resize method); the rest is the encoded image. Built by fuzz/build_libfuzzer.sh.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "cc/kernels/decode_crop_resize.h"
+#include "cc/kernels/image_decode.h"
+
+namespace {
+
+using tfgpuaug::CropBox;
+using tfgpuaug::DecodePlan;
+using tfgpuaug::DecodeRequest;
+
+constexpr int64_t kMaxPixels = int64_t{1} << 22;  // keep each run fast and small
+
+DecodeRequest RequestFrom(const uint8_t* knobs) {
+  static const int kChannels[4] = {1, 3, 4, 3};
+  static const int kDenoms[4] = {1, 2, 4, 8};
+  DecodeRequest r;
+  r.channels = kChannels[knobs[0] & 3];
+  r.scale_denom = kDenoms[(knobs[0] >> 2) & 3];
+  r.dct_method = static_cast<tfgpuaug::DctMethod>((knobs[0] >> 4) % 3);
+  r.apply_exif_orientation = (knobs[0] & 0x40) != 0;
+  r.max_pixels = kMaxPixels;
+  return r;
+}
+
+// A window inside the planned full image, from two knob bytes (or none).
+void ChooseWindow(uint8_t a, uint8_t b, const DecodePlan& full, DecodeRequest* r) {
+  if ((a & 1) == 0 || full.full_height < 1 || full.full_width < 1) return;
+  r->has_window = true;
+  r->window.y = (a >> 1) % full.full_height;
+  r->window.x = b % full.full_width;
+  r->window.height = 1 + (b >> 1) % (full.full_height - r->window.y);
+  r->window.width = 1 + (a >> 2) % (full.full_width - r->window.x);
+}
+
+void FuzzDecode(const uint8_t* knobs, const uint8_t* data, size_t size) {
+  DecodeRequest request = RequestFrom(knobs);
+  DecodePlan plan;
+  if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
+  ChooseWindow(knobs[1], knobs[2], plan, &request);
+  if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
+  std::vector<uint8_t> out(static_cast<size_t>(plan.out_height) * plan.out_width * plan.out_channels);
+  (void)tfgpuaug::ExecuteDecode(data, size, request, plan, out.data());
+}
+
+void FuzzDecodeCropResize(const uint8_t* knobs, const uint8_t* data, size_t size) {
+  DecodeRequest request = RequestFrom(knobs);
+  request.scale_denom = 1;
+  tfgpuaug::ImageInfo info;
+  if (!tfgpuaug::ProbeImage(data, size, &info).ok()) return;
+  DecodePlan plan;
+  if (!tfgpuaug::PlanFromInfo(info, request, &plan).ok()) return;
+  const float h = static_cast<float>(plan.full_height), w = static_cast<float>(plan.full_width);
+  const float fy = (knobs[1] & 15) / 16.f, fx = (knobs[1] >> 4) / 16.f;
+  CropBox box{fy * h, fx * w, (1.f - fy) * h * (1 + (knobs[2] & 3)) / 4.f,
+              (1.f - fx) * w * (1 + ((knobs[2] >> 2) & 3)) / 4.f};
+  const int out_size = 1 + knobs[3] % 48;
+  tfgpuaug::ResizeSpec spec{out_size, out_size, static_cast<tfgpuaug::ResizeMethod>(knobs[3] >> 6),
+                            (knobs[2] & 0x80) != 0};
+  tfgpuaug::Epilogue epilogue;
+  epilogue.mirror = (knobs[2] & 0x40) != 0;
+  std::vector<uint8_t> out(static_cast<size_t>(out_size) * out_size * request.channels);
+  (void)tfgpuaug::DecodeCropResize(data, size, request, box, spec, 1 << ((knobs[2] >> 4) & 3),
+                                   epilogue, out.data());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 4) return 0;
+  tfgpuaug::ImageInfo info;
+  (void)tfgpuaug::ProbeImage(data + 4, size - 4, &info);
+  if (data[0] & 0x80) {
+    FuzzDecodeCropResize(data, data + 4, size - 4);
+  } else {
+    FuzzDecode(data, data + 4, size - 4);
+  }
+  return 0;
+}

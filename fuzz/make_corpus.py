@@ -1,0 +1,71 @@
+"""Writes the seed corpus shared by both fuzzers: small valid JPEG and PNG files of every
+kind the tests generate (baseline, progressive, 4:4:4/4:2:2/4:2:0, grey, CMYK, EXIF
+orientations, restart markers; PNG grey/RGB/RGBA/palette+tRNS/16-bit/Adam7), each behind
+4 knob bytes that choose the op and its options, plus a few truncated and bit-flipped
+variants. Needs Pillow.
+
+    python fuzz/make_corpus.py OUT_DIR
+"""
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import fixtures  # noqa: E402
+
+KNOBS = (b"\x00\x00\x00\x00", b"\x05\x31\x47\x10", b"\x46\x13\x02\x20", b"\x81\x22\x95\x9f",
+         b"\xc3\x7f\xff\x5a", b"\x09\x01\x80\x00")
+
+
+def images() -> dict[str, bytes]:
+    rgb = fixtures.photo(37, 45, 3, seed=1)
+    out = {
+        "jpeg_420.jpg": fixtures.jpeg_bytes(rgb, subsampling=2),
+        "jpeg_422.jpg": fixtures.jpeg_bytes(rgb, subsampling=1),
+        "jpeg_444.jpg": fixtures.jpeg_bytes(rgb, subsampling=0),
+        "jpeg_progressive.jpg": fixtures.jpeg_bytes(rgb, progressive=True),
+        "jpeg_gray.jpg": fixtures.jpeg_bytes(rgb, mode="L"),
+        "jpeg_cmyk.jpg": fixtures.jpeg_bytes(rgb, mode="CMYK"),
+        "jpeg_exif6.jpg": fixtures.jpeg_bytes(rgb, exif=fixtures.exif_with_orientation(6)),
+        "jpeg_exif3.jpg": fixtures.jpeg_bytes(rgb, exif=fixtures.exif_with_orientation(3)),
+        "png_rgb.png": fixtures.pil_png_bytes(Image.fromarray(rgb)),
+        "png_rgba.png": fixtures.pil_png_bytes(Image.fromarray(fixtures.photo(20, 17, 4, seed=2))),
+        "png_gray.png": fixtures.pil_png_bytes(Image.fromarray(rgb[..., 0])),
+        "png_palette_trns.png": fixtures.pil_png_bytes(
+            Image.fromarray(rgb).quantize(16), transparency=3),
+        "png_16bit.png": fixtures.png_bytes(fixtures.photo(13, 11, 3, seed=3).astype(np.uint16) * 257,
+                                            bit_depth=16),
+        "png_interlaced.png": fixtures.png_bytes(fixtures.photo(19, 23, 3, seed=4), interlace=True),
+    }
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, "JPEG", quality=80, restart_marker_rows=1)
+    out["jpeg_restart.jpg"] = buf.getvalue()
+    rng = np.random.default_rng(0)
+    for name in ("jpeg_420.jpg", "png_rgb.png"):
+        data = out[name]
+        out[f"truncated_{name}"] = data[: len(data) * 2 // 3]
+        flipped = bytearray(data)
+        for i in rng.integers(2, len(data), 4):
+            flipped[i] ^= 1 << int(rng.integers(0, 8))
+        out[f"flipped_{name}"] = bytes(flipped)
+    return out
+
+
+def write(directory: str) -> list[str]:
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for i, (name, data) in enumerate(sorted(images().items())):
+        path = os.path.join(directory, f"{os.path.splitext(name)[0]}")
+        with open(path, "wb") as f:
+            f.write(KNOBS[i % len(KNOBS)] + data)
+        paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    print(f"wrote {len(write(sys.argv[1]))} seeds to {sys.argv[1]}")

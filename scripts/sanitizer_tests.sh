@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs test files under an AddressSanitizer build of the op library (plus UBSan on
+# cc/kernels): builds it into build/sanitized (CPU only, objects in build/obj-sanitize),
+# preloads GCC's ASan runtime into Python and runs pytest against that copy.
+#
+#   bash scripts/sanitizer_tests.sh                        # the decode/geometry/augment tests
+#   bash scripts/sanitizer_tests.sh tests/test_decode.py   # chosen files
+# Leak detection is off: Python and TensorFlow keep allocations alive at exit by design
+# (scripts/leak_check.py measures leaks of the ops instead).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+out=build/sanitized
+rm -rf "$out" && mkdir -p "$out"
+cp -r tfgpuaug "$out/" && rm -f "$out"/tfgpuaug/_tfgpuaug_ops*.so
+TFGPUAUG_SANITIZE=1 TFGPUAUG_CUDA=0 "$PY" setup.py -q build_ext --build-lib "$out" > "$out/build.log" 2>&1 \
+  || { tail -30 "$out/build.log"; exit 1; }
+files=("$@")
+if [ ${#files[@]} -eq 0 ]; then
+  files=(tests/test_decode.py tests/test_bad_input.py tests/test_geometry.py tests/test_augment.py
+         tests/test_transforms.py tests/test_threads.py)
+fi
+export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:detect_odr_violation=0:alloc_dealloc_mismatch=0:new_delete_type_mismatch=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TFGPUAUG_SANITIZED=1
+PYTHONPATH="$PWD/$out" "$PY" -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"

@@ -1,0 +1,60 @@
+"""NVIDIA DALI's CPU pipelines through its TensorFlow plugin (`DALIDataset`), the same
+three pipelines as `pipelines.py`. Only imported when DALI is installed:
+`pip install nvidia-dali-cuda120 nvidia-dali-tf-plugin-cuda120` (the plugin builds
+against the installed TensorFlow). DALI reads the files itself with its file reader and
+uses as many threads as the machine has cores."""
+from __future__ import annotations
+
+import os
+from typing import Dict
+
+import tensorflow as tf
+from nvidia import dali
+from nvidia.dali import fn, types
+from nvidia.dali.auto_aug import rand_augment as dali_rand_augment
+from nvidia.dali.plugin import tf as dali_tf
+
+from tfgpuaug.bench.pipelines import Inputs, Maker
+
+_MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
+_STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
+
+
+def _dataset(pipe: "dali.Pipeline", inp: Inputs) -> tf.data.Dataset:
+    with tf.device("/cpu:0"):
+        return dali_tf.DALIDataset(pipeline=pipe, batch_size=inp.batch, device_id=None,
+                                   output_shapes=((inp.batch, inp.size, inp.size, 3),),
+                                   output_dtypes=(tf.float32,)).map(lambda x: x)
+
+
+def _normalize(images, mirror):
+    return fn.crop_mirror_normalize(images, dtype=types.FLOAT, output_layout="HWC", mean=_MEAN,
+                                    std=_STD, mirror=mirror)
+
+
+def makers(inp: Inputs) -> Dict[str, Dict[str, Maker]]:
+    threads = os.cpu_count() or 1
+    opts = dict(batch_size=inp.batch, num_threads=threads, device_id=None, seed=7,
+                prefetch_queue_depth=2)
+
+    @dali.pipeline_def(**opts, enable_conditionals=True)
+    def train(with_randaugment: bool):
+        jpegs, _ = fn.readers.file(files=inp.files, random_shuffle=False)
+        images = fn.decoders.image_random_crop(jpegs, device="cpu", output_type=types.RGB)
+        images = fn.resize(images, resize_x=inp.size, resize_y=inp.size)
+        if with_randaugment:
+            images = dali_rand_augment.rand_augment(images, n=2, m=9)
+        return _normalize(images, fn.random.coin_flip())
+
+    @dali.pipeline_def(**opts)
+    def evaluation():
+        jpegs, _ = fn.readers.file(files=inp.files, random_shuffle=False)
+        images = fn.decoders.image(jpegs, device="cpu", output_type=types.RGB)
+        images = fn.resize(images, resize_shorter=256)
+        images = fn.crop(images, crop=(inp.size, inp.size))
+        return _normalize(images, 0)
+
+    name = "DALI CPU (TF plugin)"
+    return {"train": {name: lambda: _dataset(train(False), inp)},
+            "eval": {name: lambda: _dataset(evaluation(), inp)},
+            "randaugment": {name: lambda: _dataset(train(True), inp)}}

@@ -1,0 +1,131 @@
+"""The pipelines the harness compares, as makers: each returns a tf.data dataset of
+batches (repeated), so they are timed the same way.
+
+train: random-resized-crop 224 + random flip + normalize to float32.
+eval: resize the shorter side to 256, centre crop 224, normalize.
+randaugment: train with RandAugment(2, 9) between the crop and the normalisation.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict
+
+import numpy as np
+import tensorflow as tf
+
+import tfgpuaug as tga
+
+AUTOTUNE = tf.data.AUTOTUNE
+Maker = Callable[[], tf.data.Dataset]
+
+
+class Inputs:
+    """The benchmark's images: encoded bytes, their paths, windows for the crop floor."""
+
+    def __init__(self, blobs: list[bytes], files: list[str], windows: np.ndarray, batch: int,
+                 size: int = 224):
+        self.blobs, self.files, self.windows = tf.constant(blobs), files, windows
+        self.batch, self.size = batch, size
+        self.mean, self.std = tf.constant(tga.IMAGENET_MEAN), tf.constant(tga.IMAGENET_STD)
+
+    def images(self) -> tf.data.Dataset:
+        return tf.data.Dataset.from_tensor_slices(self.blobs).repeat()
+
+    def batches(self) -> tf.data.Dataset:
+        return self.images().batch(self.batch, drop_remainder=True)
+
+    def per_image(self, fn) -> tf.data.Dataset:
+        """tf.data's idiom: a parallel per-image map, then batch."""
+        ds = self.images().map(fn, num_parallel_calls=AUTOTUNE)
+        return ds.batch(self.batch, drop_remainder=True).prefetch(AUTOTUNE)
+
+
+def tf_random_crop_uint8(x: tf.Tensor, size: int) -> tf.Tensor:
+    """tf.image's Inception crop: decode_and_crop_jpeg on sample_distorted_bounding_box,
+    resize, random flip (float32 in [0, 255])."""
+    shape = tf.io.extract_jpeg_shape(x)
+    begin, box, _ = tf.image.sample_distorted_bounding_box(
+        shape, tf.zeros([0, 0, 4]), min_object_covered=0.0, aspect_ratio_range=(3 / 4, 4 / 3),
+        area_range=(0.08, 1.0), max_attempts=10, use_image_if_no_bounding_boxes=True)
+    img = tf.io.decode_and_crop_jpeg(x, tf.stack([begin[0], begin[1], box[0], box[1]]), channels=3)
+    img = tf.image.resize(img, [size, size])
+    return tf.image.random_flip_left_right(img)
+
+
+def train(inp: Inputs) -> Dict[str, Maker]:
+    def tf_image():
+        return inp.per_image(lambda x: (tf_random_crop_uint8(x, inp.size) - inp.mean) / inp.std)
+
+    def ours():  # decode, crop, resize, flip and normalize fused: one pass per image
+        return inp.batches().apply(tga.gpu_augment(
+            [tga.RandomResizedCrop(inp.size), tga.CropMirrorNormalize(mirror=0.5)], seed=7))
+
+    def floor():  # the entropy decoding of the same kind of crops, nothing else
+        ds = tf.data.Dataset.from_tensor_slices((inp.blobs, inp.windows)).repeat()
+        ds = ds.batch(inp.batch, drop_remainder=True)
+        ds = ds.map(lambda x, w: tga.decode_image(x, crop_window=w).flat_values[:1],
+                    num_parallel_calls=AUTOTUNE)
+        return ds.prefetch(AUTOTUNE)
+
+    return {"tf.data + tf.image": tf_image, "tfgpuaug": ours, "floor: crop decode alone": floor}
+
+
+def evaluation(inp: Inputs) -> Dict[str, Maker]:
+    def tf_image():
+        def one(x):
+            img = tf.io.decode_jpeg(x, channels=3)
+            shape = tf.cast(tf.shape(img)[:2], tf.float32)
+            img = tf.image.resize(img, tf.cast(tf.round(shape * 256.0 / tf.reduce_min(shape)), tf.int32))
+            img = tf.image.resize_with_crop_or_pad(img, inp.size, inp.size)
+            return (img - inp.mean) / inp.std
+        return inp.per_image(one)
+
+    def ours():
+        return inp.batches().apply(tga.gpu_augment(
+            [tga.ResizeCenterCrop(256, inp.size), tga.CropMirrorNormalize()], seed=7))
+
+    return {"tf.data + tf.image": tf_image, "tfgpuaug": ours}
+
+
+def randaugment(inp: Inputs, with_keras: bool = True) -> Dict[str, Maker]:
+    def ours():
+        return inp.batches().apply(tga.gpu_augment(
+            [tga.RandomResizedCrop(inp.size), tga.RandAugment(num_ops=2, magnitude=9),
+             tga.CropMirrorNormalize(mirror=0.5)], seed=7))
+
+    makers = {"tfgpuaug": ours}
+    try:
+        from official.vision.ops import augment as model_garden
+    except ImportError:
+        model_garden = None
+    if model_garden is not None:
+        def garden():
+            ra = model_garden.RandAugment(num_layers=2, magnitude=9)
+            def one(x):
+                img = tf.cast(tf.clip_by_value(tf.round(tf_random_crop_uint8(x, inp.size)), 0, 255), tf.uint8)
+                return (tf.cast(ra.distort(img), tf.float32) - inp.mean) / inp.std
+            return inp.per_image(one)
+        makers["TF Model Garden augment.RandAugment"] = garden
+    if with_keras:
+        import keras
+
+        def keras_layer():
+            layer = keras.layers.RandAugment(value_range=(0, 255), num_ops=2, factor=9 / 30)
+            ds = inp.per_image(lambda x: tf.cast(tf.round(tf_random_crop_uint8(x, inp.size)), tf.uint8))
+            ds = ds.map(lambda x: (tf.cast(layer(x, training=True), tf.float32) - inp.mean) / inp.std,
+                        num_parallel_calls=AUTOTUNE)
+            return ds.prefetch(AUTOTUNE)
+        makers["keras.layers.RandAugment"] = keras_layer
+    return makers
+
+
+def installed_anchors() -> Dict[str, bool]:
+    """Which optional anchors this environment can run."""
+    found = {}
+    for name, module in (("TF Model Garden", "official.vision.ops.augment"),
+                         ("DALI", "nvidia.dali.plugin.tf")):
+        try:
+            __import__(module)
+            found[name] = True
+        except Exception:  # noqa: BLE001 - a broken install counts as absent
+            found[name] = False
+    return found

@@ -1,0 +1,82 @@
+"""The harness's results as a console table, a Markdown table and a JSON document."""
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+from typing import Dict, List, Optional
+
+import tensorflow as tf
+
+OURS = "tfgpuaug"
+
+
+def machine() -> Dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        import nvidia.dali as dali
+        dali_version = dali.__version__
+    except Exception:  # noqa: BLE001 - absent or broken
+        dali_version = None
+    import tfgpuaug
+
+    return dict(date=datetime.date.today().isoformat(), platform=platform.platform(), cpu=cpu,
+                cores=os.cpu_count(), gpus=len(tf.config.list_physical_devices("GPU")),
+                tensorflow=tf.__version__, tfgpuaug=tfgpuaug.__version__, dali=dali_version)
+
+
+def suite_rows(rates: Dict[str, float], rss: Dict[str, float]) -> List[Dict]:
+    """One row per pipeline: images/s, tfgpuaug's speed as a multiple of it, peak RSS."""
+    ours = rates.get(OURS)
+    return [dict(pipeline=name, images_per_s=round(rate, 1),
+                 tfgpuaug_speedup=round(ours / rate, 2) if ours and name != OURS else None,
+                 peak_rss_mb=None if name not in rss else round(rss[name], 0))
+            for name, rate in rates.items()]
+
+
+def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:
+    """Ratios the issues' targets are stated in."""
+    rate = {(s, r["pipeline"]): r["images_per_s"] for s, rows in suites.items() for r in rows}
+    out = {}
+    if ("train", OURS) in rate and ("train", "floor: crop decode alone") in rate:
+        out["train tfgpuaug / crop-decode floor"] = rate["train", OURS] / rate["train", "floor: crop decode alone"]
+    if ("train", OURS) in rate and ("randaugment", OURS) in rate:
+        out["RandAugment cost (share of train throughput lost)"] = 1 - rate["randaugment", OURS] / rate["train", OURS]
+    return {k: round(v, 3) for k, v in out.items()}
+
+
+def print_tables(suites: Dict[str, List[Dict]], micro: Optional[List[Dict]],
+                 bandwidth: Optional[float]) -> None:
+    for suite, rows in suites.items():
+        print(f"\n{suite}")
+        print(f"  {'pipeline':40s} {'img/s':>8s} {'tfgpuaug is':>12s} {'peak RSS':>9s}")
+        for r in rows:
+            speed = f"{r['tfgpuaug_speedup']:.2f}x" if r["tfgpuaug_speedup"] else ""
+            rss = f"{r['peak_rss_mb']:.0f} MB" if r["peak_rss_mb"] is not None else ""
+            print(f"  {r['pipeline']:40s} {r['images_per_s']:8.1f} {speed:>12s} {rss:>9s}")
+    for name, value in derived(suites).items():
+        print(f"{name}: {value:.2f}")
+    if micro:
+        print(f"\nper-op (batch of 224x224 RGB unless named; memory copy bandwidth "
+              f"{bandwidth:.1f} GB/s on one core)")
+        for r in micro:
+            print(f"  {r['op']:38s} {r['implementation']:36s} {r['gb_per_s']:7.2f} GB/s "
+                  f"{r['images_per_s']:9.0f} img/s")
+
+
+def markdown(suites: Dict[str, List[Dict]], info: Dict) -> str:
+    lines = [f"Measured {info['date']} on {info['cpu']}, {info['cores']} cores, no GPU "
+             f"(TensorFlow {info['tensorflow']}, DALI {info['dali'] or 'not installed'}).", "",
+             "| pipeline | implementation | img/s | tfgpuaug is | peak RSS rise |",
+             "|---|---|---:|---:|---:|"]
+    for suite, rows in suites.items():
+        for r in rows:
+            speed = f"{r['tfgpuaug_speedup']:.2f}x" if r["tfgpuaug_speedup"] else ""
+            rss = f"{r['peak_rss_mb']:.0f} MB" if r["peak_rss_mb"] is not None else ""
+            lines.append(f"| {suite} | {r['pipeline']} | {r['images_per_s']:.0f} | {speed} | {rss} |")
+    return "\n".join(lines)
