@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import fixtures  # noqa: E402
 
 KNOBS = (b"\x00\x00\x00\x00", b"\x05\x31\x47\x10", b"\x46\x13\x02\x20", b"\x81\x22\x95\x9f",
-         b"\xc3\x7f\xff\x5a", b"\x09\x01\x80\x00")
+         b"\xc3\x7f\xff\x5a", b"\x09\x01\x80\x00", b"\x12\x21\x33\x44", b"\x13\x40\x07\x0c")
 
 
 def images() -> dict[str, bytes]:

@@ -17,11 +17,12 @@ TFGPUAUG_SANITIZE=1 TFGPUAUG_CUDA=0 "$PY" setup.py -q build_ext --build-lib "$ou
   || { tail -30 "$out/build.log"; exit 1; }
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
-  files=(tests/test_decode.py tests/test_bad_input.py tests/test_geometry.py tests/test_augment.py
-         tests/test_transforms.py tests/test_threads.py)
+  files=(tests/test_library.py tests/test_decode.py tests/test_bad_input.py tests/test_limits.py
+         tests/test_geometry.py tests/test_augment.py tests/test_transforms.py tests/test_threads.py)
 fi
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:detect_odr_violation=0:alloc_dealloc_mismatch=0:new_delete_type_mismatch=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TFGPUAUG_SANITIZED=1
-PYTHONPATH="$PWD/$out" "$PY" -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"
+# -P: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported.
+PYTHONPATH="$PWD/$out" "$PY" -P -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"

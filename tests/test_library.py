@@ -1,4 +1,5 @@
 """Library loading: namespaced ops registered once, TF version check, lazy GPU libraries."""
+import os
 import subprocess
 import sys
 
@@ -35,3 +36,12 @@ def test_import_in_fresh_process_without_gpu_libraries():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "(2, 3, 3)" in out.stdout
+
+
+def test_sanitized_runs_load_the_sanitized_library():
+    # scripts/sanitizer_tests.sh sets TFGPUAUG_SANITIZED: the ops must come from its build.
+    if not os.environ.get("TFGPUAUG_SANITIZED"):
+        pytest.skip("not a sanitizer run")
+    with open("/proc/self/maps") as f:
+        libs = {line.split()[-1] for line in f if "_tfgpuaug_ops" in line}
+    assert libs and all("/build/sanitized/" in lib for lib in libs), libs

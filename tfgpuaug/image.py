@@ -8,6 +8,7 @@ import tensorflow as tf
 from tfgpuaug import _checks, _loader
 
 DEFAULT_MAX_PIXELS = 1 << 27  # 134 megapixels; larger headers are refused before allocating
+DEFAULT_MAX_BATCH_BYTES = 1 << 32  # 4 GiB of decoded pixels per batch
 DCT_METHODS = ("INTEGER_ACCURATE", "INTEGER_FAST", "FLOAT")
 
 TensorLike = Union[tf.Tensor, Sequence, bytes, str]
@@ -27,7 +28,8 @@ def _decode_attrs(channels: int, scale: int, dct_method: str, apply_exif_orienta
 def decode_image(contents: TensorLike, channels: int = 3, *,
                  crop_window: Optional[TensorLike] = None, scale: int = 1,
                  dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
-                 max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None):
+                 max_pixels: int = DEFAULT_MAX_PIXELS,
+                 max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES, name: Optional[str] = None):
     """Decodes JPEG or PNG bytes to uint8 pixels.
 
     Args:
@@ -42,6 +44,8 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
       apply_exif_orientation: rotate/flip as the EXIF orientation tag says (as PIL's
         `ImageOps.exif_transpose`).
       max_pixels: images whose header declares more pixels fail before any allocation.
+      max_batch_bytes: a batch whose headers add up to more decoded bytes fails before any
+        allocation (batches only).
 
     Returns:
       A scalar input gives a `uint8` tensor `[height, width, channels]`; a batch gives a
@@ -49,8 +53,12 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
 
     Raises:
       tf.errors.InvalidArgumentError at run time for corrupt, truncated, empty or non-image
-      bytes, and for headers over `max_pixels`, naming the problem (and the batch index).
+      bytes, and for headers over `max_pixels` or batches over `max_batch_bytes`, naming
+      the problem (and the batch index). tf.errors.ResourceExhaustedError when memory for
+      the output cannot be allocated.
     """
+    if int(max_batch_bytes) <= 0:
+        raise ValueError(f"max_batch_bytes must be positive, got {max_batch_bytes}")
     attrs = _decode_attrs(channels, scale, dct_method, apply_exif_orientation, max_pixels)
     with tf.name_scope(name or "decode_image"):
         contents = _checks.string_tensor("contents", contents)
@@ -60,7 +68,8 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
             window = _window(crop_window, rank=1)
             return ops.tf_gpu_aug_decode_image(contents, window, **attrs)
         window = _window(crop_window, rank=2)
-        values, shapes = ops.tf_gpu_aug_decode_image_batch(contents, window, **attrs)
+        values, shapes = ops.tf_gpu_aug_decode_image_batch(contents, window,
+                                                           max_batch_bytes=int(max_batch_bytes), **attrs)
         return _to_ragged(values, shapes)
 
 

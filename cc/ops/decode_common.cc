@@ -58,7 +58,7 @@ DctMethod ParseDctMethod(const std::string& name) {
 }
 
 absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
-                              DecodeBatchCall* call) {
+                              int64_t max_batch_bytes, DecodeBatchCall* call) {
   const tensorflow::Tensor& contents = ctx->input(0);
   TF_RETURN_IF_ERROR(PlanBatch(ctx, base, contents, ctx->input(1), &call->requests, &call->plans));
   const int64_t n = contents.dim_size(0);
@@ -74,6 +74,12 @@ absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequ
     s(i, 2) = p.out_channels;
     offsets[i] = pixels * p.out_channels;
     pixels += int64_t{p.out_height} * p.out_width;
+  }
+  // Each image is at most max_pixels, so the sum cannot overflow for any realistic batch.
+  if (pixels * base.channels > max_batch_bytes) {
+    return InvalidArgument("the batch would decode to ", pixels * base.channels,
+                           " bytes, over max_batch_bytes=", max_batch_bytes,
+                           "; use smaller batches or raise max_batch_bytes");
   }
   tensorflow::Tensor* values = nullptr;
   TF_RETURN_IF_ERROR(

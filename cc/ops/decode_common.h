@@ -30,15 +30,15 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
                        std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans);
 
 // DecodeImageBatch's work before decoding, shared by the CPU and GPU kernels: plans the
-// batch, writes the shapes output, allocates the values output and returns each image's
-// output pointer.
+// batch, refuses it when its output would exceed max_batch_bytes, writes the shapes
+// output, allocates the values output and returns each image's output pointer.
 struct DecodeBatchCall {
   std::vector<DecodeRequest> requests;
   std::vector<DecodePlan> plans;
   std::vector<uint8_t*> outputs;
 };
 absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
-                              DecodeBatchCall* call);
+                              int64_t max_batch_bytes, DecodeBatchCall* call);
 
 // "INTEGER_ACCURATE" | "INTEGER_FAST" | "FLOAT" as the kernels' enum.
 DctMethod ParseDctMethod(const std::string& name);

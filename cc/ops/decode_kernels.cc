@@ -55,11 +55,12 @@ class DecodeImageBatchOp : public OpKernel {
  public:
   explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
-    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, &call));
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, &call));
     const int64_t n = call.plans.size();
     auto flat = ctx->input(0).flat<tensorflow::tstring>();
     std::vector<Status> statuses(n);
@@ -74,6 +75,7 @@ class DecodeImageBatchOp : public OpKernel {
 
  private:
   DecodeRequest base_;
+  int64_t max_batch_bytes_ = 0;
 };
 
 class ImageShapeOp : public OpKernel {

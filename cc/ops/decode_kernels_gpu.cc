@@ -49,16 +49,18 @@ class DecodeImageBatchGpuOp : public OpKernel {
  public:
   explicit DecodeImageBatchGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
-    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, &call));
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, &call));
     OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs));
   }
 
  private:
   DecodeRequest base_;
+  int64_t max_batch_bytes_ = 0;
 };
 
 class DecodeImageGpuOp : public OpKernel {

@@ -68,6 +68,7 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
     .Output("values: uint8")
     .Output("shapes: int32")
     .TFGA_DECODE_ATTRS
+    .Attr("max_batch_bytes: int = 4294967296")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle contents, windows;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));
@@ -76,6 +77,9 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
       TF_RETURN_IF_ERROR(c->WithValue(c->Dim(windows, 1), 4, &unused));
       DimensionHandle channels;
       TF_RETURN_IF_ERROR(ChannelsDim(c, &channels));
+      int64_t max_batch_bytes;
+      TF_RETURN_IF_ERROR(c->GetAttr("max_batch_bytes", &max_batch_bytes));
+      if (max_batch_bytes <= 0) return errors::InvalidArgument("max_batch_bytes must be positive");
       c->set_output(0, c->MakeShape({c->UnknownDim(), channels}));
       c->set_output(1, c->MakeShape({c->Dim(contents, 0), 3}));
       return absl::OkStatus();
@@ -86,6 +90,8 @@ Decodes a batch of JPEG/PNG images in parallel into flat pixel rows.
 values: [sum of height*width, channels], the images one after another.
 shapes: [batch, 3] (height, width, channels) of each image.
 crop_windows: [0, 4] for whole images, or [batch, 4] windows (y, x, height, width).
+max_batch_bytes: batches whose headers add up to more output bytes are refused before
+  any allocation.
 )doc");
 
 REGISTER_OP("TfGpuAug>ImageShape")
