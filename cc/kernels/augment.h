@@ -161,12 +161,17 @@ TFGA_HD void AffineMatrix(int op, float param, int h, int w, float* m) {
 // interior pixel; PIL copies border pixels unfiltered. PIL sums float weights; the exact
 // integer sum / 13 is never within float error of a .5 tie (13 is odd), so integer
 // rounding gives the same values.
-TFGA_HD uint8_t SmoothPil(const uint8_t* img, int w, int c, int y, int x, int k) {
-  const uint8_t* up = img + (size_t(y - 1) * w + x) * c + k;
-  const uint8_t* mid = up + size_t(w) * c;
-  const uint8_t* down = mid + size_t(w) * c;
+// The SMOOTH value at `mid` (one channel of an interior pixel); rows are `row` bytes
+// apart and pixels `c` bytes.
+TFGA_HD uint8_t SmoothPilAt(const uint8_t* mid, size_t row, int c) {
+  const uint8_t* up = mid - row;
+  const uint8_t* down = mid + row;
   const int sum = up[-c] + up[0] + up[c] + mid[-c] + 5 * mid[0] + mid[c] + down[-c] + down[0] + down[c];
   return static_cast<uint8_t>((2 * sum + 13) / 26);
+}
+
+TFGA_HD uint8_t SmoothPil(const uint8_t* img, int w, int c, int y, int x, int k) {
+  return SmoothPilAt(img + (size_t(y) * w + x) * c + k, size_t(w) * c, c);
 }
 
 TFGA_HD void RgbToHsv(float r, float g, float b, float* h, float* s, float* v) {

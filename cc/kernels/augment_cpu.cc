@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "cc/kernels/geometry_cpu.h"
+
 namespace tfgpuaug {
 namespace {
 
@@ -22,6 +24,19 @@ int LumaMean(const uint8_t* src, const AugmentImage& im) {
     sum += im.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
   }
   return static_cast<int>(double(sum) / double(n) + 0.5);
+}
+
+// Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
+// per-pixel code computes them; written as one flat loop so that it vectorises.
+template <int C>
+void SharpenRowT(const uint8_t* s, size_t row, float param, uint8_t* o) {
+  for (size_t i = C; i + C < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, C), s[i], param);
+}
+
+void SharpenRow(const uint8_t* s, size_t row, int c, float param, uint8_t* o) {
+  if (c == 3) return SharpenRowT<3>(s, row, param, o);
+  if (c == 1) return SharpenRowT<1>(s, row, param, o);
+  for (size_t i = c; i + c < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, c), s[i], param);
 }
 
 }  // namespace
@@ -56,9 +71,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   // inline code the CUDA kernel runs.
   if (IsAffineOp(op)) {
     const AffineParams p{im.h, im.w, im.c, im.h, im.w, im.interpolation, im.fill};
-    uint8_t* o = dst;
-    for (int y = 0; y < im.h; ++y)
-      for (int x = 0; x < im.w; ++x, o += im.c) AffineSamplePixel(src, p, sp.matrix, y, x, o);
+    WarpAffineCpu(src, p, sp.matrix, dst);
     return;
   }
   if ((op == int(AugmentOp::kColor) || op == int(AugmentOp::kGrayscale)) && im.c >= 3) {
@@ -82,6 +95,10 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
       uint8_t* o = dst + y * row;
       std::memcpy(o, s, im.c);
       std::memcpy(o + row - im.c, s + row - im.c, im.c);
+      if (nc == im.c) {  // every channel sharpened: one flat loop over the row's bytes
+        SharpenRow(s, row, im.c, param, o);
+        continue;
+      }
       for (int x = 1; x < im.w - 1; ++x) {
         for (int k = 0; k < nc; ++k)
           o[x * im.c + k] = BlendPil(SmoothPil(src, im.w, im.c, y, x, k), s[x * im.c + k], param);

@@ -28,39 +28,84 @@ struct AffineParams {
   float fill;
 };
 
-// All channels of output pixel (y, x) for the row-major 2x3 matrix m, into out[0..c).
-TFGA_HD void AffineSamplePixel(const uint8_t* image, const AffineParams& p, const float* m, int y,
-                               int x, uint8_t* out) {
+// Where output pixel (y, x) samples the input: byte offsets of its rows and columns and
+// the bilinear fractions (nearest uses row_a + col_a only). Outside pixels take the fill.
+struct AffineTap {
+  int inside;
+  int row_a, row_b, col_a, col_b;
+  float dx, dy;
+};
+
+// The matrix m maps output pixel centres to input coordinates; taps are only computed
+// for inside pixels.
+template <Interpolation I>
+TFGA_HD AffineTap AffineLocate(const AffineParams& p, const float* m, int c, int y, int x) {
   const float xo = x + 0.5f, yo = y + 0.5f;
   float xin = m[0] * xo + m[1] * yo + m[2];
   float yin = m[3] * xo + m[4] * yo + m[5];
-  if (!(xin >= 0.f && xin < p.in_w && yin >= 0.f && yin < p.in_h)) {
-    const uint8_t fill = SaturateToUint8(p.fill);
-    for (int k = 0; k < p.channels; ++k) out[k] = fill;
-    return;
-  }
-  if (p.interpolation == Interpolation::kNearest) {
-    const uint8_t* src = image + (size_t(FloorToInt(yin)) * p.in_w + FloorToInt(xin)) * p.channels;
-    for (int k = 0; k < p.channels; ++k) out[k] = src[k];
-    return;
+  const float w = static_cast<float>(p.in_w), h = static_cast<float>(p.in_h);
+  AffineTap t{};
+  t.inside = xin >= 0.f && xin < w && yin >= 0.f && yin < h;
+  if (!t.inside) return t;  // far-outside coordinates may not even fit an int
+  if (I == Interpolation::kNearest) {
+    t.row_a = t.row_b = FloorToInt(yin) * p.in_w * c;
+    t.col_a = t.col_b = FloorToInt(xin) * c;
+    t.dx = t.dy = 0.f;
+    return t;
   }
   xin -= 0.5f;
   yin -= 0.5f;
   const int x0 = FloorToInt(xin), y0 = FloorToInt(yin);
-  const float dx = xin - x0, dy = yin - y0;
+  t.dx = xin - x0;
+  t.dy = yin - y0;
   const int xa = x0 < 0 ? 0 : x0, xb = x0 + 1 >= p.in_w ? p.in_w - 1 : x0 + 1;
   const int ya = y0 < 0 ? 0 : y0, yb = y0 + 1 >= p.in_h ? p.in_h - 1 : y0 + 1;
-  const size_t row = size_t(p.in_w) * p.channels;
-  const uint8_t* ra = image + ya * row;
-  const uint8_t* rb = image + yb * row;
-  const int ca = xa * p.channels, cb = xb * p.channels;
-  const int c = p.channels;
+  t.row_a = ya * p.in_w * c;
+  t.row_b = yb * p.in_w * c;
+  t.col_a = xa * c;
+  t.col_b = xb * c;
+  return t;
+}
+
+// All channels of one output pixel from its tap, into out[0..c). C > 0 fixes the channel
+// count at compile time (CPU loops); C = 0 reads it from p.
+template <int C, Interpolation I>
+TFGA_HD void AffineBlend(const uint8_t* image, const AffineParams& p, const AffineTap& t,
+                         uint8_t fill, uint8_t* out) {
+  const int c = C > 0 ? C : p.channels;
+  if (!t.inside) {
+    for (int k = 0; k < c; ++k) out[k] = fill;
+    return;
+  }
+  const uint8_t* a = image + t.row_a;
+  if (I == Interpolation::kNearest) {
+    for (int k = 0; k < c; ++k) out[k] = a[t.col_a + k];
+    return;
+  }
+  const uint8_t* b = image + t.row_b;
   for (int k = 0; k < c; ++k) {
-    const float a0 = ra[ca + k], a1 = ra[cb + k], b0 = rb[ca + k], b1 = rb[cb + k];
-    const float top = a0 + (a1 - a0) * dx;
-    const float bottom = b0 + (b1 - b0) * dx;
+    const float a0 = a[t.col_a + k], a1 = a[t.col_b + k], b0 = b[t.col_a + k], b1 = b[t.col_b + k];
+    const float top = a0 + (a1 - a0) * t.dx;
+    const float bottom = b0 + (b1 - b0) * t.dx;
     // A convex combination of uint8 values needs no clamping before rounding.
-    out[k] = static_cast<uint8_t>(top + (bottom - top) * dy + 0.5f);
+    out[k] = static_cast<uint8_t>(top + (bottom - top) * t.dy + 0.5f);
+  }
+}
+
+// All channels of output pixel (y, x) for the row-major 2x3 matrix m, into out[0..c).
+template <int C, Interpolation I>
+TFGA_HD void AffineSamplePixelT(const uint8_t* image, const AffineParams& p, const float* m,
+                                int y, int x, uint8_t* out) {
+  const int c = C > 0 ? C : p.channels;
+  AffineBlend<C, I>(image, p, AffineLocate<I>(p, m, c, y, x), SaturateToUint8(p.fill), out);
+}
+
+TFGA_HD void AffineSamplePixel(const uint8_t* image, const AffineParams& p, const float* m, int y,
+                               int x, uint8_t* out) {
+  if (p.interpolation == Interpolation::kNearest) {
+    AffineSamplePixelT<0, Interpolation::kNearest>(image, p, m, y, x, out);
+  } else {
+    AffineSamplePixelT<0, Interpolation::kBilinear>(image, p, m, y, x, out);
   }
 }
 

@@ -50,9 +50,42 @@ void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bo
   }
 }
 
-void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* matrix, uint8_t* out) {
+namespace {
+
+template <int C, Interpolation I>
+void WarpAffineLoop(const uint8_t* image, const AffineParams& params, const float* matrix,
+                    uint8_t* out) {
+  // Local copies: uint8_t stores may alias anything, so reading the parameters through
+  // pointers would reload them after every output byte.
+  const AffineParams p = params;
+  const float m[6] = {matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5]};
+  const int c = C > 0 ? C : p.channels;
+  const uint8_t fill = SaturateToUint8(p.fill);
   for (int y = 0; y < p.out_h; ++y)
-    for (int x = 0; x < p.out_w; ++x, out += p.channels) AffineSamplePixel(image, p, matrix, y, x, out);
+    for (int x = 0; x < p.out_w; ++x, out += c)
+      AffineBlend<C, I>(image, p, AffineLocate<I>(p, m, c, y, x), fill, out);
+}
+
+template <Interpolation I>
+void WarpAffineChannels(const uint8_t* image, const AffineParams& p, const float* matrix,
+                        uint8_t* out) {
+  switch (p.channels) {
+    case 1: return WarpAffineLoop<1, I>(image, p, matrix, out);
+    case 3: return WarpAffineLoop<3, I>(image, p, matrix, out);
+    case 4: return WarpAffineLoop<4, I>(image, p, matrix, out);
+    default: return WarpAffineLoop<0, I>(image, p, matrix, out);
+  }
+}
+
+}  // namespace
+
+void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* matrix, uint8_t* out) {
+  // Specialised per channel count and interpolation so the per-pixel code unrolls.
+  if (p.interpolation == Interpolation::kNearest) {
+    WarpAffineChannels<Interpolation::kNearest>(image, p, matrix, out);
+  } else {
+    WarpAffineChannels<Interpolation::kBilinear>(image, p, matrix, out);
+  }
 }
 
 }  // namespace tfgpuaug
