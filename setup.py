@@ -50,10 +50,11 @@ class BuildOpLibrary(build_ext):
             target.build_dir = os.path.join(native_build.ROOT, "build", "obj-sanitize")
         native_build.build(target)
         major, minor = tf.__version__.split(".")[:2]
-        # Next to the built library; in-place builds also put it in the source tree
-        # (setuptools builds them under build/ and copies only the library over).
+        # Next to the built library, and in the source tree for in-place use (setuptools
+        # builds in-place extensions under build/ and copies only the library over; it
+        # hides the --inplace flag from this method). The sanitized build has its own copy.
         package_dirs = {os.path.dirname(output)}
-        if self.inplace:
+        if not sanitize:
             package_dirs.add(os.path.join(native_build.ROOT, "tfgpuaug"))
         for package_dir in package_dirs:
             with open(os.path.join(package_dir, "_build_info.py"), "w") as f:
