@@ -1,0 +1,45 @@
+"""The benchmark harness in quick mode (a few generated images, one short round): it runs
+every suite end to end and writes a complete JSON report. No speed is asserted."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _run(tmp_path, *args):
+    out = tmp_path / "bench.json"
+    run = subprocess.run([sys.executable, "-m", "tfgpuaug.bench", "--quick", f"--json={out}", *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    return json.loads(out.read_text()), run.stdout
+
+
+def test_quick_run_reports_every_suite(tmp_path):
+    report, stdout = _run(tmp_path, "--rss=false")
+    assert set(report["suites"]) == {"train", "eval", "randaugment"}
+    names = {s: {r["pipeline"] for r in rows} for s, rows in report["suites"].items()}
+    assert {"tf.data + tf.image", "tfgpuaug", "floor: crop decode alone"} <= names["train"]
+    assert {"tf.data + tf.image", "tfgpuaug"} <= names["eval"]
+    assert {"tfgpuaug", "keras.layers.RandAugment"} <= names["randaugment"]
+    for rows in report["suites"].values():
+        for r in rows:
+            assert r["images_per_s"] > 0
+            assert (r["tfgpuaug_speedup"] is None) == (r["pipeline"] == "tfgpuaug")
+    assert "RandAugment cost (share of train throughput lost)" in report["derived"]
+    ops = {r["op"] for r in report["micro"]}
+    assert {"decode", "resize 384->224 antialias", "augment rotate", "augment equalize"} <= ops
+    assert all(r["bytes"] > 0 and r["gb_per_s"] > 0 for r in report["micro"])
+    assert report["memory_copy_gb_per_s"] > 0
+    assert report["machine"]["cores"] == os.cpu_count() and report["machine"]["gpus"] == 0
+    assert "per-op" in stdout and "tfgpuaug is" in stdout
+
+
+def test_peak_rss_is_measured_per_pipeline(tmp_path):
+    report, _ = _run(tmp_path, "--suites=eval", "--keras=false", "--markdown")
+    rows = report["suites"]["eval"]
+    assert len(rows) >= 2
+    for r in rows:
+        assert r["peak_rss_mb"] is not None and math.isfinite(r["peak_rss_mb"]) and r["peak_rss_mb"] >= 0
