@@ -36,13 +36,28 @@ struct AffineTap {
   float dx, dy;
 };
 
+// One input coordinate of output pixel centre (xo, yo) from one row of the matrix. The
+// CPU's specialised loops call this too, so every path rounds identically.
+TFGA_HD float AffineCoordinate(float a, float b, float c, float xo, float yo) {
+  return a * xo + b * yo + c;
+}
+
+// Linear interpolation between two samples, and the rounding of the bilinear blend.
+TFGA_HD float Lerp(float a, float b, float t) { return a + (b - a) * t; }
+// A convex combination of uint8 values needs no clamping before rounding.
+TFGA_HD uint8_t RoundBlend(float top, float bottom, float dy) {
+  return static_cast<uint8_t>(Lerp(top, bottom, dy) + 0.5f);
+}
+// RoundBlend(top, bottom, 0.f), exactly: (bottom - top) * 0 adds a zero.
+TFGA_HD uint8_t RoundSample(float top) { return static_cast<uint8_t>(top + 0.5f); }
+
 // The matrix m maps output pixel centres to input coordinates; taps are only computed
 // for inside pixels.
 template <Interpolation I>
 TFGA_HD AffineTap AffineLocate(const AffineParams& p, const float* m, int c, int y, int x) {
   const float xo = x + 0.5f, yo = y + 0.5f;
-  float xin = m[0] * xo + m[1] * yo + m[2];
-  float yin = m[3] * xo + m[4] * yo + m[5];
+  float xin = AffineCoordinate(m[0], m[1], m[2], xo, yo);
+  float yin = AffineCoordinate(m[3], m[4], m[5], xo, yo);
   const float w = static_cast<float>(p.in_w), h = static_cast<float>(p.in_h);
   AffineTap t{};
   t.inside = xin >= 0.f && xin < w && yin >= 0.f && yin < h;
@@ -84,11 +99,9 @@ TFGA_HD void AffineBlend(const uint8_t* image, const AffineParams& p, const Affi
   }
   const uint8_t* b = image + t.row_b;
   for (int k = 0; k < c; ++k) {
-    const float a0 = a[t.col_a + k], a1 = a[t.col_b + k], b0 = b[t.col_a + k], b1 = b[t.col_b + k];
-    const float top = a0 + (a1 - a0) * t.dx;
-    const float bottom = b0 + (b1 - b0) * t.dx;
-    // A convex combination of uint8 values needs no clamping before rounding.
-    out[k] = static_cast<uint8_t>(top + (bottom - top) * t.dy + 0.5f);
+    const float top = Lerp(a[t.col_a + k], a[t.col_b + k], t.dx);
+    const float bottom = Lerp(b[t.col_a + k], b[t.col_b + k], t.dx);
+    out[k] = RoundBlend(top, bottom, t.dy);
   }
 }
 

@@ -60,10 +60,11 @@ void NeededRange(const ResampleAxis& axis, int out_size, int* first, int* last) 
 
 namespace {
 
-// Hot loops get an AVX2+FMA clone picked at load time on CPUs that have it; the default
-// build stays baseline x86-64 so the library runs everywhere.
+// Hot loops get an AVX2 clone picked at load time on CPUs that have it; the default build
+// stays baseline x86-64 so the library runs everywhere. Contraction is off (build flags),
+// so both clones round every multiply and add alike: results do not depend on the CPU.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TFGA_VECTOR_CLONES __attribute__((target_clones("avx2,fma", "default")))
+#define TFGA_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define TFGA_VECTOR_CLONES
 #endif

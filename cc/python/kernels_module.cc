@@ -85,11 +85,16 @@ tfgpuaug::AffineParams Affine(const U8Image& img, bool bilinear, float fill) {
           bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest, fill};
 }
 
-py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill) {
+py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill,
+                                bool general) {
   if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
   const auto p = Affine(img, bilinear, fill);
   py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
-  tfgpuaug::WarpAffineCpu(img.data(), p, m.data(), out.mutable_data());
+  if (general) {
+    tfgpuaug::WarpAffineGeneralCpu(img.data(), p, m.data(), out.mutable_data());
+  } else {
+    tfgpuaug::WarpAffineCpu(img.data(), p, m.data(), out.mutable_data());
+  }
   return out;
 }
 
@@ -195,7 +200,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("method") = "bilinear", py::arg("antialias") = false,
         "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
-        py::arg("fill") = 128.f, "PIL-style affine warp on the CPU.");
+        py::arg("fill") = 128.f, py::arg("general") = false,
+        "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA

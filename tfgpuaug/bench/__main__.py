@@ -39,14 +39,8 @@ def _inputs():
     from tfgpuaug.bench import pipelines, timing
 
     data = _DATA.value
-    if data is None and _QUICK.value:
-        data = timing.default_data_dir(generated_per_class=4) if not os.path.isdir(
-            timing.SHARED_SAMPLE) else None
-        if data is None:  # the shared sample exists, but quick mode uses generated images
-            from tfgpuaug import samples
-            data = "/tmp/tfgpuaug-bench-quick"
-            if not os.path.isdir(data):
-                samples.make_sample_images(data, per_class=4)
+    if data is None and _QUICK.value:  # a few generated images, even beside the shared sample
+        data = timing.generated_data_dir(per_class=4)
     blobs, files = timing.load_images(data, jpeg_only=True)
     batch = min(_BATCH.value, len(blobs)) if not _QUICK.value else 4
     inp = pipelines.Inputs(blobs, files, timing.windows_for(blobs), batch)
@@ -99,7 +93,9 @@ def main(argv):
           f"median of {rounds} interleaved rounds; GPUs seen: {info['gpus']}")
     suites = {}
     for suite, ms in makers.items():
-        rates = timing.interleaved_images_per_second(ms, n, rounds, inp.batch,
+        # At least 20 batches per timed round: short windows mostly time the prefetch buffer.
+        count = n if _QUICK.value else max(n, 20 * inp.batch)
+        rates = timing.interleaved_images_per_second(ms, count, rounds, inp.batch,
                                                      warmup_batches=1 if _QUICK.value else 4)
         rss = {name: _measure_rss(f"{suite}/{name}") for name in ms} if _RSS.value else {}
         suites[suite] = report.suite_rows(rates, rss)

@@ -19,11 +19,16 @@ def default_data_dir(generated_per_class: int = 40) -> str:
     """The shared ImageNet sample when present, else a generated image folder."""
     if os.path.isdir(SHARED_SAMPLE):
         return SHARED_SAMPLE
+    return generated_data_dir(generated_per_class)
+
+
+def generated_data_dir(per_class: int) -> str:
+    """A folder of generated sample images (made once, then reused)."""
     from tfgpuaug import samples
 
-    folder = f"/tmp/tfgpuaug-bench-samples-{generated_per_class}"
+    folder = f"/tmp/tfgpuaug-bench-samples-{per_class}"
     if not os.path.isdir(folder):
-        samples.make_sample_images(folder, per_class=generated_per_class)
+        samples.make_sample_images(folder, per_class=per_class)
     return folder
 
 
