@@ -78,23 +78,82 @@ TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* a
 // reads the next pixel's first channel, which is never stored; the row has one float of
 // padding at its end).
 typedef float Float4 __attribute__((vector_size(16)));
+typedef int Int4 __attribute__((vector_size(16)));
 
-template <int C, typename Out>
-void HorizontalRowVector(const float* row, const AxisTable& tx, int out_w, const Epilogue& e,
-                         Out* out) {
-  static_assert(C == 3 || C == 4, "vector path is for 3 or 4 channels");
-  const int* offsets = tx.offsets.data();
-  const int* index = tx.index.data();
-  const float* weight = tx.weight.data();
-  for (int j = 0; j < out_w; ++j) {
+// The horizontal taps with the same count T for every output pixel (trailing taps of
+// weight 0 on a valid index add exact zeros, so sums are unchanged), indices premultiplied
+// by the channel count: the tap loop then has a constant trip count and unrolls.
+struct FixedTaps {
+  int taps = 0;
+  std::vector<int> index;
+  std::vector<float> weight;
+};
+
+FixedTaps MakeFixedTaps(const AxisTable& t, int out_size, int c) {
+  FixedTaps f;
+  for (int j = 0; j < out_size; ++j) f.taps = std::max(f.taps, t.offsets[j + 1] - t.offsets[j]);
+  f.index.assign(size_t(out_size) * f.taps, 0);
+  f.weight.assign(size_t(out_size) * f.taps, 0.f);
+  for (int j = 0; j < out_size; ++j) {
+    for (int k = 0; k < f.taps; ++k) {
+      const int t_k = std::min(t.offsets[j] + k, t.offsets[j + 1] - 1);
+      f.index[size_t(j) * f.taps + k] = t.index[t_k] * c;
+      if (t.offsets[j] + k < t.offsets[j + 1]) f.weight[size_t(j) * f.taps + k] = t.weight[t_k];
+    }
+  }
+  return f;
+}
+
+// The epilogue in registers: uint8 stores may alias anything, so fields read through a
+// reference would be reloaded after every byte.
+struct VectorEpilogue {
+  Float4 mean, inv_std;
+  bool normalize, mirror;
+  explicit VectorEpilogue(const Epilogue& e)
+      : mean{e.mean[0], e.mean[1], e.mean[2], e.mean[3]},
+        inv_std{e.inv_std[0], e.inv_std[1], e.inv_std[2], e.inv_std[3]},
+        normalize(e.normalize), mirror(e.mirror) {}
+};
+
+template <int C>
+inline void StorePixel(Float4 v, float* o) { std::memcpy(o, &v, C * sizeof(float)); }
+
+template <int C>
+inline void StorePixel(Float4 v, uint8_t* o) {  // SaturateToUint8, lane by lane
+  v = v < 0.f ? Float4{} : (v > 255.f ? Float4{} + 255.f : v);
+  const Int4 q = __builtin_convertvector(v + 0.5f, Int4);
+  for (int k = 0; k < C; ++k) o[k] = static_cast<uint8_t>(q[k]);
+}
+
+template <int C, int T, typename Out>
+void HorizontalRowFixed(const float* row, const FixedTaps& f, int out_w, const VectorEpilogue& e,
+                        Out* out) {
+  const int taps = T > 0 ? T : f.taps;
+  const int* index = f.index.data();
+  const float* weight = f.weight.data();
+  for (int j = 0; j < out_w; ++j, index += taps, weight += taps) {
     Float4 acc = {0.f, 0.f, 0.f, 0.f};
-    for (int t = offsets[j]; t < offsets[j + 1]; ++t) {
+    for (int t = 0; t < taps; ++t) {
       Float4 px;
-      std::memcpy(&px, row + index[t] * C, sizeof(px));
+      std::memcpy(&px, row + index[t], sizeof(px));
       acc += weight[t] * px;
     }
-    Out* o = out + OutputColumn(e, j, out_w) * C;
-    for (int k = 0; k < C; ++k) o[k] = Store<Out>(ApplyEpilogue(e, acc[k], k));
+    if (e.normalize) acc = (acc - e.mean) * e.inv_std;
+    StorePixel<C>(acc, out + (e.mirror ? out_w - 1 - j : j) * C);
+  }
+}
+
+template <int C, typename Out>
+void HorizontalRowVector(const float* row, const FixedTaps& f, int out_w, const VectorEpilogue& e,
+                         Out* out) {
+  static_assert(C == 3 || C == 4, "vector path is for 3 or 4 channels");
+  switch (f.taps) {
+    case 2: return HorizontalRowFixed<C, 2>(row, f, out_w, e, out);
+    case 3: return HorizontalRowFixed<C, 3>(row, f, out_w, e, out);
+    case 4: return HorizontalRowFixed<C, 4>(row, f, out_w, e, out);
+    case 5: return HorizontalRowFixed<C, 5>(row, f, out_w, e, out);
+    case 6: return HorizontalRowFixed<C, 6>(row, f, out_w, e, out);
+    default: return HorizontalRowFixed<C, 0>(row, f, out_w, e, out);
   }
 }
 
@@ -127,6 +186,9 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   for (int& idx : tx.index) idx -= x0;
   const size_t row_elems = size_t(cols) * c;
   std::vector<float> acc(row_elems + 1, 0.f);  // +1: padding for 4-lane RGB loads
+  const bool vector = c == 3 || c == 4;
+  const FixedTaps fixed = vector ? MakeFixedTaps(tx, out_w, c) : FixedTaps();
+  const VectorEpilogue vector_epilogue(epilogue);
   for (int i = 0; i < out_h; ++i) {
     std::fill(acc.begin(), acc.begin() + row_elems, 0.f);
     float* a = acc.data();
@@ -136,8 +198,8 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     }
     Out* orow = out + size_t(i) * out_w * c;
     switch (c) {
-      case 3: HorizontalRowVector<3>(a, tx, out_w, epilogue, orow); break;
-      case 4: HorizontalRowVector<4>(a, tx, out_w, epilogue, orow); break;
+      case 3: HorizontalRowVector<3>(a, fixed, out_w, vector_epilogue, orow); break;
+      case 4: HorizontalRowVector<4>(a, fixed, out_w, vector_epilogue, orow); break;
       default: HorizontalRowAny(a, tx, out_w, c, epilogue, orow); break;
     }
   }
