@@ -82,18 +82,29 @@ ROW_AND_COLUMN_MATRICES = [
     [0.5, 0, 3, 0, 2.0, -4], [1, 0.1, 2.5, 0, 0.9, 1.25],   # other row-keeping matrices
     [1, 0, 0, 0, 1, 0],                                     # identity
 ]
+GENERAL_MATRICES = [[0.96, 0.29, -7, -0.29, 0.96, 12], [0.7, -0.7, 20, 0.7, 0.7, -10],
+                    [1.3, 0.2, -3, 0.1, 0.8, 2]]  # rotations and a general affine
 
 
-@pytest.mark.parametrize("channels", [1, 3, 4])
-@pytest.mark.parametrize("m", ROW_AND_COLUMN_MATRICES)
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+@pytest.mark.parametrize("m", ROW_AND_COLUMN_MATRICES + GENERAL_MATRICES)
 def test_specialised_warps_bit_identical_to_general_loop(m, channels):
-    """The row and column loops must round exactly as the per-pixel loop the GPU runs."""
+    """The CPU's row/column loops and SSE2 blends must round exactly as the plain per-pixel
+    loop the GPU runs (including the last pixels, where 4-byte loads would overrun)."""
     img = fixtures.photo(37, 53, channels=channels)
     for fill in (0.0, 128.0):
         fast = kernels.warp_affine(img, m, fill=fill)
         general = kernels.warp_affine(img, m, fill=fill, general=True)
         np.testing.assert_array_equal(fast, general)
         assert (fast != fill).any()  # the matrices keep part of the image inside
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (1, 2, 3), (2, 1, 4), (1, 1, 1)])
+def test_tiny_images_warp_like_general_loop(shape):
+    img = (np.arange(np.prod(shape)) * 37 % 256).astype(np.uint8).reshape(shape)
+    for m in GENERAL_MATRICES[:1] + ROW_AND_COLUMN_MATRICES[:8]:
+        m = [v / 10 if i in (2, 5) else v for i, v in enumerate(m)]  # keep sub-pixel shifts
+        np.testing.assert_array_equal(kernels.warp_affine(img, m), kernels.warp_affine(img, m, general=True))
 
 
 def test_module_reports_cuda_build():
@@ -128,7 +139,7 @@ def test_gpu_resize_equals_cpu(method, antialias):
 @requires_gpu
 def test_gpu_warp_affine_equals_cpu():
     img = fixtures.photo(64, 80)
-    for m in [[0.96, 0.29, -7, -0.29, 0.96, 12]] + ROW_AND_COLUMN_MATRICES:
+    for m in GENERAL_MATRICES + ROW_AND_COLUMN_MATRICES:
         # Built with --fmad=false and -ffp-contract=off: both devices round identically.
         np.testing.assert_array_equal(kernels.warp_affine_gpu(img, m), kernels.warp_affine(img, m))
 

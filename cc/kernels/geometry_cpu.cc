@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace tfgpuaug {
 
 void CropMirrorNormalizeCpu(const uint8_t* image, const CmnParams& p, int y0, int x0, bool mirror,
@@ -52,6 +56,53 @@ void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bo
 
 namespace {
 
+#if defined(__SSE2__)
+// Four channels of one pixel as floats (for RGB, lane 3 is the next pixel's first byte).
+inline __m128 LoadPixel4(const uint8_t* p) {
+  int v;
+  std::memcpy(&v, p, 4);
+  const __m128i zero = _mm_setzero_si128();
+  return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero), zero));
+}
+inline __m128 Lerp4(__m128 a, __m128 b, __m128 t) {
+  return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t));
+}
+#endif
+
+// One bilinear output pixel from source rows a and b at byte columns xa and xb: the
+// general loop's Lerp and RoundBlend, computed for all channels at once where SSE2 is
+// there (each lane runs the scalar operations in the same order, so results are
+// identical). A 4-byte load of an RGB pixel reads one byte past it, so the vector path
+// only runs when the furthest load stays at or before `load_limit`. With kVertical =
+// false, dy is 0 and row b is not read.
+template <int C, bool kVertical>
+inline void BilinearPixel(const uint8_t* a, const uint8_t* b, int xa, int xb, float dx, float dy,
+                          const uint8_t* load_limit, int c, uint8_t* o) {
+#if defined(__SSE2__)
+  if ((C == 3 || C == 4) && load_limit != nullptr && (kVertical ? b : a) + xb <= load_limit) {
+    const __m128 vdx = _mm_set1_ps(dx);
+    __m128 v = Lerp4(LoadPixel4(a + xa), LoadPixel4(a + xb), vdx);
+    if (kVertical) v = Lerp4(v, Lerp4(LoadPixel4(b + xa), LoadPixel4(b + xb), vdx), _mm_set1_ps(dy));
+    __m128i q = _mm_cvttps_epi32(_mm_add_ps(v, _mm_set1_ps(0.5f)));
+    q = _mm_packus_epi16(_mm_packs_epi32(q, q), q);
+    const int bytes = _mm_cvtsi128_si32(q);
+    std::memcpy(o, &bytes, C == 4 ? 4 : 3);
+    return;
+  }
+#endif
+  for (int k = 0; k < c; ++k) {
+    const float top = Lerp(a[xa + k], a[xb + k], dx);
+    o[k] = kVertical ? RoundBlend(top, Lerp(b[xa + k], b[xb + k], dx), dy) : RoundSample(top);
+  }
+}
+
+// The last address a 4-byte pixel load may start at; null (no vector loads) for images
+// of fewer than 4 bytes.
+inline const uint8_t* LoadLimit(const uint8_t* image, const AffineParams& p) {
+  const size_t bytes = size_t(p.in_h) * p.in_w * p.channels;
+  return bytes >= 4 ? image + bytes - 4 : nullptr;
+}
+
 template <int C, Interpolation I>
 void WarpAffineLoop(const uint8_t* image, const AffineParams& params, const float* matrix,
                     uint8_t* out) {
@@ -61,9 +112,18 @@ void WarpAffineLoop(const uint8_t* image, const AffineParams& params, const floa
   const float m[6] = {matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5]};
   const int c = C > 0 ? C : p.channels;
   const uint8_t fill = SaturateToUint8(p.fill);
-  for (int y = 0; y < p.out_h; ++y)
-    for (int x = 0; x < p.out_w; ++x, out += c)
-      AffineBlend<C, I>(image, p, AffineLocate<I>(p, m, c, y, x), fill, out);
+  const uint8_t* limit = LoadLimit(image, p);
+  for (int y = 0; y < p.out_h; ++y) {
+    for (int x = 0; x < p.out_w; ++x, out += c) {
+      const AffineTap t = AffineLocate<I>(p, m, c, y, x);
+      if (I == Interpolation::kBilinear && t.inside) {
+        BilinearPixel<C, true>(image + t.row_a, image + t.row_b, t.col_a, t.col_b, t.dx, t.dy,
+                               limit, c, out);
+      } else {
+        AffineBlend<C, I>(image, p, t, fill, out);
+      }
+    }
+  }
 }
 
 // Bilinear source rows of output row y when the matrix keeps rows (m[3] == 0): yin does
@@ -90,7 +150,7 @@ inline bool SourceRowsOf(const uint8_t* image, const AffineParams& p, float yin,
 // rounding as the general loop; kVertical = false when dy is 0 (bottom row unused).
 template <int C, bool kVertical>
 void BlendRow(const SourceRows& r, const AffineParams& p, const float* m, float yo, uint8_t fill,
-              uint8_t* out) {
+              const uint8_t* limit, uint8_t* out) {
   const int c = C > 0 ? C : p.channels;
   const float w = static_cast<float>(p.in_w);
   for (int x = 0; x < p.out_w; ++x, out += c) {
@@ -103,11 +163,7 @@ void BlendRow(const SourceRows& r, const AffineParams& p, const float* m, float 
     const int x0 = FloorToInt(xin);
     const float dx = xin - x0;
     const int xa = (x0 < 0 ? 0 : x0) * c, xb = (x0 + 1 >= p.in_w ? p.in_w - 1 : x0 + 1) * c;
-    for (int k = 0; k < c; ++k) {
-      const float top = Lerp(r.a[xa + k], r.a[xb + k], dx);
-      out[k] = kVertical ? RoundBlend(top, Lerp(r.b[xa + k], r.b[xb + k], dx), r.dy)
-                         : RoundSample(top);
-    }
+    BilinearPixel<C, kVertical>(r.a, r.b, xa, xb, dx, r.dy, limit, c, out);
   }
 }
 
@@ -120,6 +176,7 @@ void WarpRowsBilinear(const uint8_t* image, const AffineParams& p, const float* 
                       uint8_t* out) {
   const int c = C > 0 ? C : p.channels;
   const bool vertical_shift = m[0] == 1.f && m[1] == 0.f && m[2] == 0.f;
+  const uint8_t* limit = LoadLimit(image, p);
   for (int y = 0; y < p.out_h; ++y, out += size_t(p.out_w) * c) {
     const float yo = y + 0.5f;
     SourceRows r;
@@ -136,9 +193,9 @@ void WarpRowsBilinear(const uint8_t* image, const AffineParams& p, const float* 
       continue;
     }
     if (r.dy == 0.f) {  // source rows fall on pixel centres (shear_x, translate_x)
-      BlendRow<C, false>(r, p, m, yo, fill, out);
+      BlendRow<C, false>(r, p, m, yo, fill, limit, out);
     } else {
-      BlendRow<C, true>(r, p, m, yo, fill, out);
+      BlendRow<C, true>(r, p, m, yo, fill, limit, out);
     }
   }
 }
@@ -150,6 +207,7 @@ void WarpColumnsBilinear(const uint8_t* image, const AffineParams& p, const floa
                          uint8_t fill, uint8_t* out) {
   const int c = C > 0 ? C : p.channels;
   const int inside_w = p.out_w < p.in_w ? p.out_w : p.in_w;
+  const uint8_t* limit = LoadLimit(image, p);
   for (int y = 0; y < p.out_h; ++y) {
     const float yo = y + 0.5f;
     for (int x = 0; x < p.out_w; ++x, out += c) {
@@ -159,8 +217,8 @@ void WarpColumnsBilinear(const uint8_t* image, const AffineParams& p, const floa
         for (int k = 0; k < c; ++k) out[k] = fill;
         continue;
       }
-      const int xa = x * c;
-      for (int k = 0; k < c; ++k) out[k] = RoundBlend(r.a[xa + k], r.b[xa + k], r.dy);
+      // dx is 0: Lerp(v, v, 0.f) == v, so this is RoundBlend(a[xa + k], b[xa + k], dy).
+      BilinearPixel<C, true>(r.a, r.b, x * c, x * c, 0.f, r.dy, limit, c, out);
     }
   }
 }
@@ -203,11 +261,9 @@ void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* mat
 
 void WarpAffineGeneralCpu(const uint8_t* image, const AffineParams& p, const float* matrix,
                           uint8_t* out) {
-  if (p.interpolation == Interpolation::kNearest) {
-    WarpAffineChannels<Interpolation::kNearest>(image, p, matrix, out);
-  } else {
-    WarpAffineChannels<Interpolation::kBilinear>(image, p, matrix, out);
-  }
+  // Exactly the CUDA kernel's per-pixel function, without any CPU specialisation.
+  for (int y = 0; y < p.out_h; ++y)
+    for (int x = 0; x < p.out_w; ++x, out += p.channels) AffineSamplePixel(image, p, matrix, y, x, out);
 }
 
 }  // namespace tfgpuaug

@@ -18,8 +18,9 @@ void CropMirrorNormalizeCpu(const uint8_t* image, const CmnParams& p, int y0, in
 void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bool horizontal,
              bool vertical, uint8_t* out);
 
-// Picks a specialised loop for matrices that keep rows or columns (shears, translations);
-// the outputs are bit-identical to WarpAffineGeneralCpu, the per-pixel loop the GPU runs.
+// Picks a specialised loop for matrices that keep rows or columns (shears, translations)
+// and blends channels with SSE2; the outputs are bit-identical to WarpAffineGeneralCpu,
+// the plain per-pixel loop the CUDA kernel runs.
 void WarpAffineCpu(const uint8_t* image, const AffineParams& p, const float* matrix, uint8_t* out);
 void WarpAffineGeneralCpu(const uint8_t* image, const AffineParams& p, const float* matrix,
                           uint8_t* out);
