@@ -4,15 +4,48 @@
 #include <string>
 
 #include "cc/kernels/geometry_cpu.h"
+#include "cc/kernels/simd_cpu.h"
 
 namespace tfgpuaug {
 namespace {
 
 void Histograms(const uint8_t* src, const AugmentImage& im, uint32_t* hist) {
+  // Even and odd pixels count into separate tables: neighbouring pixels often share a
+  // value, and back-to-back increments of one counter would wait on each other.
+  uint32_t odd[4 * 256];
   std::memset(hist, 0, sizeof(uint32_t) * 256 * im.c);
-  const size_t n = size_t(im.h) * im.w;
-  for (size_t i = 0; i < n; ++i)
-    for (int k = 0; k < im.c; ++k) ++hist[k * 256 + src[i * im.c + k]];
+  std::memset(odd, 0, sizeof(uint32_t) * 256 * im.c);
+  const size_t n = size_t(im.h) * im.w, c = im.c;
+  size_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    for (size_t k = 0; k < c; ++k) {
+      ++hist[k * 256 + src[i * c + k]];
+      ++odd[k * 256 + src[(i + 1) * c + k]];
+    }
+  }
+  for (; i < n; ++i)
+    for (size_t k = 0; k < c; ++k) ++hist[k * 256 + src[i * c + k]];
+  for (size_t j = 0; j < 256 * c; ++j) hist[j] += odd[j];
+}
+
+// ImageEnhance.Color of an RGB image: each channel blended with the pixel's luma.
+void ColorRgb(const uint8_t* src, size_t n, float param, uint8_t* dst) {
+  size_t i = 0;
+#if TFGPUAUG_HAVE_SSE2
+  // BlendPil on four lanes; the last pixel stays scalar (its 4-byte load would overrun).
+  const __m128 alpha = _mm_set1_ps(param), lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.f);
+  for (; i + 1 < n; ++i) {
+    const uint8_t* px = src + 3 * i;
+    const __m128 gray = _mm_set1_ps(float(RgbToLuma(px[0], px[1], px[2])));
+    const __m128 t = Lerp4(gray, LoadPixel4(px), alpha);
+    StoreTruncated(_mm_min_ps(_mm_max_ps(t, lo), hi), 3, dst + 3 * i);
+  }
+#endif
+  for (; i < n; ++i) {
+    const uint8_t* px = src + 3 * i;
+    const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+    for (int k = 0; k < 3; ++k) dst[3 * i + k] = BlendPil(gray, px[k], param);
+  }
 }
 
 // PIL: int(mean of the L image + 0.5); the L image of a gray image is itself.
@@ -74,6 +107,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     WarpAffineCpu(src, p, sp.matrix, dst);
     return;
   }
+  if (op == int(AugmentOp::kColor) && im.c == 3) return ColorRgb(src, n, param, dst);
   if ((op == int(AugmentOp::kColor) || op == int(AugmentOp::kGrayscale)) && im.c >= 3) {
     const bool gray_only = op == int(AugmentOp::kGrayscale);
     for (size_t i = 0; i < n; ++i) {

@@ -2,9 +2,7 @@
 
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "cc/kernels/simd_cpu.h"
 
 namespace tfgpuaug {
 
@@ -56,19 +54,6 @@ void FlipCpu(const uint8_t* image, int h, int w, int c, size_t element_bytes, bo
 
 namespace {
 
-#if defined(__SSE2__)
-// Four channels of one pixel as floats (for RGB, lane 3 is the next pixel's first byte).
-inline __m128 LoadPixel4(const uint8_t* p) {
-  int v;
-  std::memcpy(&v, p, 4);
-  const __m128i zero = _mm_setzero_si128();
-  return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero), zero));
-}
-inline __m128 Lerp4(__m128 a, __m128 b, __m128 t) {
-  return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t));
-}
-#endif
-
 // One bilinear output pixel from source rows a and b at byte columns xa and xb: the
 // general loop's Lerp and RoundBlend, computed for all channels at once where SSE2 is
 // there (each lane runs the scalar operations in the same order, so results are
@@ -78,15 +63,12 @@ inline __m128 Lerp4(__m128 a, __m128 b, __m128 t) {
 template <int C, bool kVertical>
 inline void BilinearPixel(const uint8_t* a, const uint8_t* b, int xa, int xb, float dx, float dy,
                           const uint8_t* load_limit, int c, uint8_t* o) {
-#if defined(__SSE2__)
+#if TFGPUAUG_HAVE_SSE2
   if ((C == 3 || C == 4) && load_limit != nullptr && (kVertical ? b : a) + xb <= load_limit) {
     const __m128 vdx = _mm_set1_ps(dx);
     __m128 v = Lerp4(LoadPixel4(a + xa), LoadPixel4(a + xb), vdx);
     if (kVertical) v = Lerp4(v, Lerp4(LoadPixel4(b + xa), LoadPixel4(b + xb), vdx), _mm_set1_ps(dy));
-    __m128i q = _mm_cvttps_epi32(_mm_add_ps(v, _mm_set1_ps(0.5f)));
-    q = _mm_packus_epi16(_mm_packs_epi32(q, q), q);
-    const int bytes = _mm_cvtsi128_si32(q);
-    std::memcpy(o, &bytes, C == 4 ? 4 : 3);
+    StoreTruncated(_mm_add_ps(v, _mm_set1_ps(0.5f)), C, o);
     return;
   }
 #endif

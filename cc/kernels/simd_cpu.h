@@ -1,0 +1,45 @@
+// SSE2 helpers (baseline x86-64) for CPU loops that process the channels of one pixel as
+// four float lanes. Each lane runs the same IEEE operations, in the same order, as the
+// scalar inline math the CUDA kernels run, so results are bit-identical to it. CPU only.
+#ifndef TFGPUAUG_CC_KERNELS_SIMD_CPU_H_
+#define TFGPUAUG_CC_KERNELS_SIMD_CPU_H_
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TFGPUAUG_HAVE_SSE2 1
+#else
+#define TFGPUAUG_HAVE_SSE2 0
+#endif
+
+namespace tfgpuaug {
+
+#if TFGPUAUG_HAVE_SSE2
+// Four bytes from p as floats. For an RGB pixel, lane 3 is the next pixel's first byte:
+// callers make sure p + 3 is inside the buffer and never store that lane.
+inline __m128 LoadPixel4(const uint8_t* p) {
+  int v;
+  std::memcpy(&v, p, 4);
+  const __m128i zero = _mm_setzero_si128();
+  return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero), zero));
+}
+
+// Lerp(a, b, t) = a + (b - a) * t, lane by lane.
+inline __m128 Lerp4(__m128 a, __m128 b, __m128 t) {
+  return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t));
+}
+
+// Truncates lanes already in [0, 256) to bytes and stores the first `c` (3 or 4).
+inline void StoreTruncated(__m128 v, int c, uint8_t* o) {
+  __m128i q = _mm_cvttps_epi32(v);
+  q = _mm_packus_epi16(_mm_packs_epi32(q, q), q);
+  const int bytes = _mm_cvtsi128_si32(q);
+  std::memcpy(o, &bytes, c == 4 ? 4 : 3);
+}
+#endif
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_SIMD_CPU_H_
