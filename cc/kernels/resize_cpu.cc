@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cc/kernels/simd_cpu.h"
+
 namespace tfgpuaug {
 namespace {
 
@@ -120,9 +122,14 @@ inline void StorePixel(Float4 v, float* o) { std::memcpy(o, &v, C * sizeof(float
 
 template <int C>
 inline void StorePixel(Float4 v, uint8_t* o) {  // SaturateToUint8, lane by lane
+#if TFGPUAUG_HAVE_SSE2
+  const __m128 clamped = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(255.f));
+  StoreTruncated(_mm_add_ps(clamped, _mm_set1_ps(0.5f)), C, o);
+#else
   v = v < 0.f ? Float4{} : (v > 255.f ? Float4{} + 255.f : v);
   const Int4 q = __builtin_convertvector(v + 0.5f, Int4);
   for (int k = 0; k < C; ++k) o[k] = static_cast<uint8_t>(q[k]);
+#endif
 }
 
 template <int C, int T, typename Out>
