@@ -70,7 +70,8 @@ def print_tables(suites: Dict[str, List[Dict]], micro: Optional[List[Dict]],
 
 
 def markdown(suites: Dict[str, List[Dict]], info: Dict) -> str:
-    lines = [f"Measured {info['date']} on {info['cpu']}, {info['cores']} cores, no GPU "
+    gpus = f"{info['gpus']} GPUs" if info["gpus"] else "no GPU"
+    lines = [f"Measured {info['date']} on {info['cpu']}, {info['cores']} cores, {gpus} "
              f"(TensorFlow {info['tensorflow']}, DALI {info['dali'] or 'not installed'}).", "",
              "| pipeline | implementation | img/s | tfgpuaug is | peak RSS rise |",
              "|---|---|---:|---:|---:|"]
