@@ -220,6 +220,22 @@ def test_warp_affine_matches_pil_transform(interpolation, resample):
         assert np.mean(np.abs(g.astype(int) - ref) > 1) < 0.02  # border pixels
 
 
+@pytest.mark.parametrize("size", [(40, 100), (90, 30)])
+def test_warp_affine_other_output_size_matches_pil(size):
+    """Output larger or smaller than the input, through each CPU loop: rows (shear_x, a
+    vertical shift), columns (shear_y) and the general one (a rotation-like matrix)."""
+    img = fixtures.photo(64, 80, seed=4)
+    mats = np.array([[1, 0.3, -5, 0, 1, 0], [1, 0, 0, 0, 1, -7.25], [1, 0, 0, 0.2, 1, 3],
+                     [0.96, 0.28, -6, -0.28, 0.96, 14]], np.float32).reshape(4, 2, 3)
+    got = tga.warp_affine(np.stack([img] * 4), mats, size=size).numpy()
+    assert got.shape == (4,) + size + (3,)
+    for g, m in zip(got, mats):
+        ref = np.asarray(Image.fromarray(img).transform(size[::-1], Image.AFFINE, m.ravel().tolist(),
+                                                        resample=Image.BILINEAR, fillcolor=(128,) * 3))
+        assert np.abs(g[2:-2, 2:-2].astype(int) - ref[2:-2, 2:-2]).max() <= 1
+        assert np.mean(np.abs(g.astype(int) - ref) > 1) < 0.02
+
+
 def test_warp_affine_fill_and_size():
     img = np.full((1, 10, 10, 3), 200, np.uint8)
     out = tga.warp_affine(img, [[[1, 0, 100], [0, 1, 0]]], size=(4, 6), fill_value=7).numpy()
