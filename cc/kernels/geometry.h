@@ -51,6 +51,21 @@ TFGA_HD uint8_t RoundBlend(float top, float bottom, float dy) {
 // RoundBlend(top, bottom, 0.f), exactly: (bottom - top) * 0 adds a zero.
 TFGA_HD uint8_t RoundSample(float top) { return static_cast<uint8_t>(top + 0.5f); }
 
+// The two neighbours of floor coordinate i0 along an axis of `size` pixels, clamped to
+// the edge (i0 is in [-1, size - 1] for inside samples).
+TFGA_HD int LowNeighbour(int i0) { return i0 < 0 ? 0 : i0; }
+TFGA_HD int HighNeighbour(int i0, int size) { return i0 + 1 >= size ? size - 1 : i0 + 1; }
+
+// All channels of one bilinear sample: rows a and b, byte columns xa and xb.
+template <int C>
+TFGA_HD void BilinearChannels(const uint8_t* a, const uint8_t* b, int xa, int xb, float dx,
+                              float dy, int c, uint8_t* out) {
+  for (int k = 0; k < (C > 0 ? C : c); ++k) {
+    const float top = Lerp(a[xa + k], a[xb + k], dx);
+    out[k] = RoundBlend(top, Lerp(b[xa + k], b[xb + k], dx), dy);
+  }
+}
+
 // The matrix m maps output pixel centres to input coordinates; taps are only computed
 // for inside pixels.
 template <Interpolation I>
@@ -73,12 +88,10 @@ TFGA_HD AffineTap AffineLocate(const AffineParams& p, const float* m, int c, int
   const int x0 = FloorToInt(xin), y0 = FloorToInt(yin);
   t.dx = xin - x0;
   t.dy = yin - y0;
-  const int xa = x0 < 0 ? 0 : x0, xb = x0 + 1 >= p.in_w ? p.in_w - 1 : x0 + 1;
-  const int ya = y0 < 0 ? 0 : y0, yb = y0 + 1 >= p.in_h ? p.in_h - 1 : y0 + 1;
-  t.row_a = ya * p.in_w * c;
-  t.row_b = yb * p.in_w * c;
-  t.col_a = xa * c;
-  t.col_b = xb * c;
+  t.row_a = LowNeighbour(y0) * p.in_w * c;
+  t.row_b = HighNeighbour(y0, p.in_h) * p.in_w * c;
+  t.col_a = LowNeighbour(x0) * c;
+  t.col_b = HighNeighbour(x0, p.in_w) * c;
   return t;
 }
 
@@ -97,12 +110,7 @@ TFGA_HD void AffineBlend(const uint8_t* image, const AffineParams& p, const Affi
     for (int k = 0; k < c; ++k) out[k] = a[t.col_a + k];
     return;
   }
-  const uint8_t* b = image + t.row_b;
-  for (int k = 0; k < c; ++k) {
-    const float top = Lerp(a[t.col_a + k], a[t.col_b + k], t.dx);
-    const float bottom = Lerp(b[t.col_a + k], b[t.col_b + k], t.dx);
-    out[k] = RoundBlend(top, bottom, t.dy);
-  }
+  BilinearChannels<C>(a, image + t.row_b, t.col_a, t.col_b, t.dx, t.dy, c, out);
 }
 
 // All channels of output pixel (y, x) for the row-major 2x3 matrix m, into out[0..c).

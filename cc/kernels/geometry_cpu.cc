@@ -81,10 +81,8 @@ inline void BilinearPixel(const uint8_t* a, const uint8_t* b, int xa, int xb, fl
     return;
   }
 #endif
-  for (int k = 0; k < c; ++k) {
-    const float top = Lerp(a[xa + k], a[xb + k], dx);
-    o[k] = kVertical ? RoundBlend(top, Lerp(b[xa + k], b[xb + k], dx), dy) : RoundSample(top);
-  }
+  if (kVertical) return BilinearChannels<C>(a, b, xa, xb, dx, dy, c, o);
+  for (int k = 0; k < c; ++k) o[k] = RoundSample(Lerp(a[xa + k], a[xb + k], dx));
 }
 
 // The last address a 4-byte pixel load may start at; null (no vector loads) for images
@@ -130,9 +128,8 @@ inline bool SourceRowsOf(const uint8_t* image, const AffineParams& p, float yin,
   if (!(yin >= 0.f && yin < static_cast<float>(p.in_h))) return false;
   yin -= 0.5f;
   const int y0 = FloorToInt(yin);
-  const int ya = y0 < 0 ? 0 : y0, yb = y0 + 1 >= p.in_h ? p.in_h - 1 : y0 + 1;
-  r->a = image + size_t(ya) * p.in_w * c;
-  r->b = image + size_t(yb) * p.in_w * c;
+  r->a = image + size_t(LowNeighbour(y0)) * p.in_w * c;
+  r->b = image + size_t(HighNeighbour(y0, p.in_h)) * p.in_w * c;
   r->dy = yin - y0;
   return true;
 }
@@ -153,8 +150,8 @@ void BlendRow(const SourceRows& r, const AffineParams& p, const float* m, float 
     xin -= 0.5f;
     const int x0 = FloorToInt(xin);
     const float dx = xin - x0;
-    const int xa = (x0 < 0 ? 0 : x0) * c, xb = (x0 + 1 >= p.in_w ? p.in_w - 1 : x0 + 1) * c;
-    BilinearPixel<C, kVertical>(r.a, r.b, xa, xb, dx, r.dy, limit, c, out);
+    BilinearPixel<C, kVertical>(r.a, r.b, LowNeighbour(x0) * c, HighNeighbour(x0, p.in_w) * c, dx,
+                                r.dy, limit, c, out);
   }
 }
 
