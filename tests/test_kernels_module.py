@@ -53,6 +53,23 @@ def test_cpu_decode_matches_pil():
         assert np.abs(kernels.decode(blob).astype(int) - expected).max() <= 1
 
 
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_strided_decode_equals_packed(channels):
+    # Rows left where libjpeg writes them (the fused crop-resize path) must hold exactly the
+    # packed decode's pixels: column crops at and off iMCU edges, a scale, CMYK, PNG fallback.
+    for blob in batch():
+        full = kernels.decode(blob, channels=channels)
+        h, w = full.shape[:2]
+        windows = [None, [0, 0, h, w], [h // 3, w // 5, max(1, h // 2), max(1, w // 3)],
+                   [h - 1, w - 1, 1, 1], [0, min(16, w - 1), h, w - min(16, w - 1)]]
+        for window in windows:
+            np.testing.assert_array_equal(kernels.decode_strided(blob, channels, window),
+                                          kernels.decode(blob, channels, window))
+        if min(h, w) >= 2:
+            np.testing.assert_array_equal(kernels.decode_strided(blob, channels, [0, 1, 1, 1], 2),
+                                          kernels.decode(blob, channels, [0, 1, 1, 1], 2))
+
+
 def test_cpu_decode_window_and_errors():
     blob = fixtures.jpeg_bytes(fixtures.photo(64, 80))
     np.testing.assert_array_equal(kernels.decode(blob, window=[3, 5, 20, 30]),

@@ -10,6 +10,10 @@ namespace tfgpuaug {
 Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
                         const Window& window, uint8_t* out);
+// The window's rows as libjpeg writes them (see ExecuteDecodeStrided), in `storage`.
+Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                               const Window& window, std::unique_ptr<uint8_t[]>* storage,
+                               StridedPixels* out);
 
 Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request,

@@ -67,9 +67,9 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   r.window = Window{y0, x0, y1 - y0 + 1, x1 - x0 + 1};
   DecodePlan plan;
   TFGA_RETURN_IF_ERROR(PlanFromInfo(full.info, r, &plan));
-  // Uninitialised on purpose: the decoder writes every byte.
-  std::unique_ptr<uint8_t[]> pixels(new uint8_t[size_t(plan.out_height) * plan.out_width * plan.out_channels]);
-  TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, r, plan, pixels.get()));
+  std::unique_ptr<uint8_t[]> storage;
+  StridedPixels pixels;
+  TFGA_RETURN_IF_ERROR(ExecuteDecodeStrided(data, size, r, plan, &storage, &pixels));
   // Shift the axes into the decoded window; taps never leave it, except at image edges,
   // where the window's edge is the image's.
   ay.start -= y0;
@@ -77,8 +77,8 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   ay.in_size = plan.out_height;
   ax.in_size = plan.out_width;
   const int c = plan.out_channels;
-  ResampleImageCpu<uint8_t, Out>(pixels.get(), plan.out_height, plan.out_width, c,
-                                 long(plan.out_width) * c, ay, ax, spec.out_h, spec.out_w, out,
+  ResampleImageCpu<uint8_t, Out>(pixels.first, plan.out_height, plan.out_width, c,
+                                 pixels.row_stride, ay, ax, spec.out_h, spec.out_w, out,
                                  epilogue);
   return Status::Ok();
 }

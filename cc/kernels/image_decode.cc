@@ -106,4 +106,21 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
   return Status::Ok();
 }
 
+Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const DecodePlan& plan, std::unique_ptr<uint8_t[]>* storage,
+                            StridedPixels* out) {
+  const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
+  if (plan.info.format == ImageFormat::kJpeg && orientation == 1) {
+    Window window{0, 0, plan.full_height, plan.full_width};
+    if (request.has_window) window = request.window;
+    return DecodeJpegWindowStrided(data, size, request, window, storage, out);
+  }
+  const long row = long(plan.out_width) * plan.out_channels;
+  // Uninitialised on purpose: the decoder writes every byte.
+  storage->reset(new uint8_t[size_t(plan.out_height) * row]);
+  TFGA_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, storage->get()));
+  *out = StridedPixels{storage->get(), row};
+  return Status::Ok();
+}
+
 }  // namespace tfgpuaug

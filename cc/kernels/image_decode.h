@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "cc/kernels/status.h"
 
@@ -65,6 +66,19 @@ Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodeP
 // Decodes into `out`, which holds plan.out_height * out_width * out_channels bytes.
 Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request,
                      const DecodePlan& plan, uint8_t* out);
+
+// Rows of a decoded window `row_stride` bytes apart, the first pixel at `first`.
+struct StridedPixels {
+  const uint8_t* first = nullptr;
+  long row_stride = 0;
+};
+
+// Decodes the plan's window for a reader of strided rows, into memory it allocates in
+// `storage`. JPEGs that need no re-orientation keep their rows where libjpeg writes them,
+// which saves copying every row; other images are decoded packed.
+Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const DecodePlan& plan, std::unique_ptr<uint8_t[]>* storage,
+                            StridedPixels* out);
 
 // Scaled size as libjpeg computes it: ceil(size / denom).
 inline int ScaledSize(int size, int denom) { return (size + denom - 1) / denom; }

@@ -4,6 +4,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -118,8 +119,13 @@ Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info) {
   return Status::Ok();
 }
 
-Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
-                        const Window& window, uint8_t* out) {
+namespace {
+
+// Decodes `window` packed into `packed` when it is given, else leaves the rows where
+// libjpeg writes them, in `storage`, and describes them in `strided`.
+Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& request,
+                      const Window& window, uint8_t* packed, std::unique_ptr<uint8_t[]>* storage,
+                      StridedPixels* strided) {
   const int out_c = request.channels;
   Decompressor d;
   // Buffers live outside the setjmp region's scope so longjmp skips no destructor.
@@ -168,18 +174,27 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
   if (window.y > 0) jpeg_skip_scanlines(&d.cinfo, static_cast<JDIMENSION>(window.y));
 
   const int comps = d.cinfo.output_components;
-  const bool direct = !cmyk && skip_cols == 0 && static_cast<int>(d.cinfo.output_width) == window.width;
   const size_t in_row = size_t(d.cinfo.output_width) * comps;
   const size_t out_row = size_t(window.width) * out_c;
+  // Rows go straight to their destination when no column needs dropping or converting.
+  const bool in_place = packed == nullptr ||
+                        (!cmyk && skip_cols == 0 && static_cast<int>(d.cinfo.output_width) == window.width);
+  uint8_t* base = packed;
+  size_t stride = out_row;
+  if (packed == nullptr) {
+    storage->reset(new uint8_t[in_row * size_t(window.height)]);
+    base = storage->get();
+    stride = in_row;
+  }
   // Several rows per call: libjpeg's upsamplers produce row groups, and one row per call
   // costs an extra copy through their spare buffer.
   constexpr int kRowsPerRead = 16;
-  if (!direct) row_buffer.resize(in_row * kRowsPerRead);
+  if (!in_place) row_buffer.resize(in_row * kRowsPerRead);
   JSAMPROW rows[kRowsPerRead];
   for (int r = 0; r < window.height;) {
     const int want = std::min(kRowsPerRead, window.height - r);
     for (int k = 0; k < want; ++k) {
-      rows[k] = direct ? out + (r + k) * out_row : row_buffer.data() + k * in_row;
+      rows[k] = in_place ? base + (r + k) * stride : row_buffer.data() + k * in_row;
     }
     const int got = static_cast<int>(
         jpeg_read_scanlines(&d.cinfo, rows, static_cast<JDIMENSION>(want)));
@@ -187,12 +202,12 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
       jpeg_destroy_decompress(&d.cinfo);
       return Status::Invalid("invalid JPEG: could not read scanline");
     }
-    for (int k = 0; k < got && !direct; ++k) {
+    for (int k = 0; k < got; ++k) {
       const uint8_t* src = rows[k] + size_t(skip_cols) * comps;
-      uint8_t* dst = out + (r + k) * out_row;
-      if (cmyk) {
+      uint8_t* dst = base + (r + k) * stride;
+      if (cmyk) {  // in place too: each pixel's output lies at or before its input
         for (int x = 0; x < window.width; ++x) ConvertInvertedCmyk(src + x * 4, dst + x * out_c, out_c);
-      } else {
+      } else if (!in_place) {
         std::memcpy(dst, src, out_row);
       }
     }
@@ -200,7 +215,24 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
   }
   // Stopping early is intended (rows below the window are never entropy-decoded).
   jpeg_destroy_decompress(&d.cinfo);
+  if (strided != nullptr) {
+    const size_t offset = cmyk ? 0 : size_t(skip_cols) * comps;
+    *strided = StridedPixels{base + offset, long(stride)};
+  }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
+                        const Window& window, uint8_t* out) {
+  return DecodeJpegRows(data, size, request, window, out, nullptr, nullptr);
+}
+
+Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                               const Window& window, std::unique_ptr<uint8_t[]>* storage,
+                               StridedPixels* out) {
+  return DecodeJpegRows(data, size, request, window, nullptr, storage, out);
 }
 
 }  // namespace tfgpuaug

@@ -5,6 +5,13 @@
 
 #include "cc/kernels/simd_cpu.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TFGA_HAVE_AVX2_PAIRS 1
+#else
+#define TFGA_HAVE_AVX2_PAIRS 0
+#endif
+
 namespace tfgpuaug {
 namespace {
 
@@ -132,13 +139,14 @@ inline void StorePixel(Float4 v, uint8_t* o) {  // SaturateToUint8, lane by lane
 #endif
 }
 
+// Output pixels [j0, out_w) of one row.
 template <int C, int T, typename Out>
-void HorizontalRowFixed(const float* row, const FixedTaps& f, int out_w, const VectorEpilogue& e,
-                        Out* out) {
+void HorizontalRowFixed(const float* row, const FixedTaps& f, int j0, int out_w,
+                        const VectorEpilogue& e, Out* out) {
   const int taps = T > 0 ? T : f.taps;
-  const int* index = f.index.data();
-  const float* weight = f.weight.data();
-  for (int j = 0; j < out_w; ++j, index += taps, weight += taps) {
+  const int* index = f.index.data() + size_t(j0) * taps;
+  const float* weight = f.weight.data() + size_t(j0) * taps;
+  for (int j = j0; j < out_w; ++j, index += taps, weight += taps) {
     Float4 acc = {0.f, 0.f, 0.f, 0.f};
     for (int t = 0; t < taps; ++t) {
       Float4 px;
@@ -150,17 +158,88 @@ void HorizontalRowFixed(const float* row, const FixedTaps& f, int out_w, const V
   }
 }
 
+#if TFGA_HAVE_AVX2_PAIRS
+// Two output pixels per 8-lane vector: the low half is pixel 2p, the high half 2p + 1.
+// Each lane does the same multiplies and adds, in the same order, as HorizontalRowFixed.
+struct PairTaps {
+  int taps = 0, pairs = 0;
+  std::vector<int> index;     // [pairs][taps][2]: the two pixels' premultiplied indices
+  std::vector<float> weight;  // [pairs][taps][8]: each pixel's weight in its four lanes
+};
+
+PairTaps MakePairTaps(const FixedTaps& f, int out_w) {
+  PairTaps p;
+  p.taps = f.taps;
+  p.pairs = out_w / 2;
+  p.index.resize(size_t(p.pairs) * p.taps * 2);
+  p.weight.resize(size_t(p.pairs) * p.taps * 8);
+  for (int q = 0; q < p.pairs; ++q) {
+    for (int t = 0; t < p.taps; ++t) {
+      for (int h = 0; h < 2; ++h) {
+        const size_t src = size_t(2 * q + h) * f.taps + t, dst = (size_t(q) * p.taps + t);
+        p.index[dst * 2 + h] = f.index[src];
+        for (int k = 0; k < 4; ++k) p.weight[dst * 8 + h * 4 + k] = f.weight[src];
+      }
+    }
+  }
+  return p;
+}
+
+template <int C, int T, typename Out>
+__attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const PairTaps& p,
+                                                          int out_w, const VectorEpilogue& e,
+                                                          Out* out) {
+  const int taps = T > 0 ? T : p.taps;
+  const __m256 mean = _mm256_set_m128(e.mean, e.mean);
+  const __m256 inv_std = _mm256_set_m128(e.inv_std, e.inv_std);
+  const int* index = p.index.data();
+  const float* weight = p.weight.data();
+  for (int q = 0; q < p.pairs; ++q, index += 2 * taps, weight += 8 * taps) {
+    __m256 acc = _mm256_setzero_ps();
+    for (int t = 0; t < taps; ++t) {
+      const __m256 px = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(row + index[2 * t])),
+                                             _mm_loadu_ps(row + index[2 * t + 1]), 1);
+      acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(weight + 8 * t), px));
+    }
+    if (e.normalize) acc = _mm256_mul_ps(_mm256_sub_ps(acc, mean), inv_std);
+    const int j = 2 * q;
+    StorePixel<C>(_mm256_castps256_ps128(acc), out + (e.mirror ? out_w - 1 - j : j) * C);
+    StorePixel<C>(_mm256_extractf128_ps(acc, 1), out + (e.mirror ? out_w - 2 - j : j + 1) * C);
+  }
+}
+
+bool CpuHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#endif
+
+// A row through the AVX2 pairs where the CPU has them (an odd last pixel and other CPUs
+// take the 4-lane loop).
+template <int C, int T, typename Out>
+void HorizontalRowTaps(const float* row, const FixedTaps& f, const void* pairs, int out_w,
+                       const VectorEpilogue& e, Out* out) {
+  int j0 = 0;
+#if TFGA_HAVE_AVX2_PAIRS
+  if (pairs != nullptr) {
+    HorizontalPairsAvx2<C, T>(row, *static_cast<const PairTaps*>(pairs), out_w, e, out);
+    j0 = out_w & ~1;
+  }
+#endif
+  HorizontalRowFixed<C, T>(row, f, j0, out_w, e, out);
+}
+
 template <int C, typename Out>
-void HorizontalRowVector(const float* row, const FixedTaps& f, int out_w, const VectorEpilogue& e,
-                         Out* out) {
+void HorizontalRowVector(const float* row, const FixedTaps& f, const void* pairs, int out_w,
+                         const VectorEpilogue& e, Out* out) {
   static_assert(C == 3 || C == 4, "vector path is for 3 or 4 channels");
   switch (f.taps) {
-    case 2: return HorizontalRowFixed<C, 2>(row, f, out_w, e, out);
-    case 3: return HorizontalRowFixed<C, 3>(row, f, out_w, e, out);
-    case 4: return HorizontalRowFixed<C, 4>(row, f, out_w, e, out);
-    case 5: return HorizontalRowFixed<C, 5>(row, f, out_w, e, out);
-    case 6: return HorizontalRowFixed<C, 6>(row, f, out_w, e, out);
-    default: return HorizontalRowFixed<C, 0>(row, f, out_w, e, out);
+    case 2: return HorizontalRowTaps<C, 2>(row, f, pairs, out_w, e, out);
+    case 3: return HorizontalRowTaps<C, 3>(row, f, pairs, out_w, e, out);
+    case 4: return HorizontalRowTaps<C, 4>(row, f, pairs, out_w, e, out);
+    case 5: return HorizontalRowTaps<C, 5>(row, f, pairs, out_w, e, out);
+    case 6: return HorizontalRowTaps<C, 6>(row, f, pairs, out_w, e, out);
+    default: return HorizontalRowTaps<C, 0>(row, f, pairs, out_w, e, out);
   }
 }
 
@@ -196,6 +275,14 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   const bool vector = c == 3 || c == 4;
   const FixedTaps fixed = vector ? MakeFixedTaps(tx, out_w, c) : FixedTaps();
   const VectorEpilogue vector_epilogue(epilogue);
+  const void* pairs = nullptr;
+#if TFGA_HAVE_AVX2_PAIRS
+  PairTaps pair_taps;
+  if (vector && CpuHasAvx2()) {
+    pair_taps = MakePairTaps(fixed, out_w);
+    pairs = &pair_taps;
+  }
+#endif
   for (int i = 0; i < out_h; ++i) {
     std::fill(acc.begin(), acc.begin() + row_elems, 0.f);
     float* a = acc.data();
@@ -205,8 +292,8 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     }
     Out* orow = out + size_t(i) * out_w * c;
     switch (c) {
-      case 3: HorizontalRowVector<3>(a, fixed, out_w, vector_epilogue, orow); break;
-      case 4: HorizontalRowVector<4>(a, fixed, out_w, vector_epilogue, orow); break;
+      case 3: HorizontalRowVector<3>(a, fixed, pairs, out_w, vector_epilogue, orow); break;
+      case 4: HorizontalRowVector<4>(a, fixed, pairs, out_w, vector_epilogue, orow); break;
       default: HorizontalRowAny(a, tx, out_w, c, epilogue, orow); break;
     }
   }

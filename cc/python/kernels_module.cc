@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +57,25 @@ py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vec
   Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
   py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
   Check(tfgpuaug::ExecuteDecode(p, bytes.size(), r, plan, out.mutable_data()));
+  return out;
+}
+
+// The strided decode (rows left where libjpeg writes them), copied out packed to compare.
+py::array_t<uint8_t> DecodeStrided(py::bytes data, int channels, std::optional<std::vector<int>> window,
+                                   int scale, bool apply_exif_orientation) {
+  const std::string bytes = data;
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation);
+  DecodePlan plan;
+  Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
+  std::unique_ptr<uint8_t[]> storage;
+  tfgpuaug::StridedPixels pixels;
+  Check(tfgpuaug::ExecuteDecodeStrided(p, bytes.size(), r, plan, &storage, &pixels));
+  py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
+  const size_t row = size_t(plan.out_width) * plan.out_channels;
+  for (int y = 0; y < plan.out_height; ++y) {
+    std::memcpy(out.mutable_data() + y * row, pixels.first + y * pixels.row_stride, row);
+  }
   return out;
 }
 
@@ -196,6 +217,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
         py::arg("window") = py::none(), py::arg("scale") = 1,
         py::arg("apply_exif_orientation") = false, "Decodes JPEG/PNG bytes on the CPU.");
+  m.def("decode_strided", &DecodeStrided, py::arg("data"), py::arg("channels") = 3,
+        py::arg("window") = py::none(), py::arg("scale") = 1,
+        py::arg("apply_exif_orientation") = false,
+        "ExecuteDecodeStrided's pixels, packed: must equal decode().");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false,
         "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
