@@ -8,6 +8,7 @@ import glob
 import importlib.util
 import io
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -21,6 +22,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_DIR = os.environ.get("TFGPUAUG_KERNELS_MODULE_DIR", os.path.join(ROOT, "build", "kernels_module"))
 
 
+MODULE_PATH = None
+
+
 def _load():
     found = glob.glob(os.path.join(MODULE_DIR, "tfgpuaug_kernels*.so"))
     if not found:
@@ -28,6 +32,8 @@ def _load():
             raise RuntimeError(f"tfgpuaug_kernels not built in {MODULE_DIR}")
         pytest.skip("tfgpuaug_kernels not built (python build_tools/build_kernels_module.py)",
                     allow_module_level=True)
+    global MODULE_PATH
+    MODULE_PATH = found[0]
     spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", found[0])
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -140,6 +146,43 @@ def test_gpu_decode_close_to_cpu(channels):
         assert got.shape == ref.shape
         diff = np.abs(got.astype(int) - ref)
         assert diff.mean() <= 1.5 and diff.max() <= 40
+
+
+def _cpu_has_avx2():
+    try:
+        return " avx2" in open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 resize path needs an AVX2 CPU")
+def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
+    # The AVX2 horizontal pass (two output pixels per vector) must give the 4-lane loop's
+    # bits: same resizes in a process started with TFGPUAUG_DISABLE_AVX2=1.
+    rng = np.random.default_rng(5)
+    cases = [((37, 53, 3), 24, 31, "bilinear", True), ((37, 53, 4), 24, 30, "bicubic", True),
+             ((90, 120, 3), 41, 77, "area", False), ((20, 16, 3), 40, 33, "bilinear", False),
+             ((300, 290, 3), 224, 224, "bilinear", True), ((9, 700, 4), 5, 63, "bicubic", False),
+             ((5, 5, 3), 1, 2, "nearest", False)]
+    images = [rng.integers(0, 256, shape, dtype=np.uint8) for shape, *_ in cases]
+    np.savez(tmp_path / "in.npz", *images)
+    script = f"""
+import importlib.util, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", {MODULE_PATH!r})
+k = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(k)
+images = np.load({str(tmp_path / "in.npz")!r})
+cases = {[c[1:] for c in cases]!r}
+np.savez({str(tmp_path / "out.npz")!r},
+         *[k.resize(images[f"arr_{{i}}"], *c) for i, c in enumerate(cases)])
+"""
+    env = dict(os.environ, TFGPUAUG_DISABLE_AVX2="1")
+    subprocess.run([sys.executable, "-c", script], env=env, check=True)
+    baseline = np.load(tmp_path / "out.npz")
+    for i, (img, (_, h, w, method, antialias)) in enumerate(zip(images, cases)):
+        np.testing.assert_array_equal(kernels.resize(img, h, w, method, antialias),
+                                      baseline[f"arr_{i}"], err_msg=str(cases[i]))
 
 
 @requires_gpu

@@ -62,7 +62,7 @@ int LumaMean(const uint8_t* src, const AugmentImage& im) {
 // Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
 // per-pixel code computes them; written as one flat loop so that it vectorises.
 template <int C>
-void SharpenRowT(const uint8_t* s, size_t row, float param, uint8_t* o) {
+TFGA_VECTOR_CLONES void SharpenRowT(const uint8_t* s, size_t row, float param, uint8_t* o) {
   for (size_t i = C; i + C < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, C), s[i], param);
 }
 

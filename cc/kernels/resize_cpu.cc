@@ -1,6 +1,7 @@
 #include "cc/kernels/resize_cpu.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "cc/kernels/simd_cpu.h"
@@ -68,15 +69,6 @@ void NeededRange(const ResampleAxis& axis, int out_size, int* first, int* last) 
 }
 
 namespace {
-
-// Hot loops get an AVX2 clone picked at load time on CPUs that have it; the default build
-// stays baseline x86-64 so the library runs everywhere. Contraction is off (build flags),
-// so both clones round every multiply and add alike: results do not depend on the CPU.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TFGA_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define TFGA_VECTOR_CLONES
-#endif
 
 template <typename In>
 TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* acc) {
@@ -209,7 +201,9 @@ __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const
 }
 
 bool CpuHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
+  // TFGPUAUG_DISABLE_AVX2 forces the 4-lane loop, so tests can compare the two paths.
+  static const bool has =
+      __builtin_cpu_supports("avx2") && std::getenv("TFGPUAUG_DISABLE_AVX2") == nullptr;
   return has;
 }
 #endif

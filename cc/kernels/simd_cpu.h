@@ -14,6 +14,15 @@
 #define TFGPUAUG_HAVE_SSE2 0
 #endif
 
+// Hot loops get an AVX2 clone picked at load time on CPUs that have it; the default build
+// stays baseline x86-64 so the library runs everywhere. Contraction is off (build flags),
+// so both clones round every multiply and add alike: results do not depend on the CPU.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TFGA_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TFGA_VECTOR_CLONES
+#endif
+
 namespace tfgpuaug {
 
 #if TFGPUAUG_HAVE_SSE2
