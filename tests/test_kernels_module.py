@@ -69,10 +69,10 @@ def test_strided_decode_equals_packed(channels):
         windows = [None, [0, 0, h, w], [h // 3, w // 5, max(1, h // 2), max(1, w // 3)],
                    [h - 1, w - 1, 1, 1], [0, min(16, w - 1), h, w - min(16, w - 1)]]
         for window in windows:
-            np.testing.assert_array_equal(kernels.decode_strided(blob, channels, window),
+            np.testing.assert_array_equal(kernels.decode(blob, channels, window, strided=True),
                                           kernels.decode(blob, channels, window))
         if min(h, w) >= 2:
-            np.testing.assert_array_equal(kernels.decode_strided(blob, channels, [0, 1, 1, 1], 2),
+            np.testing.assert_array_equal(kernels.decode(blob, channels, [0, 1, 1, 1], 2, strided=True),
                                           kernels.decode(blob, channels, [0, 1, 1, 1], 2))
 
 

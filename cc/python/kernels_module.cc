@@ -48,30 +48,23 @@ void Check(const tfgpuaug::Status& s) {
   if (!s.ok()) throw std::invalid_argument(s.message());
 }
 
+// `strided`: through ExecuteDecodeStrided (rows left where libjpeg writes them), copied
+// out packed so tests can compare it with the packed decode.
 py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vector<int>> window,
-                            int scale, bool apply_exif_orientation) {
+                            int scale, bool apply_exif_orientation, bool strided) {
   const std::string bytes = data;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation);
   DecodePlan plan;
   Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
   py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
-  Check(tfgpuaug::ExecuteDecode(p, bytes.size(), r, plan, out.mutable_data()));
-  return out;
-}
-
-// The strided decode (rows left where libjpeg writes them), copied out packed to compare.
-py::array_t<uint8_t> DecodeStrided(py::bytes data, int channels, std::optional<std::vector<int>> window,
-                                   int scale, bool apply_exif_orientation) {
-  const std::string bytes = data;
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation);
-  DecodePlan plan;
-  Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
+  if (!strided) {
+    Check(tfgpuaug::ExecuteDecode(p, bytes.size(), r, plan, out.mutable_data()));
+    return out;
+  }
   std::unique_ptr<uint8_t[]> storage;
   tfgpuaug::StridedPixels pixels;
   Check(tfgpuaug::ExecuteDecodeStrided(p, bytes.size(), r, plan, &storage, &pixels));
-  py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
   const size_t row = size_t(plan.out_width) * plan.out_channels;
   for (int y = 0; y < plan.out_height; ++y) {
     std::memcpy(out.mutable_data() + y * row, pixels.first + y * pixels.row_stride, row);
@@ -216,11 +209,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
         py::arg("window") = py::none(), py::arg("scale") = 1,
-        py::arg("apply_exif_orientation") = false, "Decodes JPEG/PNG bytes on the CPU.");
-  m.def("decode_strided", &DecodeStrided, py::arg("data"), py::arg("channels") = 3,
-        py::arg("window") = py::none(), py::arg("scale") = 1,
-        py::arg("apply_exif_orientation") = false,
-        "ExecuteDecodeStrided's pixels, packed: must equal decode().");
+        py::arg("apply_exif_orientation") = false, py::arg("strided") = false,
+        "Decodes JPEG/PNG bytes on the CPU (strided: through ExecuteDecodeStrided).");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false,
         "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
