@@ -150,7 +150,6 @@ void HorizontalRowFixed(const float* row, const FixedTaps& f, int j0, int out_w,
   }
 }
 
-#if TFGA_HAVE_AVX2_PAIRS
 // Two output pixels per 8-lane vector: the low half is pixel 2p, the high half 2p + 1.
 // Each lane does the same multiplies and adds, in the same order, as HorizontalRowFixed.
 struct PairTaps {
@@ -177,6 +176,7 @@ PairTaps MakePairTaps(const FixedTaps& f, int out_w) {
   return p;
 }
 
+#if TFGA_HAVE_AVX2_PAIRS
 template <int C, int T, typename Out>
 __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const PairTaps& p,
                                                           int out_w, const VectorEpilogue& e,
@@ -211,12 +211,12 @@ bool CpuHasAvx2() {
 // A row through the AVX2 pairs where the CPU has them (an odd last pixel and other CPUs
 // take the 4-lane loop).
 template <int C, int T, typename Out>
-void HorizontalRowTaps(const float* row, const FixedTaps& f, const void* pairs, int out_w,
+void HorizontalRowTaps(const float* row, const FixedTaps& f, const PairTaps* pairs, int out_w,
                        const VectorEpilogue& e, Out* out) {
   int j0 = 0;
 #if TFGA_HAVE_AVX2_PAIRS
   if (pairs != nullptr) {
-    HorizontalPairsAvx2<C, T>(row, *static_cast<const PairTaps*>(pairs), out_w, e, out);
+    HorizontalPairsAvx2<C, T>(row, *pairs, out_w, e, out);
     j0 = out_w & ~1;
   }
 #endif
@@ -224,7 +224,7 @@ void HorizontalRowTaps(const float* row, const FixedTaps& f, const void* pairs, 
 }
 
 template <int C, typename Out>
-void HorizontalRowVector(const float* row, const FixedTaps& f, const void* pairs, int out_w,
+void HorizontalRowVector(const float* row, const FixedTaps& f, const PairTaps* pairs, int out_w,
                          const VectorEpilogue& e, Out* out) {
   static_assert(C == 3 || C == 4, "vector path is for 3 or 4 channels");
   switch (f.taps) {
@@ -269,7 +269,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   const bool vector = c == 3 || c == 4;
   const FixedTaps fixed = vector ? MakeFixedTaps(tx, out_w, c) : FixedTaps();
   const VectorEpilogue vector_epilogue(epilogue);
-  const void* pairs = nullptr;
+  const PairTaps* pairs = nullptr;
 #if TFGA_HAVE_AVX2_PAIRS
   PairTaps pair_taps;
   if (vector && CpuHasAvx2()) {
