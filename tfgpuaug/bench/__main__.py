@@ -43,7 +43,7 @@ def _inputs():
         data = timing.generated_data_dir(per_class=4)
     blobs, files = timing.load_images(data, jpeg_only=True)
     batch = min(_BATCH.value, len(blobs)) if not _QUICK.value else 4
-    inp = pipelines.Inputs(blobs, files, timing.windows_for(blobs), batch)
+    inp = pipelines.Inputs(blobs, files, batch)
     return inp, os.path.dirname(files[0])
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-import numpy as np
 import tensorflow as tf
 
 import tfgpuaug as tga
@@ -19,11 +18,10 @@ Maker = Callable[[], tf.data.Dataset]
 
 
 class Inputs:
-    """The benchmark's images: encoded bytes, their paths, windows for the crop floor."""
+    """The benchmark's images: encoded bytes and their paths."""
 
-    def __init__(self, blobs: list[bytes], files: list[str], windows: np.ndarray, batch: int,
-                 size: int = 224):
-        self.blobs, self.files, self.windows = tf.constant(blobs), files, windows
+    def __init__(self, blobs: list[bytes], files: list[str], batch: int, size: int = 224):
+        self.blobs, self.files = tf.constant(blobs), files
         self.batch, self.size = batch, size
         self.mean, self.std = tf.constant(tga.IMAGENET_MEAN), tf.constant(tga.IMAGENET_STD)
 
@@ -55,16 +53,20 @@ def train(inp: Inputs) -> Dict[str, Maker]:
     def tf_image():
         return inp.per_image(lambda x: (tf_random_crop_uint8(x, inp.size) - inp.mean) / inp.std)
 
+    crop = tga.RandomResizedCrop(inp.size)
+
     def ours():  # decode, crop, resize, flip and normalize fused: one pass per image
         return inp.batches().apply(tga.gpu_augment(
-            [tga.RandomResizedCrop(inp.size), tga.CropMirrorNormalize(mirror=0.5)], seed=7))
+            [crop, tga.CropMirrorNormalize(mirror=0.5)], seed=7))
 
-    def floor():  # the entropy decoding of the same kind of crops, nothing else
-        ds = tf.data.Dataset.from_tensor_slices((inp.blobs, inp.windows)).repeat()
-        ds = ds.batch(inp.batch, drop_remainder=True)
-        ds = ds.map(lambda x, w: tga.decode_image(x, crop_window=w).flat_values[:1],
-                    num_parallel_calls=AUTOTUNE)
-        return ds.prefetch(AUTOTUNE)
+    def floor():  # decoding exactly the crops `ours` decodes, nothing after it
+        def crops_alone(contents, seed):
+            # Compose hands its first transform fold_in(seed, 0): the same boxes as ours.
+            boxes = tga.random_crop_boxes(tga.image_shape(contents)[:, :2], crop.scale, crop.ratio,
+                                          seed=tf.random.experimental.stateless_fold_in(seed, 0))
+            return tga.decode_image(contents, crop_window=tf.cast(boxes, tf.int32)).flat_values[:1]
+        return inp.batches().apply(tga.gpu_augment(crops_alone, seed=7, prefetch=AUTOTUNE,
+                                                   num_parallel_calls=AUTOTUNE))
 
     return {"tf.data + tf.image": tf_image, "tfgpuaug": ours, "floor: crop decode alone": floor}
 
