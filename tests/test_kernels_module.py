@@ -122,6 +122,37 @@ def test_specialised_warps_bit_identical_to_general_loop(m, channels):
         assert (fast != fill).any()  # the matrices keep part of the image inside
 
 
+def _centred(degrees=0.0, shear_x=0.0, shear_y=0.0, tx=0.0, ty=0.0, size=224):
+    """A RandAugment-style matrix about the image centre (rotation, shear, translation)."""
+    c = size / 2
+    a, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    m = np.array([[a, s, 0], [-s, a, 0], [0, 0, 1]]) @ np.array([[1, shear_x, 0], [shear_y, 1, 0], [0, 0, 1]])
+    m = np.array([[1, 0, c + tx], [0, 1, c + ty], [0, 0, 1]]) @ m @ np.array([[1, 0, -c], [0, 1, -c], [0, 0, 1]])
+    return [float(v) for v in m[:2].ravel()]
+
+
+# RandAugment/TrivialAugment magnitudes, a far-away shift (every pixel is fill) and a
+# matrix whose samples cross the image edges on every side.
+PHOTO_MATRICES = ([_centred(d) for d in (-135, -30, -9.3, 0.7, 17, 30, 90, 135)] +
+                  [_centred(shear_x=v) for v in (-0.99, 0.3)] + [_centred(shear_y=v) for v in (-0.3, 0.99)] +
+                  [_centred(tx=-100.4), _centred(ty=31.7), _centred(17, 0.2, -0.1, 12.5, -8.25)] +
+                  [[1, 0, 1e7, 0, 1, 0], [1.9, 0.4, -60, -0.3, 1.7, -45]])
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_warps_on_photos_bit_identical_to_general_loop(channels):
+    """Whatever loop the CPU picks (AVX2 eight pixels at a time, rows, columns, SSE2) must
+    give the bits of the per-pixel function the GPU runs, on full-size images."""
+    img = fixtures.photo(224, 224, channels=channels, seed=3)
+    odd = fixtures.photo(97, 131, channels=channels, seed=4)  # rows not a multiple of 8
+    for m in PHOTO_MATRICES:
+        for image in (img, odd):
+            for fill in (128.0, 0.0):
+                np.testing.assert_array_equal(kernels.warp_affine(image, m, fill=fill),
+                                              kernels.warp_affine(image, m, fill=fill, general=True),
+                                              err_msg=f"{m} {image.shape} fill={fill}")
+
+
 @pytest.mark.parametrize("shape", [(1, 1, 3), (1, 2, 3), (2, 1, 4), (1, 1, 1)])
 def test_tiny_images_warp_like_general_loop(shape):
     img = (np.arange(np.prod(shape)) * 37 % 256).astype(np.uint8).reshape(shape)
@@ -183,6 +214,31 @@ np.savez({str(tmp_path / "out.npz")!r},
     for i, (img, (_, h, w, method, antialias)) in enumerate(zip(images, cases)):
         np.testing.assert_array_equal(kernels.resize(img, h, w, method, antialias),
                                       baseline[f"arr_{i}"], err_msg=str(cases[i]))
+
+
+@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 warp needs an AVX2 CPU")
+def test_warp_baseline_loops_equal_avx2(tmp_path):
+    # On AVX2 CPUs the row, column and SSE2 loops only run for vertical shifts; here they
+    # run everything, in a process started with TFGPUAUG_DISABLE_AVX2=1.
+    images = [fixtures.photo(224, 224, channels=c, seed=3) for c in (1, 3, 4)]
+    matrices = PHOTO_MATRICES + ROW_AND_COLUMN_MATRICES
+    np.savez(tmp_path / "in.npz", *images)
+    script = f"""
+import importlib.util
+import numpy as np
+spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", {MODULE_PATH!r})
+k = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(k)
+images = np.load({str(tmp_path / "in.npz")!r})
+np.savez({str(tmp_path / "out.npz")!r},
+         *[k.warp_affine(images[f"arr_{{i}}"], m) for i in range(3) for m in {matrices!r}])
+"""
+    env = dict(os.environ, TFGPUAUG_DISABLE_AVX2="1")
+    subprocess.run([sys.executable, "-c", script], env=env, check=True)
+    baseline = np.load(tmp_path / "out.npz")
+    outputs = [kernels.warp_affine(img, m) for img in images for m in matrices]
+    for i, out in enumerate(outputs):
+        np.testing.assert_array_equal(out, baseline[f"arr_{i}"], err_msg=str(matrices[i % len(matrices)]))
 
 
 @requires_gpu

@@ -6,13 +6,6 @@
 
 #include "cc/kernels/simd_cpu.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define TFGA_HAVE_AVX2_PAIRS 1
-#else
-#define TFGA_HAVE_AVX2_PAIRS 0
-#endif
-
 namespace tfgpuaug {
 namespace {
 
@@ -176,7 +169,7 @@ PairTaps MakePairTaps(const FixedTaps& f, int out_w) {
   return p;
 }
 
-#if TFGA_HAVE_AVX2_PAIRS
+#if TFGPUAUG_HAVE_AVX2_LOOPS
 template <int C, int T, typename Out>
 __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const PairTaps& p,
                                                           int out_w, const VectorEpilogue& e,
@@ -200,12 +193,6 @@ __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const
   }
 }
 
-bool CpuHasAvx2() {
-  // TFGPUAUG_DISABLE_AVX2 forces the 4-lane loop, so tests can compare the two paths.
-  static const bool has =
-      __builtin_cpu_supports("avx2") && std::getenv("TFGPUAUG_DISABLE_AVX2") == nullptr;
-  return has;
-}
 #endif
 
 // A row through the AVX2 pairs where the CPU has them (an odd last pixel and other CPUs
@@ -214,7 +201,7 @@ template <int C, int T, typename Out>
 void HorizontalRowTaps(const float* row, const FixedTaps& f, const PairTaps* pairs, int out_w,
                        const VectorEpilogue& e, Out* out) {
   int j0 = 0;
-#if TFGA_HAVE_AVX2_PAIRS
+#if TFGPUAUG_HAVE_AVX2_LOOPS
   if (pairs != nullptr) {
     HorizontalPairsAvx2<C, T>(row, *pairs, out_w, e, out);
     j0 = out_w & ~1;
@@ -270,7 +257,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   const FixedTaps fixed = vector ? MakeFixedTaps(tx, out_w, c) : FixedTaps();
   const VectorEpilogue vector_epilogue(epilogue);
   const PairTaps* pairs = nullptr;
-#if TFGA_HAVE_AVX2_PAIRS
+#if TFGPUAUG_HAVE_AVX2_LOOPS
   PairTaps pair_taps;
   if (vector && CpuHasAvx2()) {
     pair_taps = MakePairTaps(fixed, out_w);

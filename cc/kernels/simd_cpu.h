@@ -5,6 +5,7 @@
 #define TFGPUAUG_CC_KERNELS_SIMD_CPU_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -23,7 +24,25 @@
 #define TFGA_VECTOR_CLONES
 #endif
 
+// Hand-written AVX2 loops (target("avx2") functions picked at run time by CpuHasAvx2).
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TFGPUAUG_HAVE_AVX2_LOOPS 1
+#else
+#define TFGPUAUG_HAVE_AVX2_LOOPS 0
+#endif
+
 namespace tfgpuaug {
+
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// Whether this CPU runs the AVX2 loops. TFGPUAUG_DISABLE_AVX2 forces the baseline loops,
+// so tests can compare the two paths bit for bit.
+inline bool CpuHasAvx2() {
+  static const bool has =
+      __builtin_cpu_supports("avx2") && std::getenv("TFGPUAUG_DISABLE_AVX2") == nullptr;
+  return has;
+}
+#endif
 
 #if TFGPUAUG_HAVE_SSE2
 // Four bytes from p as floats. For an RGB pixel, lane 3 is the next pixel's first byte:
