@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "cc/kernels/simd_cpu.h"
 
@@ -66,6 +67,13 @@ namespace {
 template <typename In>
 TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* acc) {
   for (size_t e = 0; e < n; ++e) acc[e] += w * static_cast<float>(row[e]);
+}
+
+// The first tap: acc = w * row instead of 0 + w * row, which is the same value but for
+// the sign of a zero, and the horizontal pass adds every sum to +0 (so outputs are equal).
+template <typename In>
+TFGA_VECTOR_CLONES void FirstRow(const In* row, float w, size_t n, float* acc) {
+  for (size_t e = 0; e < n; ++e) acc[e] = w * static_cast<float>(row[e]);
 }
 
 // Three or four channels: one 4-lane vector multiply-add per tap (lane 3 of an RGB load
@@ -177,19 +185,49 @@ __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const
   const int taps = T > 0 ? T : p.taps;
   const __m256 mean = _mm256_set_m128(e.mean, e.mean);
   const __m256 inv_std = _mm256_set_m128(e.inv_std, e.inv_std);
+  // Flags and pointers in locals: stores through `out` may alias anything read through
+  // a reference, which would reload them after every pixel.
+  const bool normalize = e.normalize, mirror = e.mirror;
   const int* index = p.index.data();
   const float* weight = p.weight.data();
-  for (int q = 0; q < p.pairs; ++q, index += 2 * taps, weight += 8 * taps) {
+  const int pairs = p.pairs;
+  // Output pixel 2q goes to first + 2q * step, 2q + 1 next to it on the step's side.
+  Out* o = out + (mirror ? out_w - 1 : 0) * C;
+  const long step = mirror ? -C : C;
+  for (int q = 0; q < pairs; ++q, index += 2 * taps, weight += 8 * taps, o += 2 * step) {
     __m256 acc = _mm256_setzero_ps();
     for (int t = 0; t < taps; ++t) {
       const __m256 px = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(row + index[2 * t])),
                                              _mm_loadu_ps(row + index[2 * t + 1]), 1);
       acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(weight + 8 * t), px));
     }
-    if (e.normalize) acc = _mm256_mul_ps(_mm256_sub_ps(acc, mean), inv_std);
-    const int j = 2 * q;
-    StorePixel<C>(_mm256_castps256_ps128(acc), out + (e.mirror ? out_w - 1 - j : j) * C);
-    StorePixel<C>(_mm256_extractf128_ps(acc, 1), out + (e.mirror ? out_w - 2 - j : j + 1) * C);
+    if (normalize) acc = _mm256_mul_ps(_mm256_sub_ps(acc, mean), inv_std);
+    if (std::is_same<Out, float>::value && C == 3 && q + 1 < pairs) {
+      // Both RGB pixels in one 8-float store. Its two spare floats land in the slot of
+      // pixel 2q + 2, which the next pair writes afterwards (never past the row).
+      float* f = reinterpret_cast<float*>(o);
+      if (mirror) {
+        _mm256_storeu_ps(f - 5, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 0, 4, 5, 6, 0, 1, 2)));
+      } else {
+        _mm256_storeu_ps(f, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 6, 6)));
+      }
+      continue;
+    }
+    if (std::is_same<Out, uint8_t>::value && C == 3 && q + 1 < pairs) {
+      // SaturateToUint8 on eight lanes (as StorePixel), then both pixels' six bytes in one
+      // 8-byte store whose spare bytes land in pixel 2q + 2's slot, as above.
+      const __m256 clamped = _mm256_min_ps(_mm256_max_ps(acc, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
+      __m256i b = _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
+      b = _mm256_packus_epi16(_mm256_packs_epi32(b, b), b);
+      const uint64_t first = uint32_t(_mm256_cvtsi256_si32(b)) & 0xffffffu;
+      const uint64_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(b, 1))) & 0xffffffu;
+      uint8_t* u = reinterpret_cast<uint8_t*>(o);
+      const uint64_t both = mirror ? (second << 16) | (first << 40) : first | (second << 24);
+      std::memcpy(mirror ? u - 5 : u, &both, 8);
+      continue;
+    }
+    StorePixel<C>(_mm256_castps256_ps128(acc), o);
+    StorePixel<C>(_mm256_extractf128_ps(acc, 1), o + step);
   }
 }
 
@@ -265,11 +303,12 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
   }
 #endif
   for (int i = 0; i < out_h; ++i) {
-    std::fill(acc.begin(), acc.begin() + row_elems, 0.f);
     float* a = acc.data();
-    for (int t = ty.offsets[i]; t < ty.offsets[i + 1]; ++t) {
-      AccumulateRow(src + long(ty.index[t]) * src_row_stride + size_t(x0) * c, ty.weight[t],
-                    row_elems, a);
+    const In* left = src + size_t(x0) * c;
+    const int t0 = ty.offsets[i];  // every output row has at least one tap
+    FirstRow(left + long(ty.index[t0]) * src_row_stride, ty.weight[t0], row_elems, a);
+    for (int t = t0 + 1; t < ty.offsets[i + 1]; ++t) {
+      AccumulateRow(left + long(ty.index[t]) * src_row_stride, ty.weight[t], row_elems, a);
     }
     Out* orow = out + size_t(i) * out_w * c;
     switch (c) {
