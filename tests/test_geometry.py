@@ -134,6 +134,16 @@ def test_random_resized_crop_fused_flip_and_normalize():
     assert np.abs(fused - ref).max() <= 0.51 / min(tga.IMAGENET_STD)
 
 
+@pytest.mark.parametrize("size", [40, 41, 224])  # even and odd widths: paired and single stores
+def test_random_resized_crop_fused_flip_uint8_exact(size):
+    blobs = tf.constant([fixtures.jpeg_bytes(fixtures.photo(90 + 60 * s, 130, seed=s)) for s in range(4)])
+    mirror = [True, False, True, True]
+    plain = tga.random_resized_crop(blobs, size, seed=5).numpy()
+    flipped = tga.random_resized_crop(blobs, size, seed=5, mirror=mirror).numpy()
+    plain[mirror] = plain[mirror][:, :, ::-1]
+    np.testing.assert_array_equal(flipped, plain)
+
+
 def test_random_crop_boxes_stay_inside_and_follow_the_distribution():
     dims = tf.constant([[375, 500], [500, 333], [20, 1000], [64, 64]] * 500, tf.float32)
     boxes = tga.random_crop_boxes(dims, seed=4).numpy()
