@@ -186,42 +186,9 @@ def _cpu_has_avx2():
         return False
 
 
-@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 resize path needs an AVX2 CPU")
-def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
-    # The AVX2 horizontal pass (two output pixels per vector) must give the 4-lane loop's
-    # bits: same resizes in a process started with TFGPUAUG_DISABLE_AVX2=1.
-    rng = np.random.default_rng(5)
-    cases = [((37, 53, 3), 24, 31, "bilinear", True), ((37, 53, 4), 24, 30, "bicubic", True),
-             ((90, 120, 3), 41, 77, "area", False), ((20, 16, 3), 40, 33, "bilinear", False),
-             ((300, 290, 3), 224, 224, "bilinear", True), ((9, 700, 4), 5, 63, "bicubic", False),
-             ((5, 5, 3), 1, 2, "nearest", False)]
-    images = [rng.integers(0, 256, shape, dtype=np.uint8) for shape, *_ in cases]
-    np.savez(tmp_path / "in.npz", *images)
-    script = f"""
-import importlib.util, sys
-import numpy as np
-spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", {MODULE_PATH!r})
-k = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(k)
-images = np.load({str(tmp_path / "in.npz")!r})
-cases = {[c[1:] for c in cases]!r}
-np.savez({str(tmp_path / "out.npz")!r},
-         *[k.resize(images[f"arr_{{i}}"], *c) for i, c in enumerate(cases)])
-"""
-    env = dict(os.environ, TFGPUAUG_DISABLE_AVX2="1")
-    subprocess.run([sys.executable, "-c", script], env=env, check=True)
-    baseline = np.load(tmp_path / "out.npz")
-    for i, (img, (_, h, w, method, antialias)) in enumerate(zip(images, cases)):
-        np.testing.assert_array_equal(kernels.resize(img, h, w, method, antialias),
-                                      baseline[f"arr_{i}"], err_msg=str(cases[i]))
-
-
-@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 warp needs an AVX2 CPU")
-def test_warp_baseline_loops_equal_avx2(tmp_path):
-    # On AVX2 CPUs the row, column and SSE2 loops only run for vertical shifts; here they
-    # run everything, in a process started with TFGPUAUG_DISABLE_AVX2=1.
-    images = [fixtures.photo(224, 224, channels=c, seed=3) for c in (1, 3, 4)]
-    matrices = PHOTO_MATRICES + ROW_AND_COLUMN_MATRICES
+def _without_avx2(tmp_path, images, calls: str):
+    """The outputs of `calls` (a Python expression listing calls of module `k` on the list
+    `images`) in a child process started with TFGPUAUG_DISABLE_AVX2=1: the baseline loops."""
     np.savez(tmp_path / "in.npz", *images)
     script = f"""
 import importlib.util
@@ -229,16 +196,42 @@ import numpy as np
 spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", {MODULE_PATH!r})
 k = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(k)
-images = np.load({str(tmp_path / "in.npz")!r})
-np.savez({str(tmp_path / "out.npz")!r},
-         *[k.warp_affine(images[f"arr_{{i}}"], m) for i in range(3) for m in {matrices!r}])
+stored = np.load({str(tmp_path / "in.npz")!r})
+images = [stored[f"arr_{{i}}"] for i in range({len(images)})]
+np.savez({str(tmp_path / "out.npz")!r}, *({calls}))
 """
     env = dict(os.environ, TFGPUAUG_DISABLE_AVX2="1")
     subprocess.run([sys.executable, "-c", script], env=env, check=True)
-    baseline = np.load(tmp_path / "out.npz")
+    out = np.load(tmp_path / "out.npz")
+    return [out[f"arr_{i}"] for i in range(len(out.files))]
+
+
+@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 resize path needs an AVX2 CPU")
+def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
+    # The AVX2 horizontal pass (two output pixels per vector) must give the 4-lane loop's bits.
+    rng = np.random.default_rng(5)
+    cases = [((37, 53, 3), 24, 31, "bilinear", True), ((37, 53, 4), 24, 30, "bicubic", True),
+             ((90, 120, 3), 41, 77, "area", False), ((20, 16, 3), 40, 33, "bilinear", False),
+             ((300, 290, 3), 224, 224, "bilinear", True), ((9, 700, 4), 5, 63, "bicubic", False),
+             ((5, 5, 3), 1, 2, "nearest", False)]
+    images = [rng.integers(0, 256, shape, dtype=np.uint8) for shape, *_ in cases]
+    args = [c[1:] for c in cases]
+    baseline = _without_avx2(tmp_path, images, f"k.resize(img, *c) for img, c in zip(images, {args!r})")
+    for img, c, expected in zip(images, args, baseline):
+        np.testing.assert_array_equal(kernels.resize(img, *c), expected, err_msg=str(c))
+
+
+@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 warp needs an AVX2 CPU")
+def test_warp_baseline_loops_equal_avx2(tmp_path):
+    # On AVX2 CPUs the row, column and SSE2 loops only run for vertical shifts; here they
+    # run everything.
+    images = [fixtures.photo(224, 224, channels=c, seed=3) for c in (1, 3, 4)]
+    matrices = PHOTO_MATRICES + ROW_AND_COLUMN_MATRICES
+    baseline = _without_avx2(tmp_path, images, f"k.warp_affine(img, m) for img in images for m in {matrices!r}")
     outputs = [kernels.warp_affine(img, m) for img in images for m in matrices]
-    for i, out in enumerate(outputs):
-        np.testing.assert_array_equal(out, baseline[f"arr_{i}"], err_msg=str(matrices[i % len(matrices)]))
+    assert len(outputs) == len(baseline)
+    for i, (out, expected) in enumerate(zip(outputs, baseline)):
+        np.testing.assert_array_equal(out, expected, err_msg=str(matrices[i % len(matrices)]))
 
 
 @requires_gpu
