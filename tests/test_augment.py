@@ -93,6 +93,23 @@ def test_solarize_add_and_cutout(photos):
         np.testing.assert_array_equal(o[~inside], img[~inside])
 
 
+@pytest.mark.parametrize("size", [1.0, 7.5, 33.0, 500.0])
+def test_cutout_square_matches_float32_reference(photos, size):
+    # The same float32 comparisons as the kernel: pixel centre against centre -+ half side.
+    centers = np.random.default_rng(int(size)).uniform(-0.1, 1.1, (len(photos), 2)).astype(np.float32)
+    out = ops.cutout(photos, size, centers=centers, fill_value=200).numpy()
+    h, w = photos.shape[1:3]
+    half = np.float32(0.5) * np.float32(size)
+    for img, o, (cy, cx) in zip(photos, out, centers):
+        cy, cx = cy * np.float32(h), cx * np.float32(w)
+        ys = np.arange(h, dtype=np.float32) + np.float32(0.5)
+        xs = np.arange(w, dtype=np.float32) + np.float32(0.5)
+        inside = (((ys >= cy - half) & (ys < cy + half))[:, None] &
+                  ((xs >= cx - half) & (xs < cx + half))[None, :])
+        np.testing.assert_array_equal(o[inside], 200)
+        np.testing.assert_array_equal(o[~inside], img[~inside])
+
+
 def test_hue_and_saturation_within_one_level_of_tf_image(photos):
     assert np.abs(ops.hue(photos, 0.2).numpy().astype(int) - tf.image.adjust_hue(photos, 0.2).numpy()).max() <= 1
     assert np.abs(ops.saturation(photos, 1.7).numpy().astype(int)

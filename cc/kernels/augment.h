@@ -238,6 +238,18 @@ TFGA_HD StageParams PrepareStage(int op, float param, const float* aux, const Au
   return sp;
 }
 
+// Cutout's square: centre (from aux, as fractions of the size) and half side in pixels.
+struct CutoutSquare {
+  float cy, cx, half;
+};
+TFGA_HD CutoutSquare CutoutOf(const StageParams& sp, const AugmentImage& im) {
+  return {sp.aux[0] * im.h, sp.aux[1] * im.w, 0.5f * sp.param};
+}
+// Whether a pixel centre at `pos` lies inside the square along one axis.
+TFGA_HD bool CutoutCovers(float centre, float half, float pos) {
+  return pos >= centre - half && pos < centre + half;
+}
+
 // All channels of output pixel (y, x) of a non-LUT stage applied to `src`.
 TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const AugmentImage& im, int y,
                           int x, uint8_t* out) {
@@ -261,10 +273,8 @@ TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const Augme
       return;
     }
     case AugmentOp::kCutout: {
-      const float cy = sp.aux[0] * im.h, cx = sp.aux[1] * im.w, half = 0.5f * sp.param;
-      const bool inside = y + 0.5f >= cy - half && y + 0.5f < cy + half &&
-                          x + 0.5f >= cx - half && x + 0.5f < cx + half;
-      if (inside)
+      const CutoutSquare sq = CutoutOf(sp, im);
+      if (CutoutCovers(sq.cy, sq.half, y + 0.5f) && CutoutCovers(sq.cx, sq.half, x + 0.5f))
         for (int k = 0; k < im.c; ++k) out[k] = SaturateToUint8(im.fill);
       return;
     }

@@ -108,6 +108,17 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return;
   }
   if (op == int(AugmentOp::kColor) && im.c == 3) return ColorRgb(src, n, param, dst);
+  if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart
+    std::memcpy(dst, src, n * im.c);
+    const CutoutSquare sq = CutoutOf(sp, im);
+    const uint8_t fill = SaturateToUint8(im.fill);
+    for (int y = 0; y < im.h; ++y) {
+      if (!CutoutCovers(sq.cy, sq.half, y + 0.5f)) continue;
+      for (int x = 0; x < im.w; ++x)
+        if (CutoutCovers(sq.cx, sq.half, x + 0.5f)) std::memset(dst + (size_t(y) * im.w + x) * im.c, fill, im.c);
+    }
+    return;
+  }
   if ((op == int(AugmentOp::kColor) || op == int(AugmentOp::kGrayscale)) && im.c >= 3) {
     const bool gray_only = op == int(AugmentOp::kGrayscale);
     for (size_t i = 0; i < n; ++i) {
