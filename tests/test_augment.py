@@ -110,6 +110,38 @@ def test_cutout_square_matches_float32_reference(photos, size):
         np.testing.assert_array_equal(o[~inside], img[~inside])
 
 
+def _blur_reference(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Separable Gaussian convolution in float64 with numpy's reflect (101) padding."""
+    r = min(int(np.ceil(3 * sigma)), 16)
+    w = np.exp(-np.arange(-r, r + 1) ** 2 / (2 * sigma**2))
+    w /= w.sum()
+    x = np.pad(img.astype(np.float64), ((r, r), (r, r), (0, 0)), mode="reflect")
+    x = sum(w[t] * x[:, t:t + img.shape[1]] for t in range(2 * r + 1))
+    x = sum(w[t] * x[t:t + img.shape[0]] for t in range(2 * r + 1))
+    return np.clip(np.floor(x + 0.5), 0, 255)
+
+
+@pytest.mark.parametrize("sigma", [0.3, 1.0, 2.5, 7.0])
+def test_gaussian_blur_against_numpy_reference(photos, sigma):
+    got = ops.gaussian_blur(photos, sigma).numpy().astype(int)
+    for g, img in zip(got, photos):
+        ref = _blur_reference(img, sigma)
+        # float32 sums against float64: a value within rounding of .5 may land one level off.
+        assert np.abs(g - ref).max() <= 1
+        assert np.mean(g != ref) < 0.01
+    assert (got != photos).any()
+
+
+def test_gaussian_blur_per_sample_sigma_tiny_images_and_identity():
+    imgs = np.stack([fixtures.photo(5, 3, seed=s) for s in range(3)])
+    got = ops.gaussian_blur(imgs, [0.0, 1.0, 4.0]).numpy().astype(int)
+    np.testing.assert_array_equal(got[0], imgs[0])  # sigma 0: unchanged
+    for g, img, sigma in zip(got[1:], imgs[1:], [1.0, 4.0]):  # radius beyond the image: reflected again
+        assert np.abs(g - _blur_reference(img, sigma)).max() <= 1
+    one = np.full((2, 1, 1, 3), 77, np.uint8)
+    np.testing.assert_array_equal(ops.gaussian_blur(one, 2.0).numpy(), one)
+
+
 def test_hue_and_saturation_within_one_level_of_tf_image(photos):
     assert np.abs(ops.hue(photos, 0.2).numpy().astype(int) - tf.image.adjust_hue(photos, 0.2).numpy()).max() <= 1
     assert np.abs(ops.saturation(photos, 1.7).numpy().astype(int)

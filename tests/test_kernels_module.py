@@ -161,6 +161,23 @@ def test_tiny_images_warp_like_general_loop(shape):
         np.testing.assert_array_equal(kernels.warp_affine(img, m), kernels.warp_affine(img, m, general=True))
 
 
+# Per-pixel augment ops (ids of cc/kernels/augment.h) with parameters; the CPU's fast paths
+# (separable blur, row-wise sharpness, SSE2 colour, cutout rows, AVX2 warps) must give the
+# bits of the per-pixel function the GPU's apply kernel runs.
+PER_PIXEL_STAGES = [(21, 0.4), (21, 1.3), (21, 3.0), (21, 9.0), (11, 1.8), (11, 0.1), (8, 0.3),
+                    (8, 1.9), (16, 13.0), (17, 0.0), (4, 23.0), (12, -0.3), (13, 0.99), (14, 17.5),
+                    (15, -40.25)]
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+@pytest.mark.parametrize("op,param", PER_PIXEL_STAGES)
+def test_augment_fast_paths_bit_identical_to_per_pixel_function(op, param, channels):
+    for img in (fixtures.photo(61, 47, channels=channels, seed=op), fixtures.photo(2, 3, channels=channels)):
+        fast = kernels.augment_stage(img, op, param, aux=[0.3, 0.7])
+        general = kernels.augment_stage(img, op, param, aux=[0.3, 0.7], general=True)
+        np.testing.assert_array_equal(fast, general, err_msg=f"op {op} param {param} {img.shape}")
+
+
 def test_module_reports_cuda_build():
     assert kernels.cuda_built() in (True, False)
     if os.environ.get("TFGPUAUG_CUDA") == "1":

@@ -39,7 +39,8 @@ enum class AugmentOp : int {
   kHue = 18,         // hue shift in turns (tf.image.adjust_hue's delta)
   kSaturation = 19,  // saturation factor (tf.image.adjust_saturation)
   kGaussianNoise = 20,  // standard deviation in levels; stream from aux
-  kNumOps = 21,
+  kGaussianBlur = 21,   // sigma in pixels; reflect-101 border (OpenCV's default, numpy "reflect")
+  kNumOps = 22,
 };
 
 // Point operations become a per-channel lookup table.
@@ -250,6 +251,52 @@ TFGA_HD bool CutoutCovers(float centre, float half, float pos) {
   return pos >= centre - half && pos < centre + half;
 }
 
+// Gaussian blur: a separable kernel of radius ceil(3 sigma) (at most kMaxBlurRadius),
+// weights exp(-d^2 / (2 sigma^2)) normalised to sum 1.
+constexpr int kMaxBlurRadius = 16;
+
+TFGA_HD int BlurRadius(float sigma) {
+  if (!(sigma > 0.f)) return 0;
+  const float r = ceilf(3.f * sigma);
+  return r > float(kMaxBlurRadius) ? kMaxBlurRadius : static_cast<int>(r);
+}
+
+// w[0 .. 2r] for offsets -r .. r.
+TFGA_HD void BlurWeights(float sigma, int r, float* w) {
+  const float inv = 1.f / (2.f * sigma * sigma);
+  float sum = 0.f;
+  for (int i = 0; i <= 2 * r; ++i) {
+    const float d = float(i - r);
+    w[i] = expf(-d * d * inv);
+    sum += w[i];
+  }
+  for (int i = 0; i <= 2 * r; ++i) w[i] /= sum;
+}
+
+// Index i mirrored into [0, n) without repeating the edge pixel (..., 2, 1, 0, 1, 2, ...).
+TFGA_HD int Reflect101(int i, int n) {
+  if (n == 1) return 0;
+  const int period = 2 * (n - 1);
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - i;
+}
+
+// Channel k of blurred pixel (y, x): each source row's horizontal sum, then the vertical
+// sum of those, both in ascending offset order. The CPU computes the row sums once per
+// row and the vertical sums in the same order, so its results are bit-identical to this.
+TFGA_HD uint8_t BlurPixel(const uint8_t* src, const AugmentImage& im, const float* w, int r, int y,
+                          int x, int k) {
+  float acc = 0.f;
+  for (int dy = -r; dy <= r; ++dy) {
+    const uint8_t* row = src + size_t(Reflect101(y + dy, im.h)) * im.w * im.c + k;
+    float h = 0.f;
+    for (int dx = -r; dx <= r; ++dx) h += w[dx + r] * row[Reflect101(x + dx, im.w) * im.c];
+    acc += w[dy + r] * h;
+  }
+  return SaturateToUint8(acc);
+}
+
 // All channels of output pixel (y, x) of a non-LUT stage applied to `src`.
 TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const AugmentImage& im, int y,
                           int x, uint8_t* out) {
@@ -290,6 +337,14 @@ TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const Augme
       }
       HsvToRgb(h, s, v, &rgb[0], &rgb[1], &rgb[2]);
       for (int k = 0; k < 3; ++k) out[k] = SaturateToUint8(rgb[k] * 255.f);
+      return;
+    }
+    case AugmentOp::kGaussianBlur: {
+      const int r = BlurRadius(sp.param);
+      if (r == 0) return;
+      float w[2 * kMaxBlurRadius + 1];
+      BlurWeights(sp.param, r, w);
+      for (int k = 0; k < im.c; ++k) out[k] = BlurPixel(src, im, w, r, y, x, k);
       return;
     }
     case AugmentOp::kGaussianNoise: {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cc/kernels/augment_cpu.h"
 #include "cc/kernels/geometry_cpu.h"
 #include "cc/kernels/image_decode.h"
 #include "cc/kernels/resize_cpu.h"
@@ -109,6 +110,25 @@ py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear
   } else {
     tfgpuaug::WarpAffineCpu(img.data(), p, m.data(), out.mutable_data());
   }
+  return out;
+}
+
+py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<float> aux,
+                                  float fill, bool general) {
+  if (aux.size() != 2) throw std::invalid_argument("aux must have 2 values");
+  if (op < 0 || op >= int(tfgpuaug::AugmentOp::kNumOps)) throw std::invalid_argument("unknown op id");
+  const tfgpuaug::AugmentImage im{int(img.shape(0)), int(img.shape(1)), int(img.shape(2)), fill,
+                                  tfgpuaug::Interpolation::kBilinear};
+  py::array_t<uint8_t> out({im.h, im.w, im.c});
+  uint8_t* o = out.mutable_data();
+  if (!general) {
+    tfgpuaug::AugmentStageCpu(op, param, aux.data(), img.data(), im, o);
+    return out;
+  }
+  if (tfgpuaug::IsLutOp(op)) throw std::invalid_argument("general=True is for per-pixel (non-LUT) ops");
+  const auto sp = tfgpuaug::PrepareStage(op, param, aux.data(), im);
+  for (int y = 0; y < im.h; ++y)
+    for (int x = 0; x < im.w; ++x, o += im.c) tfgpuaug::AugmentPixel(sp, img.data(), im, y, x, o);
   return out;
 }
 
@@ -217,6 +237,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("general") = false,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
+  m.def("augment_stage", &AugmentStage, py::arg("image"), py::arg("op"), py::arg("param") = 0.f,
+        py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f,
+        py::arg("general") = false,
+        "One augment stage on the CPU; general=True runs the per-pixel function the GPU runs.");
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA

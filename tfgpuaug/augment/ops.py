@@ -16,6 +16,7 @@ OP_IDS = {
     "solarize": 6, "solarize_add": 7, "color": 8, "contrast": 9, "brightness": 10,
     "sharpness": 11, "shear_x": 12, "shear_y": 13, "translate_x": 14, "translate_y": 15,
     "cutout": 16, "grayscale": 17, "hue": 18, "saturation": 19, "gaussian_noise": 20,
+    "gaussian_blur": 21,
 }
 INTERPOLATIONS = ("nearest", "bilinear")
 
@@ -155,6 +156,13 @@ def hue(images, delta):
 def saturation(images, factor):
     """tf.image.adjust_saturation: scale HSV saturation."""
     return _single("saturation", images, factor)
+
+
+def gaussian_blur(images, sigma):
+    """Gaussian blur with standard deviation `sigma` pixels (radius ceil(3 sigma), at most
+    16; reflect-101 borders, as OpenCV's default and numpy's "reflect"); sigma <= 0 keeps
+    the image."""
+    return _single("gaussian_blur", images, sigma)
 
 
 def gaussian_noise(images, stddev, seed=None):

@@ -71,7 +71,8 @@ def run(blobs: List[bytes], batch: int, rounds: int = 3, iters: int = 5) -> List
     params = {"rotate": 15.0, "shear_x": 0.2, "shear_y": 0.2, "translate_x": 30.0,
               "translate_y": 30.0, "brightness": 1.3, "color": 1.3, "contrast": 1.3,
               "sharpness": 1.3, "posterize": 4.0, "solarize": 128.0, "solarize_add": 40.0,
-              "cutout": 40.0, "hue": 0.1, "saturation": 1.3, "gaussian_noise": 10.0}
+              "cutout": 40.0, "hue": 0.1, "saturation": 1.3, "gaussian_noise": 10.0,
+              "gaussian_blur": 1.0}
     for name, op_id in aug_ops.OP_IDS.items():
         ids = tf.fill([n, 1], op_id)
         mags = tf.fill([n, 1], params.get(name, 0.0))
