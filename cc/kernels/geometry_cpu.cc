@@ -223,7 +223,6 @@ void WarpBilinear(const uint8_t* image, const AffineParams& p, const float* matr
   if (!vertical_shift && WarpAffineBilinearAvx2(image, p, m, out)) return;
   if (m[3] == 0.f) return WarpRowsBilinear<C>(image, p, m, fill, out);
   if (m[0] == 1.f && m[1] == 0.f && m[2] == 0.f) return WarpColumnsBilinear<C>(image, p, m, fill, out);
-  if (WarpAffineBilinearAvx2(image, p, m, out)) return;
   WarpAffineLoop<C, Interpolation::kBilinear>(image, p, m, out);
 }
 
