@@ -219,38 +219,6 @@ struct AugmentImage {
   Interpolation interpolation;
 };
 
-// What one stage needs for one sample, computed once per sample (not per pixel).
-struct StageParams {
-  int op;
-  float param;
-  float aux[2];
-  float matrix[6];  // affine ops
-  uint32_t seed;    // gaussian noise
-};
-
-TFGA_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& im) {
-  StageParams sp;
-  sp.op = op;
-  sp.param = param;
-  sp.aux[0] = aux[0];
-  sp.aux[1] = aux[1];
-  AffineMatrix(op, param, im.h, im.w, sp.matrix);
-  sp.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
-  return sp;
-}
-
-// Cutout's square: centre (from aux, as fractions of the size) and half side in pixels.
-struct CutoutSquare {
-  float cy, cx, half;
-};
-TFGA_HD CutoutSquare CutoutOf(const StageParams& sp, const AugmentImage& im) {
-  return {sp.aux[0] * im.h, sp.aux[1] * im.w, 0.5f * sp.param};
-}
-// Whether a pixel centre at `pos` lies inside the square along one axis.
-TFGA_HD bool CutoutCovers(float centre, float half, float pos) {
-  return pos >= centre - half && pos < centre + half;
-}
-
 // Gaussian blur: a separable kernel of radius ceil(3 sigma) (at most kMaxBlurRadius),
 // weights exp(-d^2 / (2 sigma^2)) normalised to sum 1.
 constexpr int kMaxBlurRadius = 16;
@@ -271,6 +239,42 @@ TFGA_HD void BlurWeights(float sigma, int r, float* w) {
     sum += w[i];
   }
   for (int i = 0; i <= 2 * r; ++i) w[i] /= sum;
+}
+
+// What one stage needs for one sample, computed once per sample (not per pixel).
+struct StageParams {
+  int op;
+  float param;
+  float aux[2];
+  float matrix[6];  // affine ops
+  uint32_t seed;    // gaussian noise
+  int blur_radius;  // gaussian blur: radius and weights w[0 .. 2r] (offsets -r .. r)
+  float blur[2 * kMaxBlurRadius + 1];
+};
+
+TFGA_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& im) {
+  StageParams sp;
+  sp.op = op;
+  sp.param = param;
+  sp.aux[0] = aux[0];
+  sp.aux[1] = aux[1];
+  AffineMatrix(op, param, im.h, im.w, sp.matrix);
+  sp.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+  sp.blur_radius = op == int(AugmentOp::kGaussianBlur) ? BlurRadius(param) : 0;
+  if (sp.blur_radius > 0) BlurWeights(param, sp.blur_radius, sp.blur);
+  return sp;
+}
+
+// Cutout's square: centre (from aux, as fractions of the size) and half side in pixels.
+struct CutoutSquare {
+  float cy, cx, half;
+};
+TFGA_HD CutoutSquare CutoutOf(const StageParams& sp, const AugmentImage& im) {
+  return {sp.aux[0] * im.h, sp.aux[1] * im.w, 0.5f * sp.param};
+}
+// Whether a pixel centre at `pos` lies inside the square along one axis.
+TFGA_HD bool CutoutCovers(float centre, float half, float pos) {
+  return pos >= centre - half && pos < centre + half;
 }
 
 // Index i mirrored into [0, n) without repeating the edge pixel (..., 2, 1, 0, 1, 2, ...).
@@ -339,14 +343,10 @@ TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const Augme
       for (int k = 0; k < 3; ++k) out[k] = SaturateToUint8(rgb[k] * 255.f);
       return;
     }
-    case AugmentOp::kGaussianBlur: {
-      const int r = BlurRadius(sp.param);
-      if (r == 0) return;
-      float w[2 * kMaxBlurRadius + 1];
-      BlurWeights(sp.param, r, w);
-      for (int k = 0; k < im.c; ++k) out[k] = BlurPixel(src, im, w, r, y, x, k);
+    case AugmentOp::kGaussianBlur:
+      if (sp.blur_radius == 0) return;
+      for (int k = 0; k < im.c; ++k) out[k] = BlurPixel(src, im, sp.blur, sp.blur_radius, y, x, k);
       return;
-    }
     case AugmentOp::kGaussianNoise: {
       for (int k = 0; k < im.c; ++k) {
         const uint32_t index = static_cast<uint32_t>(at + k);

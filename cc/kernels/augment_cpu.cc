@@ -101,15 +101,15 @@ void SaturateRow(const float* in, size_t n, uint8_t* out) {
 // Gaussian blur, separably: every source row's horizontal sums once, then each output
 // row's vertical sum over those rows. Per element these are BlurPixel's additions in
 // BlurPixel's order, so the output is bit-identical to the per-pixel (GPU) function.
-void GaussianBlurCpu(const uint8_t* src, const AugmentImage& im, float sigma, uint8_t* dst) {
-  const int r = BlurRadius(sigma), c = im.c;
+void GaussianBlurCpu(const uint8_t* src, const AugmentImage& im, const StageParams& sp,
+                     uint8_t* dst) {
+  const int r = sp.blur_radius, c = im.c;
+  const float* w = sp.blur;
   const size_t row = size_t(im.w) * c;
   if (r == 0) {
     std::memcpy(dst, src, row * im.h);
     return;
   }
-  float w[2 * kMaxBlurRadius + 1];
-  BlurWeights(sigma, r, w);
   // Scratch per pool thread, reused; raw pointers so the loops do not look up the
   // thread-local storage on every access.
   thread_local std::vector<float> scratch;
@@ -173,7 +173,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return;
   }
   if (op == int(AugmentOp::kColor) && im.c == 3) return ColorRgb(src, n, param, dst);
-  if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, im, param, dst);
+  if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, im, sp, dst);
   if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart
     std::memcpy(dst, src, n * im.c);
     const CutoutSquare sq = CutoutOf(sp, im);

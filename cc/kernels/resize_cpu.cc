@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
 #include "cc/kernels/simd_cpu.h"
 
@@ -178,6 +177,29 @@ PairTaps MakePairTaps(const FixedTaps& f, int out_w) {
 }
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
+// Both RGB pixels of a pair (lanes 0-2 and 4-6 of acc) in one store, at o (pixel 2q) and
+// the next slot on the step's side. The store's spare lanes land in the slot of pixel
+// 2q + 2, which the next pair writes afterwards, so callers keep exact stores for a row's
+// last pair (nothing is ever written past a row).
+__attribute__((target("avx2"))) inline void StoreRgbPair(__m256 acc, bool mirror, float* o) {
+  if (mirror) {
+    _mm256_storeu_ps(o - 5, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 0, 4, 5, 6, 0, 1, 2)));
+  } else {
+    _mm256_storeu_ps(o, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 6, 6)));
+  }
+}
+
+// The same for bytes: SaturateToUint8 on eight lanes (as StorePixel), one 8-byte store.
+__attribute__((target("avx2"))) inline void StoreRgbPair(__m256 acc, bool mirror, uint8_t* o) {
+  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(acc, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
+  __m256i b = _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
+  b = _mm256_packus_epi16(_mm256_packs_epi32(b, b), b);
+  const uint64_t first = uint32_t(_mm256_cvtsi256_si32(b)) & 0xffffffu;
+  const uint64_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(b, 1))) & 0xffffffu;
+  const uint64_t both = mirror ? (second << 16) | (first << 40) : first | (second << 24);
+  std::memcpy(mirror ? o - 5 : o, &both, 8);
+}
+
 template <int C, int T, typename Out>
 __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const PairTaps& p,
                                                           int out_w, const VectorEpilogue& e,
@@ -202,28 +224,8 @@ __attribute__((target("avx2"))) void HorizontalPairsAvx2(const float* row, const
       acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(weight + 8 * t), px));
     }
     if (normalize) acc = _mm256_mul_ps(_mm256_sub_ps(acc, mean), inv_std);
-    if (std::is_same<Out, float>::value && C == 3 && q + 1 < pairs) {
-      // Both RGB pixels in one 8-float store. Its two spare floats land in the slot of
-      // pixel 2q + 2, which the next pair writes afterwards (never past the row).
-      float* f = reinterpret_cast<float*>(o);
-      if (mirror) {
-        _mm256_storeu_ps(f - 5, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 0, 4, 5, 6, 0, 1, 2)));
-      } else {
-        _mm256_storeu_ps(f, _mm256_permutevar8x32_ps(acc, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 6, 6)));
-      }
-      continue;
-    }
-    if (std::is_same<Out, uint8_t>::value && C == 3 && q + 1 < pairs) {
-      // SaturateToUint8 on eight lanes (as StorePixel), then both pixels' six bytes in one
-      // 8-byte store whose spare bytes land in pixel 2q + 2's slot, as above.
-      const __m256 clamped = _mm256_min_ps(_mm256_max_ps(acc, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
-      __m256i b = _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
-      b = _mm256_packus_epi16(_mm256_packs_epi32(b, b), b);
-      const uint64_t first = uint32_t(_mm256_cvtsi256_si32(b)) & 0xffffffu;
-      const uint64_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(b, 1))) & 0xffffffu;
-      uint8_t* u = reinterpret_cast<uint8_t*>(o);
-      const uint64_t both = mirror ? (second << 16) | (first << 40) : first | (second << 24);
-      std::memcpy(mirror ? u - 5 : u, &both, 8);
+    if (C == 3 && q + 1 < pairs) {
+      StoreRgbPair(acc, mirror, o);
       continue;
     }
     StorePixel<C>(_mm256_castps256_ps128(acc), o);

@@ -46,7 +46,7 @@ TFGA_AVX2 inline __m256i TimesChannels(__m256i v) {
   return v;
 }
 
-// Channel k of eight bilinear samples from the four gathered neighbours, rounded as
+// Channel k of eight bilinear samples from the four loaded neighbours, rounded as
 // RoundBlend, placed in byte k of each lane.
 template <int k>
 TFGA_AVX2 inline __m256i BlendChannel(__m256i aa, __m256i ab, __m256i ba, __m256i bb, __m256 dx,
@@ -86,7 +86,7 @@ TFGA_AVX2 void WarpBilinearAvx2(const uint8_t* image, const AffineParams& p, con
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
   const __m256i last_x = _mm256_set1_epi32(p.in_w - 1), last_y = _mm256_set1_epi32(p.in_h - 1);
   const __m256i row_bytes = _mm256_set1_epi32(p.in_w * C);
-  // Gathers load 4 bytes per pixel: a group whose furthest load would pass the end of the
+  // Load8 reads 4 bytes per pixel: a group whose furthest load would pass the end of the
   // image (only near the last pixel, for C < 4) takes the per-pixel function instead.
   const long bytes = long(p.in_h) * p.in_w * C;
   const __m256i last_load = _mm256_set1_epi32(bytes >= 4 ? int(bytes - 4) : -1);
