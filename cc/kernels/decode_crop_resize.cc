@@ -42,10 +42,8 @@ int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom) {
   return denom;
 }
 
-template <typename Out>
-Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
-                        const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
-                        const Epilogue& epilogue, Out* out) {
+Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request,
+                  const CropBox& box, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
   DecodeRequest r = request;
   r.has_window = false;
   r.scale_denom = 1;
@@ -58,36 +56,34 @@ Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& r
   // libjpeg's scaled image is ceil(size / denom) pixels: map the box by the exact ratio.
   const float sy = float(hs) / full.full_height, sx = float(ws) / full.full_width;
   const CropBox scaled{box.y * sy, box.x * sx, box.height * sy, box.width * sx};
-  ResampleAxis ay, ax;
-  CropAxes(scaled, hs, ws, spec, &ay, &ax);
+  CropAxes(scaled, hs, ws, spec, &crop->ay, &crop->ax);
   int y0, y1, x0, x1;
-  NeededRange(ay, spec.out_h, &y0, &y1);
-  NeededRange(ax, spec.out_w, &x0, &x1);
+  NeededRange(crop->ay, spec.out_h, &y0, &y1);
+  NeededRange(crop->ax, spec.out_w, &x0, &x1);
   r.has_window = true;
   r.window = Window{y0, x0, y1 - y0 + 1, x1 - x0 + 1};
   DecodePlan plan;
   TFGA_RETURN_IF_ERROR(PlanFromInfo(full.info, r, &plan));
-  std::unique_ptr<uint8_t[]> storage;
-  StridedPixels pixels;
-  TFGA_RETURN_IF_ERROR(ExecuteDecodeStrided(data, size, r, plan, &storage, &pixels));
+  TFGA_RETURN_IF_ERROR(ExecuteDecodeStrided(data, size, r, plan, &crop->storage, &crop->pixels));
   // Shift the axes into the decoded window; taps never leave it, except at image edges,
   // where the window's edge is the image's.
-  ay.start -= y0;
-  ax.start -= x0;
-  ay.in_size = plan.out_height;
-  ax.in_size = plan.out_width;
-  const int c = plan.out_channels;
-  ResampleImageCpu<uint8_t, Out>(pixels.first, plan.out_height, plan.out_width, c,
-                                 pixels.row_stride, ay, ax, spec.out_h, spec.out_w, out,
-                                 epilogue);
+  crop->ay.start -= y0;
+  crop->ax.start -= x0;
+  crop->ay.in_size = crop->height = plan.out_height;
+  crop->ax.in_size = crop->width = plan.out_width;
+  crop->channels = plan.out_channels;
   return Status::Ok();
 }
 
-template Status DecodeCropResize<uint8_t>(const uint8_t*, size_t, const DecodeRequest&,
-                                          const CropBox&, const ResizeSpec&, int,
-                                          const Epilogue&, uint8_t*);
-template Status DecodeCropResize<float>(const uint8_t*, size_t, const DecodeRequest&,
-                                        const CropBox&, const ResizeSpec&, int, const Epilogue&,
-                                        float*);
+template <typename Out>
+void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue,
+                  Out* out) {
+  ResampleImageCpu<uint8_t, Out>(crop.pixels.first, crop.height, crop.width, crop.channels,
+                                 crop.pixels.row_stride, crop.ay, crop.ax, spec.out_h, spec.out_w,
+                                 out, epilogue);
+}
+
+template void ResampleCrop<uint8_t>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, uint8_t*);
+template void ResampleCrop<float>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, float*);
 
 }  // namespace tfgpuaug

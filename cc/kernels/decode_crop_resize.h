@@ -3,6 +3,8 @@
 #ifndef TFGPUAUG_CC_KERNELS_DECODE_CROP_RESIZE_H_
 #define TFGPUAUG_CC_KERNELS_DECODE_CROP_RESIZE_H_
 
+#include <memory>
+
 #include "cc/kernels/image_decode.h"
 #include "cc/kernels/resample.h"
 
@@ -30,13 +32,25 @@ void CropAxes(const CropBox& box, int img_h, int img_w, const ResizeSpec& spec, 
 // crop at least as large as the output in both dimensions.
 int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom);
 
-// Decodes and resamples one image to out [out_h, out_w, request.channels], then applies
-// the epilogue (mirror, and normalisation when Out is float). Out: uint8_t or float.
-// `request` gives the decode options (channels, dct method, orientation, pixel limit).
+// One image's decoded window and the resampling axes that map it onto the output.
+struct DecodedCrop {
+  std::unique_ptr<uint8_t[]> storage;
+  StridedPixels pixels;
+  int height = 0, width = 0, channels = 0;
+  ResampleAxis ay, ax;
+};
+
+// Decodes the rows and columns of `box` the resize will read (at a reduced DCT scale when
+// the box stays at least the output size, up to max_dct_denom). `request` gives the decode
+// options (channels, dct method, orientation, pixel limit).
+Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request,
+                  const CropBox& box, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop);
+
+// Resamples a decoded crop to out [out_h, out_w, channels], then applies the epilogue
+// (mirror, and normalisation when Out is float). Out: uint8_t or float.
 template <typename Out>
-Status DecodeCropResize(const uint8_t* data, size_t size, const DecodeRequest& request,
-                        const CropBox& box, const ResizeSpec& spec, int max_dct_denom,
-                        const Epilogue& epilogue, Out* out);
+void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue,
+                  Out* out);
 
 }  // namespace tfgpuaug
 

@@ -18,6 +18,11 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 
+// Images a worker decodes before resampling them (see ForEachImageInGroups), and the most
+// decoded bytes it holds at once, so huge images are resampled one by one.
+constexpr int kDecodeGroup = 4;
+constexpr size_t kDecodeGroupBytes = size_t{16} << 20;
+
 template <typename In, typename Out>
 class CropResizeOp : public OpKernel {
  public:
@@ -80,11 +85,17 @@ class DecodeCropResizeOp : public OpKernel {
     const ResizeSpec spec{out_h, out_w, method_, antialias_};
     const int64_t per = int64_t{out_h} * out_w * request_.channels;
     std::vector<Status> statuses(n);
-    ForEachImage(ctx, n, [&](int64_t i) {
-      const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
-      statuses[i] = DecodeCropResize<Out>(Bytes(flat(i)), flat(i).size(), request_, box, spec,
-                                          max_dct_denom_, epilogues[i], o + i * per);
-    });
+    ForEachImageInGroups<DecodedCrop>(
+        ctx, n, kDecodeGroup, kDecodeGroupBytes,
+        [&](int64_t i, DecodedCrop* crop) -> size_t {
+          const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
+          statuses[i] = DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, box, spec,
+                                   max_dct_denom_, crop);
+          return statuses[i].ok() ? size_t(crop->pixels.row_stride) * crop->height : 0;
+        },
+        [&](int64_t i, DecodedCrop* crop) {
+          if (statuses[i].ok()) ResampleCrop<Out>(*crop, spec, epilogues[i], o + i * per);
+        });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
     }

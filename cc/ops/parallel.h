@@ -3,10 +3,15 @@
 #ifndef TFGPUAUG_CC_OPS_PARALLEL_H_
 #define TFGPUAUG_CC_OPS_PARALLEL_H_
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "tensorflow/core/framework/op_kernel.h"
+#include "tensorflow/core/platform/blocking_counter.h"
 
 namespace tfgpuaug {
 
@@ -20,6 +25,54 @@ inline void ForEachImage(tensorflow::OpKernelContext* ctx, int64_t n,
   pool->TransformRangeConcurrently(/*block_size=*/1, n, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) fn(i);
   });
+}
+
+// Per-image work in two phases, run so that each worker does the first phase of a few
+// images, then their second phases back to back. For decode + resize: on Intel cores,
+// wide floating-point vectors (the AVX2 resampler) lower the clock for a while after they
+// run, and alternating them with the scalar entropy decoder image by image made the
+// decoding ~7% slower. `first` returns the bytes its state holds; a worker runs its second
+// phases once it holds `group` images or more than `max_bytes`. Workers pull images from
+// a shared counter, so uneven images still balance.
+template <typename State>
+void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group,
+                          size_t max_bytes, const std::function<size_t(int64_t, State*)>& first,
+                          const std::function<void(int64_t, State*)>& second) {
+  std::atomic<int64_t> next{0};
+  auto work = [&]() {
+    std::vector<std::pair<int64_t, State>> pending;
+    pending.reserve(group);
+    size_t held = 0;
+    for (;;) {
+      const int64_t i = next.fetch_add(1);
+      if (i < n) {
+        pending.emplace_back(i, State());
+        held += first(i, &pending.back().second);
+      }
+      if (i >= n || int(pending.size()) == group || held > max_bytes) {
+        for (auto& p : pending) second(p.first, &p.second);
+        pending.clear();
+        held = 0;
+      }
+      if (i >= n) return;
+    }
+  };
+  auto* pool = ctx->device()->tensorflow_cpu_worker_threads()->workers;
+  const int64_t workers = pool == nullptr ? 1 : std::min<int64_t>(n, pool->NumThreads());
+  if (workers <= 1) {
+    work();
+    return;
+  }
+  // One loop per pool thread; the calling thread only waits, as in ForEachImage (a third
+  // busy thread on a two-core machine costs more than it gains).
+  tensorflow::BlockingCounter done(static_cast<int>(workers));
+  for (int64_t k = 0; k < workers; ++k) {
+    pool->Schedule([&]() {
+      work();
+      done.DecrementCount();
+    });
+  }
+  done.Wait();
 }
 
 }  // namespace tfgpuaug
