@@ -103,6 +103,20 @@ def test_resize_center_crop_equals_resize_then_central_crop():
         assert max_diff(g, ref) <= 1
 
 
+def test_fused_decode_batch_equals_one_by_one_and_names_the_bad_image():
+    # More images than a worker's decode group (4) times the cores, of different sizes:
+    # the grouped decode-then-resample schedule must put every image in its own slot.
+    sizes = [(300 + 37 * s, 260 + 23 * (s % 5)) for s in range(13)]
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=s)) for s, (h, w) in enumerate(sizes)]
+    batch = tga.resize_center_crop(tf.constant(blobs), 64, 48).numpy()
+    for blob, got in zip(blobs, batch):
+        np.testing.assert_array_equal(got, tga.resize_center_crop(tf.constant([blob]), 64, 48).numpy()[0])
+    bad = list(blobs)
+    bad[9] = blobs[9][: len(blobs[9]) // 3]  # truncated mid-scan
+    with pytest.raises(tf.errors.InvalidArgumentError, match="image 9"):
+        tga.resize_center_crop(tf.constant(bad), 64, 48)
+
+
 def test_random_resized_crop_encoded_equals_decoded_path():
     blobs = tf.constant([fixtures.jpeg_bytes(fixtures.photo(120 + 7 * s, 160, seed=s)) for s in range(4)])
     enc = tga.random_resized_crop(blobs, 32, seed=11, max_dct_denom=1)
