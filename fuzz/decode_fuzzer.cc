@@ -67,8 +67,11 @@ void FuzzDecodeCropResize(const uint8_t* knobs, const uint8_t* data, size_t size
   tfgpuaug::Epilogue epilogue;
   epilogue.mirror = (knobs[2] & 0x40) != 0;
   std::vector<uint8_t> out(static_cast<size_t>(out_size) * out_size * request.channels);
-  (void)tfgpuaug::DecodeCropResize(data, size, request, box, spec, 1 << ((knobs[2] >> 4) & 3),
-                                   epilogue, out.data());
+  tfgpuaug::DecodedCrop crop;
+  if (!tfgpuaug::DecodeCrop(data, size, request, box, spec, 1 << ((knobs[2] >> 4) & 3), &crop).ok()) {
+    return;
+  }
+  tfgpuaug::ResampleCrop(crop, spec, epilogue, out.data());
 }
 
 }  // namespace
