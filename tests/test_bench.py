@@ -28,6 +28,8 @@ def test_quick_run_reports_every_suite(tmp_path):
         for r in rows:
             assert r["images_per_s"] > 0
             assert (r["tfgpuaug_speedup"] is None) == (r["pipeline"] == "tfgpuaug")
+            assert len(r["round_images_per_s"]) == report["rounds"]
+            assert ("round_speedups" in r) == (r["pipeline"] != "tfgpuaug")
     assert "RandAugment cost (share of train throughput lost)" in report["derived"]
     ops = {r["op"] for r in report["micro"]}
     assert {"decode", "resize 384->224 antialias", "augment rotate", "augment equalize"} <= ops

@@ -95,10 +95,12 @@ def main(argv):
     for suite, ms in makers.items():
         # At least 20 batches per timed round: short windows mostly time the prefetch buffer.
         count = n if _QUICK.value else max(n, 20 * inp.batch)
+        per_round: dict = {}
         rates = timing.interleaved_images_per_second(ms, count, rounds, inp.batch,
-                                                     warmup_batches=1 if _QUICK.value else 4)
+                                                     warmup_batches=1 if _QUICK.value else 4,
+                                                     per_round=per_round)
         rss = {name: _measure_rss(f"{suite}/{name}") for name in ms} if _RSS.value else {}
-        suites[suite] = report.suite_rows(rates, rss)
+        suites[suite] = report.suite_rows(rates, rss, per_round)
     micro_rows, bandwidth = None, None
     if "micro" in _SUITES.value:
         bandwidth = micro.memory_bandwidth_gbs(16 if _QUICK.value else 256)

@@ -32,13 +32,23 @@ def machine() -> Dict:
                 tensorflow=tf.__version__, tfgpuaug=tfgpuaug.__version__, dali=dali_version)
 
 
-def suite_rows(rates: Dict[str, float], rss: Dict[str, float]) -> List[Dict]:
-    """One row per pipeline: images/s, tfgpuaug's speed as a multiple of it, peak RSS."""
+def suite_rows(rates: Dict[str, float], rss: Dict[str, float],
+               per_round: Optional[Dict[str, List[float]]] = None) -> List[Dict]:
+    """One row per pipeline: images/s, tfgpuaug's speed as a multiple of it, peak RSS, and
+    (with `per_round`) every round's rate and tfgpuaug's ratio to it within each round,
+    which machine drift between rounds does not move."""
     ours = rates.get(OURS)
-    return [dict(pipeline=name, images_per_s=round(rate, 1),
-                 tfgpuaug_speedup=round(ours / rate, 2) if ours and name != OURS else None,
-                 peak_rss_mb=None if name not in rss else round(rss[name], 0))
-            for name, rate in rates.items()]
+    rows = []
+    for name, rate in rates.items():
+        row = dict(pipeline=name, images_per_s=round(rate, 1),
+                   tfgpuaug_speedup=round(ours / rate, 2) if ours and name != OURS else None,
+                   peak_rss_mb=None if name not in rss else round(rss[name], 0))
+        if per_round and name in per_round:
+            row["round_images_per_s"] = [round(r, 1) for r in per_round[name]]
+            if name != OURS and OURS in per_round:
+                row["round_speedups"] = [round(o / r, 3) for o, r in zip(per_round[OURS], per_round[name])]
+        rows.append(row)
+    return rows
 
 
 def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:

@@ -78,8 +78,8 @@ def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),
 
 
 def interleaved_images_per_second(makers: dict[str, Callable[[], tf.data.Dataset]], count: int,
-                                  rounds: int, batch_size: int,
-                                  warmup_batches: int = 4) -> dict[str, float]:
+                                  rounds: int, batch_size: int, warmup_batches: int = 4,
+                                  per_round: dict[str, list[float]] | None = None) -> dict[str, float]:
     """Median images/s of each pipeline, timed in interleaved rounds of `count` images.
 
     Each maker returns a dataset of batches, repeated so that the timed batches are in
@@ -99,6 +99,8 @@ def interleaved_images_per_second(makers: dict[str, Callable[[], tf.data.Dataset
                 next(it)
             rates[name].append(batches * batch_size / (time.perf_counter() - start))
             del it
+    if per_round is not None:
+        per_round.update(rates)
     return {name: statistics.median(r) for name, r in rates.items()}
 
 
