@@ -1,0 +1,86 @@
+"""The train pipeline with one batch in flight (gpu_augment's default) against two
+(`num_parallel_calls=2, prefetch=0`), side by side with the crop-decode floor and DALI
+when it is installed; speed in interleaved rounds, peak-RSS rise in a subprocess each.
+
+    python benchmarks/bench_parallel_calls.py [--rounds 7] [--json out.json]
+
+Reports each variant's median images/s and its median ratio, within rounds, to the floor
+and to DALI (ratios of rates timed minutes apart drift with the machine).
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+
+from absl import app, flags
+
+import tfgpuaug as tga
+from tfgpuaug.bench import pipelines, timing
+
+_ROUNDS = flags.DEFINE_integer("rounds", 7, "Interleaved rounds.")
+_JSON = flags.DEFINE_string("json", None, "Write results to this JSON file.")
+_RSS_OF = flags.DEFINE_string("rss_of", None, "Internal: the variant to run for peak RSS.")
+
+ONE, TWO = "tfgpuaug (1 batch in flight)", "tfgpuaug (num_parallel_calls=2, prefetch=0)"
+
+
+def makers(inp: pipelines.Inputs) -> dict:
+    crop = tga.RandomResizedCrop(inp.size)
+
+    def two_in_flight():
+        return inp.batches().apply(tga.gpu_augment(
+            [crop, tga.CropMirrorNormalize(mirror=0.5)], seed=7, num_parallel_calls=2, prefetch=0))
+
+    train = pipelines.train(inp)
+    out = {ONE: train["tfgpuaug"], TWO: two_in_flight, "floor": train["floor: crop decode alone"]}
+    if pipelines.installed_anchors()["DALI"]:
+        from tfgpuaug.bench import dali_pipelines
+        out["DALI"] = dali_pipelines.makers(inp)["train"]["DALI CPU (TF plugin)"]
+    return out
+
+
+def peak_rss_rise(name: str) -> float:
+    run = subprocess.run([sys.executable, __file__, f"--rss_of={name}"], capture_output=True,
+                         text=True, check=True)
+    return float(run.stdout.split("PEAK_RSS_RISE_MB")[-1])
+
+
+def main(argv):
+    del argv
+    blobs, files = timing.load_images(timing.default_data_dir(), jpeg_only=True)
+    inp = pipelines.Inputs(blobs, files, 64)
+    ms = makers(inp)
+    if _RSS_OF.value:
+        timing.reset_peak_rss()
+        base = timing.peak_rss_mb()
+        it = iter(ms[_RSS_OF.value]())
+        for _ in range(3 * max(1, len(blobs) // inp.batch)):
+            next(it)
+        print(f"PEAK_RSS_RISE_MB {timing.peak_rss_mb() - base:.1f}")
+        return
+    per_round: dict = {}
+    medians = timing.interleaved_images_per_second(ms, max(len(blobs), 20 * inp.batch),
+                                                   _ROUNDS.value, inp.batch, per_round=per_round)
+    rows = []
+    for name in (ONE, TWO):
+        row = dict(variant=name, images_per_s=round(medians[name], 1),
+                   peak_rss_mb=round(peak_rss_rise(name), 0),
+                   round_images_per_s=[round(r, 1) for r in per_round[name]])
+        for anchor in ("floor", "DALI"):
+            if anchor in per_round:
+                row[f"median_ratio_to_{anchor}"] = round(statistics.median(
+                    a / b for a, b in zip(per_round[name], per_round[anchor])), 3)
+        rows.append(row)
+        print(row)
+    anchors = {a: round(medians[a], 1) for a in ("floor", "DALI") if a in medians}
+    print("anchors (median img/s):", anchors)
+    if _JSON.value:
+        with open(_JSON.value, "w") as f:
+            json.dump(dict(rounds=_ROUNDS.value, images=len(blobs), variants=rows, anchors=anchors,
+                           anchor_rounds={a: per_round[a] for a in anchors}), f, indent=1)
+
+
+if __name__ == "__main__":
+    app.run(main)
