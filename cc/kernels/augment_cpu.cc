@@ -1,11 +1,11 @@
 #include "cc/kernels/augment_cpu.h"
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cc/kernels/geometry_cpu.h"
+#include "cc/kernels/row_sums.h"
 #include "cc/kernels/simd_cpu.h"
 
 namespace tfgpuaug {
@@ -74,11 +74,6 @@ void SharpenRow(const uint8_t* s, size_t row, int c, float param, uint8_t* o) {
   for (size_t i = c; i + c < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, c), s[i], param);
 }
 
-// Multiply-adds of one blur tap over a row: acc[e] += w * in[e].
-TFGA_VECTOR_CLONES void AddScaled(const float* in, float w, size_t n, float* acc) {
-  for (size_t e = 0; e < n; ++e) acc[e] += w * in[e];
-}
-
 // SaturateToUint8 over a row: clamp to [0, 255], add 0.5, truncate; 16 values per step
 // with SSE2 (the same operations on each lane), the tail one by one.
 void SaturateRow(const float* in, size_t n, uint8_t* out) {
@@ -117,6 +112,7 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& im, const StagePara
   float* sums = scratch.data();
   float* padded = sums + row * im.h;
   float* acc = padded + size_t(im.w + 2 * r) * c;
+  const float* taps[2 * kMaxBlurRadius + 1];
   for (int y = 0; y < im.h; ++y) {
     const uint8_t* s = src + size_t(y) * row;
     // The row as floats with its reflected borders (only border pixels need Reflect101).
@@ -126,13 +122,15 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& im, const StagePara
       for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, im.w) * c + k];
     for (int x = im.w; x < im.w + r; ++x)
       for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, im.w) * c + k];
-    float* h = sums + size_t(y) * row;
-    std::fill(h, h + row, 0.f);
-    for (int t = 0; t <= 2 * r; ++t) AddScaled(padded + size_t(t) * c, w[t], row, h);
+    // Tap t of every pixel is the padded row shifted by t pixels. (Products of the
+    // non-negative weights and pixels are never -0, so assigning the first one equals
+    // BlurPixel's adding it to +0.)
+    for (int t = 0; t <= 2 * r; ++t) taps[t] = padded + size_t(t) * c;
+    WeightedRowSum(taps, w, 2 * r + 1, row, sums + size_t(y) * row);
   }
   for (int y = 0; y < im.h; ++y) {
-    std::fill(acc, acc + row, 0.f);
-    for (int t = 0; t <= 2 * r; ++t) AddScaled(sums + size_t(Reflect101(y + t - r, im.h)) * row, w[t], row, acc);
+    for (int t = 0; t <= 2 * r; ++t) taps[t] = sums + size_t(Reflect101(y + t - r, im.h)) * row;
+    WeightedRowSum(taps, w, 2 * r + 1, row, acc);
     SaturateRow(acc, row, dst + size_t(y) * row);
   }
 }

@@ -69,8 +69,8 @@ Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request
   // where the window's edge is the image's.
   crop->ay.start -= y0;
   crop->ax.start -= x0;
-  crop->ay.in_size = crop->height = plan.out_height;
-  crop->ax.in_size = crop->width = plan.out_width;
+  crop->ay.in_size = plan.out_height;
+  crop->ax.in_size = plan.out_width;
   crop->channels = plan.out_channels;
   return Status::Ok();
 }
@@ -78,7 +78,7 @@ Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request
 template <typename Out>
 void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue,
                   Out* out) {
-  ResampleImageCpu<uint8_t, Out>(crop.pixels.first, crop.height, crop.width, crop.channels,
+  ResampleImageCpu<uint8_t, Out>(crop.pixels.first, crop.ay.in_size, crop.ax.in_size, crop.channels,
                                  crop.pixels.row_stride, crop.ay, crop.ax, spec.out_h, spec.out_w,
                                  out, epilogue);
 }

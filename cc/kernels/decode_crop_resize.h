@@ -32,12 +32,14 @@ void CropAxes(const CropBox& box, int img_h, int img_w, const ResizeSpec& spec, 
 // crop at least as large as the output in both dimensions.
 int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom);
 
-// One image's decoded window and the resampling axes that map it onto the output.
+// One image's decoded window and the resampling axes that map it onto the output (the
+// axes' in_size is the window's height and width).
 struct DecodedCrop {
   std::unique_ptr<uint8_t[]> storage;
   StridedPixels pixels;
-  int height = 0, width = 0, channels = 0;
+  int channels = 0;
   ResampleAxis ay, ax;
+  size_t bytes() const { return size_t(pixels.row_stride) * ay.in_size; }
 };
 
 // Decodes the rows and columns of `box` the resize will read (at a reduced DCT scale when

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
+#include "cc/kernels/row_sums.h"
 #include "cc/kernels/simd_cpu.h"
 
 namespace tfgpuaug {
@@ -63,75 +63,6 @@ void NeededRange(const ResampleAxis& axis, int out_size, int* first, int* last) 
 }
 
 namespace {
-
-template <typename In>
-TFGA_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* acc) {
-  for (size_t e = 0; e < n; ++e) acc[e] += w * static_cast<float>(row[e]);
-}
-
-// The first tap: acc = w * row instead of 0 + w * row, which is the same value but for
-// the sign of a zero, and the horizontal pass adds every sum to +0 (so outputs are equal).
-template <typename In>
-TFGA_VECTOR_CLONES void FirstRow(const In* row, float w, size_t n, float* acc) {
-  for (size_t e = 0; e < n; ++e) acc[e] = w * static_cast<float>(row[e]);
-}
-
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-// Eight bytes as eight floats.
-__attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
-  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
-}
-
-// The vertical pass over byte rows with 32 elements in registers through all taps: acc is
-// written once per row instead of read and written per tap. Each element gets the same
-// multiplies and adds, in the same order, as FirstRow then AccumulateRow.
-__attribute__((target("avx2"))) void VerticalTapsAvx2(const uint8_t* const* rows, const float* w,
-                                                       int taps, size_t n, float* acc) {
-  size_t e = 0;
-  for (; e + 32 <= n; e += 32) {
-    const __m256 w0 = _mm256_set1_ps(w[0]);
-    __m256 a0 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e));
-    __m256 a1 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 8));
-    __m256 a2 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 16));
-    __m256 a3 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 24));
-    for (int t = 1; t < taps; ++t) {
-      const __m256 wt = _mm256_set1_ps(w[t]);
-      const uint8_t* r = rows[t] + e;
-      a0 = _mm256_add_ps(a0, _mm256_mul_ps(wt, LoadBytes8(r)));
-      a1 = _mm256_add_ps(a1, _mm256_mul_ps(wt, LoadBytes8(r + 8)));
-      a2 = _mm256_add_ps(a2, _mm256_mul_ps(wt, LoadBytes8(r + 16)));
-      a3 = _mm256_add_ps(a3, _mm256_mul_ps(wt, LoadBytes8(r + 24)));
-    }
-    _mm256_storeu_ps(acc + e, a0);
-    _mm256_storeu_ps(acc + e + 8, a1);
-    _mm256_storeu_ps(acc + e + 16, a2);
-    _mm256_storeu_ps(acc + e + 24, a3);
-  }
-  for (; e + 8 <= n; e += 8) {
-    __m256 a = _mm256_mul_ps(_mm256_set1_ps(w[0]), LoadBytes8(rows[0] + e));
-    for (int t = 1; t < taps; ++t) a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w[t]), LoadBytes8(rows[t] + e)));
-    _mm256_storeu_ps(acc + e, a);
-  }
-  for (; e < n; ++e) {
-    float a = w[0] * static_cast<float>(rows[0][e]);
-    for (int t = 1; t < taps; ++t) a += w[t] * static_cast<float>(rows[t][e]);
-    acc[e] = a;
-  }
-}
-#endif
-
-// One output row of the vertical pass: acc = w[0] * rows[0] + w[1] * rows[1] + ..., added
-// left to right as the per-pixel math does.
-template <typename In>
-void VerticalTaps(const In* const* rows, const float* w, int taps, size_t n, float* acc) {
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (std::is_same<In, uint8_t>::value && CpuHasAvx2()) {
-    return VerticalTapsAvx2(reinterpret_cast<const uint8_t* const*>(rows), w, taps, n, acc);
-  }
-#endif
-  FirstRow(rows[0], w[0], n, acc);
-  for (int t = 1; t < taps; ++t) AccumulateRow(rows[t], w[t], n, acc);
-}
 
 // Three or four channels: one 4-lane vector multiply-add per tap (lane 3 of an RGB load
 // reads the next pixel's first channel, which is never stored; the row has one float of
@@ -369,7 +300,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     const int t0 = ty.offsets[i], taps = ty.offsets[i + 1] - t0;  // every row has a tap
     rows.resize(taps);
     for (int t = 0; t < taps; ++t) rows[t] = left + long(ty.index[t0 + t]) * src_row_stride;
-    VerticalTaps(rows.data(), ty.weight.data() + t0, taps, row_elems, a);
+    WeightedRowSum(rows.data(), ty.weight.data() + t0, taps, row_elems, a);
     Out* orow = out + size_t(i) * out_w * c;
     switch (c) {
       case 3: HorizontalRowVector<3>(a, fixed, pairs, out_w, vector_epilogue, orow); break;

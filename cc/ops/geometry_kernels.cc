@@ -91,7 +91,7 @@ class DecodeCropResizeOp : public OpKernel {
           const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
           statuses[i] = DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, box, spec,
                                    max_dct_denom_, crop);
-          return statuses[i].ok() ? size_t(crop->pixels.row_stride) * crop->height : 0;
+          return statuses[i].ok() ? crop->bytes() : 0;
         },
         [&](int64_t i, DecodedCrop* crop) {
           if (statuses[i].ok()) ResampleCrop<Out>(*crop, spec, epilogues[i], o + i * per);
