@@ -117,6 +117,17 @@ def test_fused_decode_batch_equals_one_by_one_and_names_the_bad_image():
         tga.resize_center_crop(tf.constant(bad), 64, 48)
 
 
+def test_fused_decode_empty_and_all_bad_batches():
+    # The fused op allocates its output when the first decoded image is written: a batch
+    # with no image, or with no decodable one, must still end in an output or an error.
+    empty = tf.constant([], tf.string)
+    assert tga.resize_center_crop(empty, 64, 48).shape == (0, 48, 48, 3)
+    normalized = tga.random_resized_crop(empty, 24, seed=3, mean=tga.IMAGENET_MEAN, std=tga.IMAGENET_STD)
+    assert normalized.shape == (0, 24, 24, 3) and normalized.dtype == tf.float32
+    with pytest.raises(tf.errors.InvalidArgumentError, match="image 0"):
+        tga.resize_center_crop(tf.constant([b"not an image", b"\xff\xd8\xff"]), 64, 48)
+
+
 def test_random_resized_crop_encoded_equals_decoded_path():
     blobs = tf.constant([fixtures.jpeg_bytes(fixtures.photo(120 + 7 * s, 160, seed=s)) for s in range(4)])
     enc = tga.random_resized_crop(blobs, 32, seed=11, max_dct_denom=1)

@@ -1,4 +1,5 @@
 // CPU OpKernels of the geometry ops; every op spreads its samples over the intra-op pool.
+#include <mutex>
 #include <vector>
 
 #include "cc/kernels/decode_crop_resize.h"
@@ -76,12 +77,19 @@ class DecodeCropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
     std::vector<Epilogue> epilogues;
     OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(3), n, &epilogues));
+    // The output is allocated when the first decoded image is ready to be written, not
+    // up front: a consumer still holding the previous batch has usually let go of it by
+    // then, so two batch buffers are alive instead of three (the peak RSS of a pipeline).
+    const TensorShape out_shape({n, out_h, out_w, request_.channels});
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({n, out_h, out_w, request_.channels}), &out));
+    absl::Status alloc_status;
+    std::once_flag allocated;
+    auto allocate = [&]() {
+      std::call_once(allocated, [&]() { alloc_status = ctx->allocate_output(0, out_shape, &out); });
+      return alloc_status.ok() ? out->flat<Out>().data() : nullptr;
+    };
     auto flat = contents.flat<tensorflow::tstring>();
     auto b = boxes.matrix<float>();
-    Out* o = out->flat<Out>().data();
     const ResizeSpec spec{out_h, out_w, method_, antialias_};
     const int64_t per = int64_t{out_h} * out_w * request_.channels;
     std::vector<Status> statuses(n);
@@ -94,11 +102,15 @@ class DecodeCropResizeOp : public OpKernel {
           return statuses[i].ok() ? crop->bytes() : 0;
         },
         [&](int64_t i, DecodedCrop* crop) {
-          if (statuses[i].ok()) ResampleCrop<Out>(*crop, spec, epilogues[i], o + i * per);
+          if (!statuses[i].ok()) return;
+          Out* o = allocate();
+          if (o != nullptr) ResampleCrop<Out>(*crop, spec, epilogues[i], o + i * per);
         });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
     }
+    allocate();  // an empty batch still has its (empty) output
+    OP_REQUIRES_OK(ctx, alloc_status);
   }
 
  private:
