@@ -166,7 +166,8 @@ def test_tiny_images_warp_like_general_loop(shape):
 # bits of the per-pixel function the GPU's apply kernel runs.
 PER_PIXEL_STAGES = [(21, 0.4), (21, 1.3), (21, 3.0), (21, 9.0), (11, 1.8), (11, 0.1), (8, 0.3),
                     (8, 1.9), (16, 13.0), (17, 0.0), (4, 23.0), (12, -0.3), (13, 0.99), (14, 17.5),
-                    (15, -40.25)]
+                    (15, -40.25), (18, 0.3), (18, -0.45), (19, 0.0), (19, 0.4), (19, 2.5)]
+HUE, SATURATION = 18, 19
 
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
@@ -176,6 +177,25 @@ def test_augment_fast_paths_bit_identical_to_per_pixel_function(op, param, chann
         fast = kernels.augment_stage(img, op, param, aux=[0.3, 0.7])
         general = kernels.augment_stage(img, op, param, aux=[0.3, 0.7], general=True)
         np.testing.assert_array_equal(fast, general, err_msg=f"op {op} param {param} {img.shape}")
+
+
+def every_colour(step_b: int = 1) -> np.ndarray:
+    """An RGB image holding every (r, g, b) with b a multiple of step_b, 4096 pixels a row."""
+    r, g, b = np.meshgrid(np.arange(256), np.arange(256), np.arange(0, 256, step_b), indexing="ij")
+    return np.stack([r, g, b], -1).astype(np.uint8).reshape(-1, 4096, 3)
+
+
+@pytest.mark.parametrize("op,param", [(HUE, 0.3), (HUE, -0.5), (HUE, 0.5), (SATURATION, 1.7),
+                                      (SATURATION, 0.25)])
+def test_hue_saturation_fast_path_bit_identical_on_every_colour(op, param):
+    # The AVX2 hue/saturation loop turns RgbToHsv's and HsvToRgb's branches into lane
+    # selects: every branch (each max channel, grey pixels, the six hue sectors, hue
+    # wrapping past 0 and 1) must give the per-pixel function's bits. 2 M colours.
+    img = every_colour(step_b=8)
+    fast = kernels.augment_stage(img, op, param, aux=[0.0, 0.0])
+    general = kernels.augment_stage(img, op, param, aux=[0.0, 0.0], general=True)
+    np.testing.assert_array_equal(fast, general, err_msg=f"op {op} param {param}")
+    assert (fast != img).any()  # the stage did something
 
 
 def test_module_reports_cuda_build():

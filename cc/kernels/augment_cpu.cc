@@ -50,6 +50,82 @@ void ColorRgb(const uint8_t* src, size_t n, float param, uint8_t* dst) {
   }
 }
 
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// Hue shift or saturation scale of eight RGB pixels per step: RgbToHsv, the stage's change
+// and HsvToRgb of augment.h with the same IEEE operations in the same order, their
+// branches turned into lane selects (lanes a branch does not take may compute NaN or
+// infinity; selects drop them). The per-pixel code spends most of its time on
+// mispredicted branches; here the six divisions per pixel are what is left.
+__attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
+  return _mm256_blendv_ps(if_false, if_true, mask);
+}
+
+__attribute__((target("avx2"))) inline __m256 SectorIs(__m256i sector, int k) {
+  return _mm256_castsi256_ps(_mm256_cmpeq_epi32(sector, _mm256_set1_epi32(k)));
+}
+
+__attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_t n, int c,
+                                                        bool hue, float param, uint8_t* dst) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), six = _mm256_set1_ps(6.f);
+  const __m256 c255 = _mm256_set1_ps(255.f), half = _mm256_set1_ps(0.5f), p = _mm256_set1_ps(param);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    const int lanes = n - i0 < 8 ? int(n - i0) : 8;
+    alignas(32) float in[3][8] = {};
+    for (int l = 0; l < lanes; ++l)
+      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
+    const __m256 r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
+    const __m256 g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
+    const __m256 b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+    // RgbToHsv
+    const __m256 mx = _mm256_max_ps(r, _mm256_max_ps(g, b)), mn = _mm256_min_ps(r, _mm256_min_ps(g, b));
+    const __m256 d = _mm256_sub_ps(mx, mn);
+    const __m256 v = mx;
+    __m256 s = Select(_mm256_cmp_ps(mx, zero, _CMP_GT_OQ), _mm256_div_ps(d, mx), zero);
+    const __m256 is_r = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ);
+    const __m256 is_g = _mm256_andnot_ps(is_r, _mm256_cmp_ps(mx, g, _CMP_EQ_OQ));
+    const __m256 num = Select(is_r, _mm256_sub_ps(g, b), Select(is_g, _mm256_sub_ps(b, r), _mm256_sub_ps(r, g)));
+    const __m256 q0 = _mm256_div_ps(num, d);
+    const __m256 offset = Select(is_g, _mm256_set1_ps(2.f), _mm256_set1_ps(4.f));
+    __m256 hh = _mm256_div_ps(Select(is_r, q0, _mm256_add_ps(offset, q0)), six);
+    hh = Select(_mm256_cmp_ps(hh, zero, _CMP_LT_OQ), _mm256_add_ps(hh, one), hh);
+    __m256 h = Select(_mm256_cmp_ps(d, zero, _CMP_LE_OQ), zero, hh);
+    // The stage
+    if (hue) {
+      h = _mm256_add_ps(h, p);
+    } else {
+      s = _mm256_min_ps(one, _mm256_max_ps(zero, _mm256_mul_ps(s, p)));
+    }
+    // HsvToRgb
+    h = _mm256_sub_ps(h, _mm256_floor_ps(h));
+    const __m256 h6 = _mm256_mul_ps(h, six);
+    __m256i sector = _mm256_cvttps_epi32(h6);
+    sector = _mm256_blendv_epi8(sector, _mm256_setzero_si256(),
+                                _mm256_cmpeq_epi32(sector, _mm256_set1_epi32(6)));  // % 6 of 0..6
+    const __m256 f = _mm256_sub_ps(h6, _mm256_floor_ps(h6));
+    const __m256 pp = _mm256_mul_ps(v, _mm256_sub_ps(one, s));
+    const __m256 qq = _mm256_mul_ps(v, _mm256_sub_ps(one, _mm256_mul_ps(s, f)));
+    const __m256 tt = _mm256_mul_ps(v, _mm256_sub_ps(one, _mm256_mul_ps(s, _mm256_sub_ps(one, f))));
+    const __m256 s0 = SectorIs(sector, 0), s1 = SectorIs(sector, 1), s2 = SectorIs(sector, 2);
+    const __m256 s3 = SectorIs(sector, 3), s4 = SectorIs(sector, 4);
+    // sector: 0 -> (v, t, p), 1 -> (q, v, p), 2 -> (p, v, t), 3 -> (p, q, v), 4 -> (t, p, v), 5 -> (v, p, q)
+    const __m256 out_r = Select(s0, v, Select(s1, qq, Select(_mm256_or_ps(s2, s3), pp, Select(s4, tt, v))));
+    const __m256 out_g = Select(s0, tt, Select(_mm256_or_ps(s1, s2), v, Select(s3, qq, pp)));
+    const __m256 out_b = Select(_mm256_or_ps(s0, s1), pp, Select(s2, tt, Select(_mm256_or_ps(s3, s4), v, qq)));
+    alignas(32) int out[3][8];
+    const __m256 rgb[3] = {out_r, out_g, out_b};
+    for (int k = 0; k < 3; ++k) {  // SaturateToUint8(x * 255)
+      const __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), zero), c255);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(_mm256_add_ps(x, half)));
+    }
+    for (int l = 0; l < lanes; ++l) {
+      uint8_t* o = dst + (i0 + l) * c;
+      for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
+      for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
+    }
+  }
+}
+#endif
+
 // PIL: int(mean of the L image + 0.5); the L image of a gray image is itself.
 int LumaMean(const uint8_t* src, const AugmentImage& im) {
   const size_t n = size_t(im.h) * im.w;
@@ -171,6 +247,10 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return;
   }
   if (op == int(AugmentOp::kColor) && im.c == 3) return ColorRgb(src, n, param, dst);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if ((op == int(AugmentOp::kHue) || op == int(AugmentOp::kSaturation)) && im.c >= 3 && CpuHasAvx2())
+    return HueSaturationAvx2(src, n, im.c, op == int(AugmentOp::kHue), param, dst);
+#endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, im, sp, dst);
   if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart
     std::memcpy(dst, src, n * im.c);
