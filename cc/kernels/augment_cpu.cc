@@ -54,8 +54,8 @@ void ColorRgb(const uint8_t* src, size_t n, float param, uint8_t* dst) {
 // Hue shift or saturation scale of eight RGB pixels per step: RgbToHsv, the stage's change
 // and HsvToRgb of augment.h with the same IEEE operations in the same order, their
 // branches turned into lane selects (lanes a branch does not take may compute NaN or
-// infinity; selects drop them). The per-pixel code spends most of its time on
-// mispredicted branches; here the six divisions per pixel are what is left.
+// infinity; selects drop them). The per-pixel code branches on the data (largest channel,
+// hue sector), which photos make unpredictable.
 __attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
   return _mm256_blendv_ps(if_false, if_true, mask);
 }
