@@ -166,7 +166,8 @@ def test_tiny_images_warp_like_general_loop(shape):
 # bits of the per-pixel function the GPU's apply kernel runs.
 PER_PIXEL_STAGES = [(21, 0.4), (21, 1.3), (21, 3.0), (21, 9.0), (11, 1.8), (11, 0.1), (8, 0.3),
                     (8, 1.9), (16, 13.0), (17, 0.0), (4, 23.0), (12, -0.3), (13, 0.99), (14, 17.5),
-                    (15, -40.25), (18, 0.3), (18, -0.45), (19, 0.0), (19, 0.4), (19, 2.5)]
+                    (15, -40.25), (18, 0.3), (18, -0.45), (19, 0.0), (19, 0.4), (19, 2.5), (20, 10.0),
+                    (20, 3.5)]
 HUE, SATURATION = 18, 19
 
 
@@ -196,6 +197,36 @@ def test_hue_saturation_fast_path_bit_identical_on_every_colour(op, param):
     general = kernels.augment_stage(img, op, param, aux=[0.0, 0.0], general=True)
     np.testing.assert_array_equal(fast, general, err_msg=f"op {op} param {param}")
     assert (fast != img).any()  # the stage did something
+
+
+def hash_uniform(seed: int, index: np.ndarray) -> np.ndarray:
+    """augment.h's HashUniform in numpy uint32 arithmetic."""
+    with np.errstate(over="ignore"):
+        x = np.uint32(seed) * np.uint32(0x9E3779B9) ^ (index.astype(np.uint32) + np.uint32(0x7F4A7C15))
+        x ^= x >> np.uint32(16)
+        x *= np.uint32(0x85EBCA6B)
+        x ^= x >> np.uint32(13)
+        x *= np.uint32(0xC2B2AE35)
+        x ^= x >> np.uint32(16)
+    return ((x >> np.uint32(8)).astype(np.float64) + 0.5) / 16777216.0
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_gaussian_noise_against_float64_box_muller(channels):
+    # The noise stage's own log and cosine (noise_math.h, shared with CUDA) against numpy's
+    # in float64 on the same hashed uniforms: equal but where px + sigma * z lies within
+    # float rounding of a .5 boundary.
+    img = fixtures.photo(64, 96, channels=channels, seed=channels)
+    sigma, aux0 = 23.0, 0.37
+    got = kernels.augment_stage(img, 20, sigma, aux=[aux0, 0.0]).astype(np.int64)
+    seed = int(np.float32(aux0) * np.float32(4294967040.0))
+    index = np.arange(img.size, dtype=np.uint64)
+    u1, u2 = hash_uniform(seed, 2 * index), hash_uniform(seed, 2 * index + 1)
+    z = np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    ref = np.floor(np.clip(img.reshape(-1) + sigma * z, 0, 255) + 0.5).astype(np.int64).reshape(img.shape)
+    assert np.abs(got - ref).max() <= 1
+    assert (got == ref).mean() > 0.9999
+    assert 0.5 < z.std() / 1.0 < 1.5 and np.abs(got - img).max() > 40  # the noise is there
 
 
 def test_module_reports_cuda_build():

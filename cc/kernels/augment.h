@@ -12,6 +12,7 @@
 
 #include "cc/kernels/geometry.h"
 #include "cc/kernels/host_device.h"
+#include "cc/kernels/noise_math.h"
 #include "cc/kernels/pixel_convert.h"
 
 namespace tfgpuaug {
@@ -351,7 +352,7 @@ TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const Augme
       for (int k = 0; k < im.c; ++k) {
         const uint32_t index = static_cast<uint32_t>(at + k);
         const float u1 = HashUniform(sp.seed, 2 * index), u2 = HashUniform(sp.seed, 2 * index + 1);
-        const float z = sqrtf(-2.f * logf(u1)) * cosf(6.28318530718f * u2);
+        const float z = GaussianFromUniforms(u1, u2);
         out[k] = SaturateToUint8(px[k] + sp.param * z);
       }
       return;

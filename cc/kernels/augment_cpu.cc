@@ -126,6 +126,95 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
 }
 #endif
 
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// HashUniform of augment.h on eight indices.
+__attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256i index) {
+  __m256i x = _mm256_xor_si256(_mm256_set1_epi32(int(seed * 0x9E3779B9u)),
+                               _mm256_add_epi32(index, _mm256_set1_epi32(0x7F4A7C15)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+  x = _mm256_mullo_epi32(x, _mm256_set1_epi32(int(0x85EBCA6Bu)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 13));
+  x = _mm256_mullo_epi32(x, _mm256_set1_epi32(int(0xC2B2AE35u)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+  const __m256 top = _mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8));  // < 2^24: exact
+  return _mm256_mul_ps(_mm256_add_ps(top, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.f / 16777216.f));
+}
+
+// GaussianFromUniforms of noise_math.h on eight lanes, operation for operation.
+__attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, __m256 u2) {
+  const __m256 one = _mm256_set1_ps(1.f);
+  // LogPositive(u1)
+  const __m256i bits = _mm256_castps_si256(u1);
+  __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127));
+  __m256 m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)),
+                                                 _mm256_set1_epi32(0x3f800000)));
+  const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(kSqrtTwo), _CMP_GT_OQ);
+  m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
+  e = _mm256_sub_epi32(e, _mm256_castps_si256(big));  // the mask is -1 where m was halved
+  const __m256 s = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one));
+  const __m256 s2 = _mm256_mul_ps(s, s);
+  __m256 p = _mm256_mul_ps(s2, _mm256_set1_ps(2.f / 9.f));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 7.f), p));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 5.f), p));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 3.f), p));
+  p = _mm256_mul_ps(s, _mm256_add_ps(_mm256_set1_ps(2.f), p));
+  const __m256 ef = _mm256_cvtepi32_ps(e);
+  const __m256 log_u1 = _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Hi)),
+                                      _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Lo)), p));
+  // CosTurns(u2)
+  const __m256 y = _mm256_mul_ps(u2, _mm256_set1_ps(4.f));
+  const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, _mm256_set1_ps(0.5f)));
+  const __m256 a = _mm256_mul_ps(_mm256_sub_ps(y, _mm256_cvtepi32_ps(q)), _mm256_set1_ps(kHalfPi));
+  const __m256 a2 = _mm256_mul_ps(a, a);
+  __m256 c = _mm256_mul_ps(a2, _mm256_set1_ps(1.f / 40320.f));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 720.f), c));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 24.f), c));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 2.f), c));
+  c = _mm256_sub_ps(one, c);
+  __m256 sn = _mm256_mul_ps(a2, _mm256_set1_ps(1.f / 362880.f));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 5040.f), sn));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 120.f), sn));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 6.f), sn));
+  sn = _mm256_mul_ps(a, _mm256_sub_ps(one, sn));
+  const __m256i quadrant = _mm256_and_si256(q, _mm256_set1_epi32(3));
+  const __m256 odd = _mm256_castsi256_ps(_mm256_slli_epi32(quadrant, 31));  // quadrants 1, 3
+  const __m256 negate = _mm256_castsi256_ps(  // sign bit for quadrants 1 and 2
+      _mm256_slli_epi32(_mm256_xor_si256(quadrant, _mm256_srli_epi32(quadrant, 1)), 31));
+  const __m256 cos_u2 = _mm256_xor_ps(_mm256_blendv_ps(c, sn, odd), negate);
+  const __m256 r = _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.f), log_u1));
+  return _mm256_mul_ps(r, cos_u2);
+}
+
+// Gaussian noise over every byte (all channels, as the per-pixel code): element i draws
+// HashUniform(seed, 2i) and (seed, 2i + 1).
+__attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_t elements,
+                                                        uint32_t seed, float param, uint8_t* dst) {
+  const __m256 sigma = _mm256_set1_ps(param), zero = _mm256_setzero_ps();
+  const __m256 c255 = _mm256_set1_ps(255.f), half = _mm256_set1_ps(0.5f);
+  const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+  size_t i = 0;
+  for (; i + 8 <= elements; i += 8) {
+    const __m256i even = _mm256_add_epi32(_mm256_set1_epi32(int(uint32_t(2 * i))), lane2);
+    const __m256 z = GaussianFromUniforms8(HashUniform8(seed, even),
+                                           HashUniform8(seed, _mm256_add_epi32(even, _mm256_set1_epi32(1))));
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
+    const __m256 px = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+    const __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(px, _mm256_mul_ps(sigma, z)), zero), c255);
+    __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(v, half));  // SaturateToUint8
+    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);     // bytes 0-3 and 16-19
+    const uint32_t lo = uint32_t(_mm256_cvtsi256_si32(q));
+    const uint32_t hi = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+    const uint64_t both = uint64_t(lo) | (uint64_t(hi) << 32);
+    std::memcpy(dst + i, &both, 8);
+  }
+  for (; i < elements; ++i) {
+    const uint32_t index = static_cast<uint32_t>(i);
+    const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
+    dst[i] = SaturateToUint8(src[i] + param * z);
+  }
+}
+#endif
+
 // PIL: int(mean of the L image + 0.5); the L image of a gray image is itself.
 int LumaMean(const uint8_t* src, const AugmentImage& im) {
   const size_t n = size_t(im.h) * im.w;
@@ -250,6 +339,10 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
 #if TFGPUAUG_HAVE_AVX2_LOOPS
   if ((op == int(AugmentOp::kHue) || op == int(AugmentOp::kSaturation)) && im.c >= 3 && CpuHasAvx2())
     return HueSaturationAvx2(src, n, im.c, op == int(AugmentOp::kHue), param, dst);
+#endif
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (op == int(AugmentOp::kGaussianNoise) && CpuHasAvx2())
+    return GaussianNoiseAvx2(src, n * im.c, sp.seed, param, dst);
 #endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, im, sp, dst);
   if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart

@@ -20,16 +20,6 @@ struct CmnParams {
   OutputType type;
 };
 
-TFGA_HD uint32_t FloatBits(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
-#else
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-#endif
-}
-
 // IEEE binary16, round to nearest even (subnormals and overflow to inf handled).
 TFGA_HD uint16_t FloatToHalfBits(float f) {
   const uint32_t x = FloatBits(f);
