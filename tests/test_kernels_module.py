@@ -213,7 +213,7 @@ def hash_uniform(seed: int, index: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
 def test_gaussian_noise_against_float64_box_muller(channels):
-    # The noise stage's own log and cosine (noise_math.h, shared with CUDA) against numpy's
+    # The noise stage's own log and cosine (portable_math.h, shared with CUDA) against numpy's
     # in float64 on the same hashed uniforms: equal but where px + sigma * z lies within
     # float rounding of a .5 boundary.
     img = fixtures.photo(64, 96, channels=channels, seed=channels)

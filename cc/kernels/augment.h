@@ -12,7 +12,7 @@
 
 #include "cc/kernels/geometry.h"
 #include "cc/kernels/host_device.h"
-#include "cc/kernels/noise_math.h"
+#include "cc/kernels/portable_math.h"
 #include "cc/kernels/pixel_convert.h"
 
 namespace tfgpuaug {
@@ -236,7 +236,7 @@ TFGA_HD void BlurWeights(float sigma, int r, float* w) {
   float sum = 0.f;
   for (int i = 0; i <= 2 * r; ++i) {
     const float d = float(i - r);
-    w[i] = expf(-d * d * inv);
+    w[i] = ExpNonPositive(-d * d * inv);
     sum += w[i];
   }
   for (int i = 0; i <= 2 * r; ++i) w[i] /= sum;

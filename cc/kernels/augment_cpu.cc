@@ -140,7 +140,7 @@ __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256
   return _mm256_mul_ps(_mm256_add_ps(top, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.f / 16777216.f));
 }
 
-// GaussianFromUniforms of noise_math.h on eight lanes, operation for operation.
+// GaussianFromUniforms of portable_math.h on eight lanes, operation for operation.
 __attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, __m256 u2) {
   const __m256 one = _mm256_set1_ps(1.f);
   // LogPositive(u1)

@@ -1,9 +1,9 @@
-// The Gaussian noise stage's Box-Muller transform from IEEE +, -, *, / and sqrt only, so
-// that the CPU (scalar and AVX2) and CUDA compute the same bits for the same seed: libm's
-// logf/cosf and CUDA's may differ in the last bit. Both approximations are accurate to a
-// few float ulps, far below the noise's own quantisation to uint8.
-#ifndef TFGPUAUG_CC_KERNELS_NOISE_MATH_H_
-#define TFGPUAUG_CC_KERNELS_NOISE_MATH_H_
+// exp, log and cos from IEEE +, -, *, / (and sqrt for Box-Muller) only, so that the CPU
+// (scalar and AVX2) and CUDA compute the same bits: libm's expf/logf/cosf and CUDA's may
+// differ in the last bit. Each is accurate to a few float ulps, far below the uint8
+// quantisation of the stages that use them (Gaussian blur weights, Gaussian noise).
+#ifndef TFGPUAUG_CC_KERNELS_PORTABLE_MATH_H_
+#define TFGPUAUG_CC_KERNELS_PORTABLE_MATH_H_
 
 #include <cmath>
 #include <cstdint>
@@ -50,6 +50,17 @@ TFGA_HD float CosTurns(float t) {
   }
 }
 
+// exp(x) for x <= 0 (0 below -87, where expf turns subnormal): x = n ln 2 + r with
+// |r| <= ln 2 / 2, exp(r) by its Taylor series to r^7, times 2^n.
+TFGA_HD float ExpNonPositive(float x) {
+  if (!(x >= -87.f)) return 0.f;
+  const float n = floorf(x * 1.44269504f + 0.5f);
+  const float r = (x - n * kLn2Hi) - n * kLn2Lo;
+  const float p = 1.f + r * (1.f + r * (1.f / 2.f + r * (1.f / 6.f + r * (1.f / 24.f + r * (1.f / 120.f +
+                  r * (1.f / 720.f + r * (1.f / 5040.f)))))));
+  return p * FloatFromBits(static_cast<uint32_t>(static_cast<int>(n) + 127) << 23);
+}
+
 // A standard normal value from two uniforms in (0, 1) (Box-Muller, cosine branch).
 TFGA_HD float GaussianFromUniforms(float u1, float u2) {
   return sqrtf(-2.f * LogPositive(u1)) * CosTurns(u2);
@@ -57,4 +68,4 @@ TFGA_HD float GaussianFromUniforms(float u1, float u2) {
 
 }  // namespace tfgpuaug
 
-#endif  // TFGPUAUG_CC_KERNELS_NOISE_MATH_H_
+#endif  // TFGPUAUG_CC_KERNELS_PORTABLE_MATH_H_
