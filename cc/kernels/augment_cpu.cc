@@ -67,7 +67,7 @@ __attribute__((target("avx2"))) inline __m256 SectorIs(__m256i sector, int k) {
 __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_t n, int c,
                                                         bool hue, float param, uint8_t* dst) {
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), six = _mm256_set1_ps(6.f);
-  const __m256 c255 = _mm256_set1_ps(255.f), half = _mm256_set1_ps(0.5f), p = _mm256_set1_ps(param);
+  const __m256 c255 = _mm256_set1_ps(255.f), p = _mm256_set1_ps(param);
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     const int lanes = n - i0 < 8 ? int(n - i0) : 8;
     alignas(32) float in[3][8] = {};
@@ -113,10 +113,8 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
     const __m256 out_b = Select(_mm256_or_ps(s0, s1), pp, Select(s2, tt, Select(_mm256_or_ps(s3, s4), v, qq)));
     alignas(32) int out[3][8];
     const __m256 rgb[3] = {out_r, out_g, out_b};
-    for (int k = 0; k < 3; ++k) {  // SaturateToUint8(x * 255)
-      const __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), zero), c255);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(_mm256_add_ps(x, half)));
-    }
+    for (int k = 0; k < 3; ++k)  // SaturateToUint8(x * 255)
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), SaturateLanes8(_mm256_mul_ps(rgb[k], c255)));
     for (int l = 0; l < lanes; ++l) {
       uint8_t* o = dst + (i0 + l) * c;
       for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
@@ -124,9 +122,7 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
     }
   }
 }
-#endif
 
-#if TFGPUAUG_HAVE_AVX2_LOOPS
 // HashUniform of augment.h on eight indices.
 __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256i index) {
   __m256i x = _mm256_xor_si256(_mm256_set1_epi32(int(seed * 0x9E3779B9u)),
@@ -189,19 +185,15 @@ __attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, _
 // HashUniform(seed, 2i) and (seed, 2i + 1).
 __attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_t elements,
                                                         uint32_t seed, float param, uint8_t* dst) {
-  const __m256 sigma = _mm256_set1_ps(param), zero = _mm256_setzero_ps();
-  const __m256 c255 = _mm256_set1_ps(255.f), half = _mm256_set1_ps(0.5f);
+  const __m256 sigma = _mm256_set1_ps(param);
   const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
   size_t i = 0;
   for (; i + 8 <= elements; i += 8) {
     const __m256i even = _mm256_add_epi32(_mm256_set1_epi32(int(uint32_t(2 * i))), lane2);
     const __m256 z = GaussianFromUniforms8(HashUniform8(seed, even),
                                            HashUniform8(seed, _mm256_add_epi32(even, _mm256_set1_epi32(1))));
-    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
-    const __m256 px = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
-    const __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(px, _mm256_mul_ps(sigma, z)), zero), c255);
-    __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(v, half));  // SaturateToUint8
-    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);     // bytes 0-3 and 16-19
+    __m256i q = SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i), _mm256_mul_ps(sigma, z)));
+    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
     const uint32_t lo = uint32_t(_mm256_cvtsi256_si32(q));
     const uint32_t hi = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
     const uint64_t both = uint64_t(lo) | (uint64_t(hi) << 32);
@@ -339,8 +331,6 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
 #if TFGPUAUG_HAVE_AVX2_LOOPS
   if ((op == int(AugmentOp::kHue) || op == int(AugmentOp::kSaturation)) && im.c >= 3 && CpuHasAvx2())
     return HueSaturationAvx2(src, n, im.c, op == int(AugmentOp::kHue), param, dst);
-#endif
-#if TFGPUAUG_HAVE_AVX2_LOOPS
   if (op == int(AugmentOp::kGaussianNoise) && CpuHasAvx2())
     return GaussianNoiseAvx2(src, n * im.c, sp.seed, param, dst);
 #endif

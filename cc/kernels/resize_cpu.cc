@@ -180,8 +180,7 @@ __attribute__((target("avx2"))) inline void StoreRgbPair(__m256 acc, bool mirror
 
 // The same for bytes: SaturateToUint8 on eight lanes (as StorePixel), one 8-byte store.
 __attribute__((target("avx2"))) inline void StoreRgbPair(__m256 acc, bool mirror, uint8_t* o) {
-  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(acc, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
-  __m256i b = _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
+  __m256i b = SaturateLanes8(acc);
   b = _mm256_packus_epi16(_mm256_packs_epi32(b, b), b);
   const uint64_t first = uint32_t(_mm256_cvtsi256_si32(b)) & 0xffffffu;
   const uint64_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(b, 1))) & 0xffffffu;

@@ -19,11 +19,6 @@ TFGA_VECTOR_CLONES void FirstRow(const In* row, float w, size_t n, float* acc) {
 }
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-// Eight bytes as eight floats.
-__attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
-  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
-}
-
 // Byte rows with 32 elements in registers through all taps: acc is written once instead of
 // read and written per tap. Each element gets the same multiplies and adds, in the same
 // order, as FirstRow then AccumulateRow.

@@ -42,6 +42,17 @@ inline bool CpuHasAvx2() {
       __builtin_cpu_supports("avx2") && std::getenv("TFGPUAUG_DISABLE_AVX2") == nullptr;
   return has;
 }
+
+// Eight bytes at p as eight floats.
+__attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+
+// SaturateToUint8 on eight lanes (clamp to [0, 255], add 0.5, truncate), as int32 lanes.
+__attribute__((target("avx2"))) inline __m256i SaturateLanes8(__m256 v) {
+  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
+  return _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
+}
 #endif
 
 #if TFGPUAUG_HAVE_SSE2
