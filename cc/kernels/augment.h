@@ -214,6 +214,13 @@ TFGA_HD float HashUniform(uint32_t seed, uint32_t index) {
   return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
 }
 
+// Byte `index` of an image plus Gaussian noise of deviation `sigma`: uniforms 2 index and
+// 2 index + 1 of the seed's stream.
+TFGA_HD uint8_t NoisyByte(uint32_t seed, uint32_t index, float sigma, uint8_t value) {
+  const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
+  return SaturateToUint8(value + sigma * z);
+}
+
 struct AugmentImage {
   int h, w, c;
   float fill;
@@ -348,15 +355,9 @@ TFGA_HD void AugmentPixel(const StageParams& sp, const uint8_t* src, const Augme
       if (sp.blur_radius == 0) return;
       for (int k = 0; k < im.c; ++k) out[k] = BlurPixel(src, im, sp.blur, sp.blur_radius, y, x, k);
       return;
-    case AugmentOp::kGaussianNoise: {
-      for (int k = 0; k < im.c; ++k) {
-        const uint32_t index = static_cast<uint32_t>(at + k);
-        const float u1 = HashUniform(sp.seed, 2 * index), u2 = HashUniform(sp.seed, 2 * index + 1);
-        const float z = GaussianFromUniforms(u1, u2);
-        out[k] = SaturateToUint8(px[k] + sp.param * z);
-      }
+    case AugmentOp::kGaussianNoise:
+      for (int k = 0; k < im.c; ++k) out[k] = NoisyByte(sp.seed, static_cast<uint32_t>(at + k), sp.param, px[k]);
       return;
-    }
     default:
       break;
   }

@@ -181,8 +181,8 @@ __attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, _
   return _mm256_mul_ps(r, cos_u2);
 }
 
-// Gaussian noise over every byte (all channels, as the per-pixel code): element i draws
-// HashUniform(seed, 2i) and (seed, 2i + 1).
+// NoisyByte of augment.h over every byte (all channels, as the per-pixel code), eight
+// bytes per step.
 __attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_t elements,
                                                         uint32_t seed, float param, uint8_t* dst) {
   const __m256 sigma = _mm256_set1_ps(param);
@@ -199,11 +199,7 @@ __attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_
     const uint64_t both = uint64_t(lo) | (uint64_t(hi) << 32);
     std::memcpy(dst + i, &both, 8);
   }
-  for (; i < elements; ++i) {
-    const uint32_t index = static_cast<uint32_t>(i);
-    const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
-    dst[i] = SaturateToUint8(src[i] + param * z);
-  }
+  for (; i < elements; ++i) dst[i] = NoisyByte(seed, static_cast<uint32_t>(i), param, src[i]);
 }
 #endif
 
