@@ -14,6 +14,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
+from build_tools import libjpeg_turbo
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Architectures wanted when the found nvcc supports them (TF 2.21 is built for sm_60..90).
 WANTED_ARCHS = (70, 75, 80, 86, 89, 90)
@@ -85,17 +87,33 @@ def _run(cmd: list[str]) -> None:
     subprocess.run(cmd, check=True)
 
 
+def _compile(cmd: list[str], obj: str) -> None:
+    _run(cmd)
+    with open(obj + ".cmd", "w") as f:
+        f.write(" ".join(cmd))
+
+
 def _object_path(target: NativeTarget, src: str) -> str:
     rel = os.path.relpath(src, ROOT).replace(os.sep, "_")
     return os.path.join(target.build_dir, os.path.basename(target.output), rel + ".o")
 
 
-def _needs_build(src: str, obj: str) -> bool:
+def _needs_build(src: str, obj: str, cmd: list[str]) -> bool:
     if not os.path.exists(obj):
         return True
-    # Rebuild when the source or any header under cc/ is newer than the object.
-    newest = max([os.path.getmtime(src)] + [os.path.getmtime(h) for h in
-                  glob.glob(os.path.join(ROOT, "cc", "**", "*.h"), recursive=True)])
+    # Rebuild when the command changed (flags, the x86-64-v3 libjpeg appearing or not).
+    try:
+        with open(obj + ".cmd") as f:
+            if f.read() != " ".join(cmd):
+                return True
+    except OSError:
+        return True
+    # Rebuild when the source, any header under cc/ or a source it includes (the x86-64-v3
+    # codec includes jpeg_codec.cc) is newer than the object.
+    with open(src) as f:
+        included = [os.path.join(ROOT, m) for m in re.findall(r'#include "(cc/[^"]+\.cc)"', f.read())]
+    newest = max([os.path.getmtime(src)] + [os.path.getmtime(h) for h in included] +
+                 [os.path.getmtime(h) for h in glob.glob(os.path.join(ROOT, "cc", "**", "*.h"), recursive=True)])
     return newest > os.path.getmtime(obj)
 
 
@@ -119,10 +137,17 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         last = nvcc_archs(nvcc)[-1]
         cuda_flags += [f"-gencode=arch=compute_{last},code=compute_{last}"]
 
+    # libjpeg-turbo built for x86-64-v3 CPUs, beside the system libjpeg (see libjpeg_turbo.py).
+    jpeg_v3 = libjpeg_turbo.ensure_built(ROOT)
+    if jpeg_v3 is not None:
+        common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
+
     jobs_list = []
     for src in target.sources:
         obj = _object_path(target, src)
         extra = target.kernel_cxx_flags if os.sep + os.path.join("cc", "kernels") + os.sep in src else []
+        if jpeg_v3 is not None and os.path.basename(src) == "jpeg_codec_x86_64_v3.cc":
+            extra = extra + ["-include", jpeg_v3.rename_header] + ["-I" + d for d in jpeg_v3.include_dirs]
         jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags + extra))
     if target.use_cuda:
         for src in target.cuda_sources:
@@ -132,9 +157,9 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
                    "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + nvjpeg_include()] + cuda_flags
             jobs_list.append((src, obj, cmd))
     os.makedirs(os.path.dirname(_object_path(target, "x")), exist_ok=True)
-    todo = [j for j in jobs_list if _needs_build(j[0], j[1])]
+    todo = [j for j in jobs_list if _needs_build(*j)]
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 2) as pool:
-        for fut in [pool.submit(_run, cmd) for _, _, cmd in todo]:
+        for fut in [pool.submit(_compile, cmd, obj) for _, obj, cmd in todo]:
             fut.result()
     objects = [obj for _, obj, _ in jobs_list]
     link = [cxx, "-shared", "-o", target.output] + objects
@@ -143,6 +168,8 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         # satisfy the runtime symbols with whatever libcudart is found at run time.
         home = cuda_home(nvcc)
         link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
+    if jpeg_v3 is not None:  # its symbols stay inside the library
+        link += ["-Wl,--exclude-libs," + os.path.basename(jpeg_v3.archive), jpeg_v3.archive]
     link += target.link_flags + ["-ljpeg", "-lpng"]
     _run(link)
     return target.output

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CLANGXX=${CLANGXX:-clang++}
 mkdir -p build/fuzz
-sources=(fuzz/decode_fuzzer.cc cc/kernels/image_decode.cc cc/kernels/jpeg_codec.cc
+sources=(fuzz/decode_fuzzer.cc cc/kernels/image_decode.cc cc/kernels/jpeg_codec.cc cc/kernels/jpeg_codec_select.cc
          cc/kernels/png_codec.cc cc/kernels/orientation.cc cc/kernels/decode_crop_resize.cc
          cc/kernels/resize_cpu.cc cc/kernels/row_sums.cc)
 "$CLANGXX" -std=c++17 -O1 -g -fno-omit-frame-pointer -I. \

@@ -247,6 +247,63 @@ def test_gpu_decode_close_to_cpu(channels):
         assert diff.mean() <= 1.5 and diff.max() <= 40
 
 
+def _jpeg_builds_compared():
+    """JPEGs covering libjpeg's decode paths: subsamplings 4:4:4, 4:2:2, 4:2:0, grey,
+    progressive, CMYK, odd sizes, and the shared sample when it is there."""
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h), subsampling=s, quality=q)
+             for (h, w), s, q in [((1, 1), 2, 90), ((17, 33), 0, 95), ((97, 131), 1, 75),
+                                   ((240, 320), 2, 90), ((333, 251), 0, 60)]]
+    blobs.append(fixtures.jpeg_bytes(fixtures.photo(61, 45, channels=1)))
+    blobs.append(fixtures.jpeg_bytes(fixtures.photo(131, 97), progressive=True))
+    blobs.append(fixtures.jpeg_bytes(fixtures.photo(40, 52), mode="CMYK"))
+    return blobs + [open(f, "rb").read() for f in fixtures.shared_sample_files(limit=40)]
+
+
+def test_x86_64_v3_libjpeg_is_built_when_required():
+    # CI builds with TFGPUAUG_JPEG_V3=1: the comparison below must not skip there.
+    if os.environ.get("TFGPUAUG_JPEG_V3") != "1" or " bmi2" not in open("/proc/cpuinfo").read():
+        pytest.skip("TFGPUAUG_JPEG_V3=1 not set, or the CPU lacks x86-64-v3")
+    assert kernels.jpeg_build_available("x86_64_v3")
+
+
+@pytest.mark.skipif(not kernels.jpeg_build_available("x86_64_v3"),
+                    reason="x86-64-v3 libjpeg-turbo not built, or the CPU lacks x86-64-v3")
+def test_x86_64_v3_libjpeg_decodes_the_same_pixels():
+    # Same release, other compiler flags: every pixel must match the linked libjpeg's, full
+    # images, windows (column crop, skipped rows), reduced DCT scales, all channel counts.
+    for blob in _jpeg_builds_compared():
+        h, w = kernels.decode(blob, jpeg_build="linked").shape[:2]
+        cases = [dict(channels=c) for c in (1, 3, 4)]
+        cases += [dict(window=[h // 3, w // 5, max(1, h // 2), max(1, w // 2)]),
+                  dict(window=[h // 3, w // 5, max(1, h // 2), max(1, w // 2)], strided=True),
+                  dict(scale=2), dict(scale=8, window=[0, 0, 1, 1])]
+        for kw in cases:
+            linked = kernels.decode(blob, jpeg_build="linked", **kw)
+            np.testing.assert_array_equal(kernels.decode(blob, jpeg_build="x86_64_v3", **kw), linked,
+                                          err_msg=str(kw))
+            np.testing.assert_array_equal(kernels.decode(blob, **kw), linked, err_msg=str(kw))
+
+
+@pytest.mark.skipif(not kernels.jpeg_build_available("x86_64_v3"),
+                    reason="x86-64-v3 libjpeg-turbo not built, or the CPU lacks x86-64-v3")
+def test_x86_64_v3_libjpeg_rejects_bad_data_alike():
+    good = fixtures.jpeg_bytes(fixtures.photo(64, 80))
+    # Truncated in the entropy data, truncated in the tables, no marker after SOI.
+    bad = [good[: len(good) // 2], good[:150], good[:3] + b"\x00" * 40 + good[43:]]
+    for blob in bad:
+        errors = []
+        for build in ("linked", "x86_64_v3"):
+            with pytest.raises(ValueError) as e:
+                kernels.decode(blob, jpeg_build=build)
+            errors.append(str(e.value))
+        assert errors[0] == errors[1] and "invalid JPEG" in errors[0], errors
+
+
+def test_unknown_jpeg_build_is_refused():
+    with pytest.raises(ValueError, match="jpeg_build must be"):
+        kernels.decode(fixtures.jpeg_bytes(fixtures.photo(8, 8)), jpeg_build="fastest")
+
+
 def _cpu_has_avx2():
     try:
         return " avx2" in open("/proc/cpuinfo").read()

@@ -7,6 +7,7 @@
 
 namespace tfgpuaug {
 
+// JPEG through the libjpeg the request names (see JpegBuild; jpeg_codec_select.cc).
 Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
                         const Window& window, uint8_t* out);
@@ -14,6 +15,23 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
 Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
                                const Window& window, std::unique_ptr<uint8_t[]>* storage,
                                StridedPixels* out);
+
+// Whether `build` can decode on this machine (kAuto and kLinked always can).
+bool JpegBuildAvailable(JpegBuild build);
+
+// One libjpeg's decoder: jpeg_codec.cc compiled against it.
+struct JpegCodec {
+  Status (*probe)(const uint8_t* data, size_t size, ImageInfo* info);
+  Status (*decode_window)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                          const Window& window, uint8_t* out);
+  Status (*decode_window_strided)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                                  const Window& window, std::unique_ptr<uint8_t[]>* storage,
+                                  StridedPixels* out);
+};
+extern const JpegCodec kLinkedJpegCodec;
+#if TFGPUAUG_JPEG_X86_64_V3
+extern const JpegCodec kX86_64V3JpegCodec;  // jpeg_codec_x86_64_v3.cc
+#endif
 
 Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request,

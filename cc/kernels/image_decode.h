@@ -30,6 +30,12 @@ struct Window {
 
 enum class DctMethod { kIntegerAccurate = 0, kIntegerFast = 1, kFloat = 2 };
 
+// Which libjpeg decodes a JPEG. Both are libjpeg-turbo 2.1.5 and give the same pixels;
+// kX86_64V3 is the copy built for x86-64-v3 CPUs (build_tools/libjpeg_turbo.py), linked
+// in when the build made it. kAuto takes it on CPUs that have x86-64-v3, else the system
+// libjpeg; tests name a build to compare the two.
+enum class JpegBuild { kAuto = 0, kLinked = 1, kX86_64V3 = 2 };
+
 struct DecodeRequest {
   int channels = 3;                  // 1, 3 or 4
   int scale_denom = 1;               // 1, 2, 4 or 8: decode at 1/scale_denom size
@@ -38,6 +44,7 @@ struct DecodeRequest {
   int64_t max_pixels = int64_t{1} << 27;  // refuse larger headers before allocating
   bool has_window = false;
   Window window;                     // in scaled, oriented coordinates
+  JpegBuild jpeg_build = JpegBuild::kAuto;
 };
 
 // What a decode will produce; computed from the header alone.

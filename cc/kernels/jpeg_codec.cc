@@ -1,5 +1,11 @@
 // JPEG decoding with libjpeg-turbo. Every libjpeg error and every warning that means
 // corrupt or missing data becomes a Status: libjpeg's default handler calls exit().
+// Compiled once against the linked libjpeg (kLinkedJpegCodec) and, when the build made it,
+// again against the x86-64-v3 copy (jpeg_codec_x86_64_v3.cc); everything here but the
+// codec table has internal linkage, so the two compilations never meet.
+#ifndef TFGPUAUG_JPEG_CODEC_NAME
+#define TFGPUAUG_JPEG_CODEC_NAME kLinkedJpegCodec
+#endif
 #include <algorithm>
 #include <csetjmp>
 #include <cstdio>
@@ -99,9 +105,7 @@ void ReadHeader(Decompressor* d, const uint8_t* data, size_t size) {
   jpeg_read_header(&d->cinfo, TRUE);
 }
 
-}  // namespace
-
-Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info) {
+Status Probe(const uint8_t* data, size_t size, ImageInfo* info) {
   Decompressor d;
   if (setjmp(d.err.jump)) {
     jpeg_destroy_decompress(&d.cinfo);
@@ -118,8 +122,6 @@ Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info) {
   jpeg_destroy_decompress(&d.cinfo);
   return Status::Ok();
 }
-
-namespace {
 
 // Decodes `window` packed into `packed` when it is given, else leaves the rows where
 // libjpeg writes them, in `storage`, and describes them in `strided`.
@@ -222,17 +224,19 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
   return Status::Ok();
 }
 
-}  // namespace
-
-Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
-                        const Window& window, uint8_t* out) {
+Status DecodeWindow(const uint8_t* data, size_t size, const DecodeRequest& request,
+                    const Window& window, uint8_t* out) {
   return DecodeJpegRows(data, size, request, window, out, nullptr, nullptr);
 }
 
-Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
-                               const Window& window, std::unique_ptr<uint8_t[]>* storage,
-                               StridedPixels* out) {
+Status DecodeWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                           const Window& window, std::unique_ptr<uint8_t[]>* storage,
+                           StridedPixels* out) {
   return DecodeJpegRows(data, size, request, window, nullptr, storage, out);
 }
+
+}  // namespace
+
+const JpegCodec TFGPUAUG_JPEG_CODEC_NAME = {Probe, DecodeWindow, DecodeWindowStrided};
 
 }  // namespace tfgpuaug

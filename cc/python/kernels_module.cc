@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cc/kernels/augment_cpu.h"
+#include "cc/kernels/codecs.h"
 #include "cc/kernels/geometry_cpu.h"
 #include "cc/kernels/image_decode.h"
 #include "cc/kernels/resize_cpu.h"
@@ -31,10 +32,18 @@ using tfgpuaug::DecodeRequest;
 
 namespace {
 
+tfgpuaug::JpegBuild JpegBuildNamed(const std::string& name) {
+  if (name == "auto") return tfgpuaug::JpegBuild::kAuto;
+  if (name == "linked") return tfgpuaug::JpegBuild::kLinked;
+  if (name == "x86_64_v3") return tfgpuaug::JpegBuild::kX86_64V3;
+  throw std::invalid_argument("jpeg_build must be auto, linked or x86_64_v3, got " + name);
+}
+
 DecodeRequest MakeRequest(int channels, std::optional<std::vector<int>> window, int scale,
-                          bool orientation) {
+                          bool orientation, const std::string& jpeg_build) {
   DecodeRequest r;
   r.channels = channels;
+  r.jpeg_build = JpegBuildNamed(jpeg_build);
   r.scale_denom = scale;
   r.apply_exif_orientation = orientation;
   if (window) {
@@ -51,11 +60,13 @@ void Check(const tfgpuaug::Status& s) {
 
 // `strided`: through ExecuteDecodeStrided (rows left where libjpeg writes them), copied
 // out packed so tests can compare it with the packed decode.
+// `jpeg_build`: which libjpeg decodes a JPEG ("auto", "linked" or "x86_64_v3").
 py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vector<int>> window,
-                            int scale, bool apply_exif_orientation, bool strided) {
+                            int scale, bool apply_exif_orientation, bool strided,
+                            const std::string& jpeg_build) {
   const std::string bytes = data;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation);
+  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation, jpeg_build);
   DecodePlan plan;
   Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
   py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
@@ -152,7 +163,7 @@ void CudaOk(cudaError_t e) {
 std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int channels) {
   const size_t n = blobs.size();
   std::vector<std::string> bytes(blobs.begin(), blobs.end());
-  std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false));
+  std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false, "auto"));
   std::vector<DecodePlan> plans(n);
   std::vector<tfgpuaug::GpuDecodeTarget> targets(n);
   std::vector<uint8_t*> device(n, nullptr);
@@ -230,7 +241,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
         py::arg("window") = py::none(), py::arg("scale") = 1,
         py::arg("apply_exif_orientation") = false, py::arg("strided") = false,
+        py::arg("jpeg_build") = "auto",
         "Decodes JPEG/PNG bytes on the CPU (strided: through ExecuteDecodeStrided).");
+  m.def("jpeg_build_available",
+        [](const std::string& name) { return tfgpuaug::JpegBuildAvailable(JpegBuildNamed(name)); },
+        py::arg("name"), "Whether this module can decode with the named libjpeg here.");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false,
         "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
