@@ -62,6 +62,8 @@ class BuildOpLibrary(build_ext):
                 f.write(f"TF_VERSION = {tf.__version__!r}\n")
                 f.write(f"TF_MAJOR_MINOR = ({major}, {minor})\n")
                 f.write(f"CUDA_BUILT = {use_cuda}\n")
+                f.write("# libjpeg-turbo built for x86-64-v3 linked in (used on CPUs that have it).\n")
+                f.write(f"JPEG_X86_64_V3 = {target.jpeg_x86_64_v3}\n")
 
 
 def tf_requirement():

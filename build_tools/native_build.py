@@ -80,6 +80,7 @@ class NativeTarget:
     link_flags: list[str] = field(default_factory=list)
     use_cuda: bool = False
     build_dir: str = os.path.join(ROOT, "build", "obj")
+    jpeg_x86_64_v3: bool = False  # set by build(): the x86-64-v3 libjpeg-turbo is linked in
 
 
 def _run(cmd: list[str]) -> None:
@@ -139,6 +140,7 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
 
     # libjpeg-turbo built for x86-64-v3 CPUs, beside the system libjpeg (see libjpeg_turbo.py).
     jpeg_v3 = libjpeg_turbo.ensure_built(ROOT)
+    target.jpeg_x86_64_v3 = jpeg_v3 is not None
     if jpeg_v3 is not None:
         common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
 

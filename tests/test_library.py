@@ -31,6 +31,13 @@ def test_version_mismatch_says_to_rebuild(monkeypatch):
         _loader._check_tf_version()
 
 
+def test_x86_64_v3_libjpeg_linked_when_required():
+    # CI builds with TFGPUAUG_JPEG_V3=1, which must fail the build rather than fall back.
+    if os.environ.get("TFGPUAUG_JPEG_V3") != "1":
+        pytest.skip("TFGPUAUG_JPEG_V3=1 not set")
+    assert _build_info.JPEG_X86_64_V3
+
+
 def test_import_in_fresh_process_without_gpu_libraries():
     code = "import tfgpuaug, tensorflow as tf; print(tfgpuaug.decode_image(tf.io.encode_png(tf.zeros([2,3,3],tf.uint8))).shape)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -26,10 +26,25 @@ def machine() -> Dict:
     except Exception:  # noqa: BLE001 - absent or broken
         dali_version = None
     import tfgpuaug
+    from tfgpuaug import _build_info
 
+    # Which libjpeg decodes: the x86-64-v3 build when linked in, the CPU has it and
+    # TFGPUAUG_DISABLE_JPEG_V3 is unset (cc/kernels/jpeg_codec_select.cc), else the system's.
+    v3 = (getattr(_build_info, "JPEG_X86_64_V3", False) and _cpu_has_x86_64_v3()
+          and not os.environ.get("TFGPUAUG_DISABLE_JPEG_V3"))
     return dict(date=datetime.date.today().isoformat(), platform=platform.platform(), cpu=cpu,
                 cores=os.cpu_count(), gpus=len(tf.config.list_physical_devices("GPU")),
-                tensorflow=tf.__version__, tfgpuaug=tfgpuaug.__version__, dali=dali_version)
+                tensorflow=tf.__version__, tfgpuaug=tfgpuaug.__version__, dali=dali_version,
+                jpeg_decoder="libjpeg-turbo built for x86-64-v3" if v3 else "system libjpeg")
+
+
+def _cpu_has_x86_64_v3() -> bool:
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next(line.split(":", 1)[1].split() for line in f if line.startswith("flags"))
+    except (OSError, StopIteration):
+        return False
+    return {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"} <= set(flags)
 
 
 def suite_rows(rates: Dict[str, float], rss: Dict[str, float],
@@ -86,7 +101,8 @@ def print_tables(suites: Dict[str, List[Dict]], micro: Optional[List[Dict]],
 def markdown(suites: Dict[str, List[Dict]], info: Dict) -> str:
     gpus = f"{info['gpus']} GPUs" if info["gpus"] else "no GPU"
     lines = [f"Measured {info['date']} on {info['cpu']}, {info['cores']} cores, {gpus} "
-             f"(TensorFlow {info['tensorflow']}, DALI {info['dali'] or 'not installed'}).", "",
+             f"(TensorFlow {info['tensorflow']}, DALI {info['dali'] or 'not installed'}; "
+             f"JPEGs through the {info.get('jpeg_decoder', 'system libjpeg')}).", "",
              "| pipeline | implementation | img/s | tfgpuaug is | peak RSS rise |",
              "|---|---|---:|---:|---:|"]
     for suite, rows in suites.items():
