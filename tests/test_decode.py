@@ -195,6 +195,16 @@ def test_image_shape_keeps_input_shape():
     assert tga.image_shape(tf.constant([[blob, blob]])).shape == (1, 2, 3)
 
 
+def test_image_shape_of_a_batch_names_its_first_bad_image():
+    # The error names the first bad image by its index; the good batch's heights in order.
+    good = [fixtures.jpeg_bytes(fixtures.photo(9 + k, 7, seed=k)) for k in range(40)]
+    blobs = list(good)
+    blobs[13], blobs[29] = b"not an image", good[29][:20]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"image 13\b.*unknown image format"):
+        tga.image_shape(tf.constant(blobs)).numpy()
+    assert tga.image_shape(tf.constant(good)).numpy()[:, 0].tolist() == [9 + k for k in range(40)]
+
+
 def test_shared_imagenet_sample_matches_pil_exactly():
     files = fixtures.shared_sample_files(limit=40)
     if not files:
