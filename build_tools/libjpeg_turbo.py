@@ -120,8 +120,10 @@ def ensure_built(root: str) -> JpegV3Build | None:
                          include_dirs=[os.path.join(out, "cmake"), os.path.join(out, "src")],
                          rename_header=os.path.join(out, "jpeg_x86_64_v3_names.h"))
     stamp = os.path.join(out, "stamp")
-    if os.path.exists(stamp) and open(stamp).read().strip() == _C_FLAGS:
-        return result
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            if f.read().strip() == _C_FLAGS:
+                return result
     try:
         if platform.machine() not in ("x86_64", "AMD64"):
             raise RuntimeError(f"not an x86-64 machine ({platform.machine()})")

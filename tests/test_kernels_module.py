@@ -261,7 +261,7 @@ def _jpeg_builds_compared():
 
 def test_x86_64_v3_libjpeg_is_built_when_required():
     # CI builds with TFGPUAUG_JPEG_V3=1: the comparison below must not skip there.
-    if os.environ.get("TFGPUAUG_JPEG_V3") != "1" or " bmi2" not in open("/proc/cpuinfo").read():
+    if os.environ.get("TFGPUAUG_JPEG_V3") != "1" or not _cpu_has("bmi2"):
         pytest.skip("TFGPUAUG_JPEG_V3=1 not set, or the CPU lacks x86-64-v3")
     assert kernels.jpeg_build_available("x86_64_v3")
 
@@ -304,9 +304,10 @@ def test_unknown_jpeg_build_is_refused():
         kernels.decode(fixtures.jpeg_bytes(fixtures.photo(8, 8)), jpeg_build="fastest")
 
 
-def _cpu_has_avx2():
+def _cpu_has(flag: str) -> bool:
     try:
-        return " avx2" in open("/proc/cpuinfo").read()
+        with open("/proc/cpuinfo") as f:
+            return f" {flag}" in f.read()
     except OSError:
         return False
 
@@ -331,7 +332,7 @@ np.savez({str(tmp_path / "out.npz")!r}, *({calls}))
     return [out[f"arr_{i}"] for i in range(len(out.files))]
 
 
-@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 resize path needs an AVX2 CPU")
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the AVX2 resize path needs an AVX2 CPU")
 def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
     # The AVX2 horizontal pass (two output pixels per vector) must give the 4-lane loop's bits.
     rng = np.random.default_rng(5)
@@ -346,7 +347,7 @@ def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
         np.testing.assert_array_equal(kernels.resize(img, *c), expected, err_msg=str(c))
 
 
-@pytest.mark.skipif(not _cpu_has_avx2(), reason="the AVX2 warp needs an AVX2 CPU")
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the AVX2 warp needs an AVX2 CPU")
 def test_warp_baseline_loops_equal_avx2(tmp_path):
     # On AVX2 CPUs the row, column and SSE2 loops only run for vertical shifts; here they
     # run everything.

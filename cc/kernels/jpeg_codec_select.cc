@@ -6,21 +6,23 @@
 namespace tfgpuaug {
 namespace {
 
-// The x86-64-v3 copy needs BMI2, LZCNT, MOVBE and AVX2. TFGPUAUG_DISABLE_JPEG_V3 keeps
-// kAuto on the linked libjpeg, for side-by-side timing.
-bool CpuRunsX86_64V3() {
 #if TFGPUAUG_JPEG_X86_64_V3
-  static const bool yes = __builtin_cpu_supports("x86-64-v3") &&
-                          std::getenv("TFGPUAUG_DISABLE_JPEG_V3") == nullptr;
+// The x86-64-v3 copy needs BMI2, LZCNT, MOVBE and AVX2.
+bool CpuHasX86_64V3() {
+  static const bool yes = __builtin_cpu_supports("x86-64-v3");
   return yes;
-#else
-  return false;
-#endif
 }
+
+// TFGPUAUG_DISABLE_JPEG_V3 keeps kAuto on the linked libjpeg, for side-by-side timing.
+bool AutoTakesX86_64V3() {
+  static const bool yes = CpuHasX86_64V3() && std::getenv("TFGPUAUG_DISABLE_JPEG_V3") == nullptr;
+  return yes;
+}
+#endif
 
 const JpegCodec& Codec(JpegBuild build) {
 #if TFGPUAUG_JPEG_X86_64_V3
-  if (build == JpegBuild::kX86_64V3 || (build == JpegBuild::kAuto && CpuRunsX86_64V3())) {
+  if (build == JpegBuild::kX86_64V3 || (build == JpegBuild::kAuto && AutoTakesX86_64V3())) {
     return kX86_64V3JpegCodec;
   }
 #endif
@@ -35,11 +37,10 @@ Status CheckAvailable(JpegBuild build) {
 }  // namespace
 
 bool JpegBuildAvailable(JpegBuild build) {
-  if (build != JpegBuild::kX86_64V3) return true;
 #if TFGPUAUG_JPEG_X86_64_V3
-  return __builtin_cpu_supports("x86-64-v3");
+  return build != JpegBuild::kX86_64V3 || CpuHasX86_64V3();
 #else
-  return false;
+  return build != JpegBuild::kX86_64V3;
 #endif
 }
 

@@ -14,12 +14,7 @@ OURS = "tfgpuaug"
 
 
 def machine() -> Dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = _cpuinfo("model name") or platform.processor() or platform.machine()
     try:
         import nvidia.dali as dali
         dali_version = dali.__version__
@@ -38,13 +33,17 @@ def machine() -> Dict:
                 jpeg_decoder="libjpeg-turbo built for x86-64-v3" if v3 else "system libjpeg")
 
 
-def _cpu_has_x86_64_v3() -> bool:
+def _cpuinfo(key: str) -> str:
+    """The first /proc/cpuinfo line's value for `key` ('' when there is none)."""
     try:
         with open("/proc/cpuinfo") as f:
-            flags = next(line.split(":", 1)[1].split() for line in f if line.startswith("flags"))
-    except (OSError, StopIteration):
-        return False
-    return {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"} <= set(flags)
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith(key)), "")
+    except OSError:
+        return ""
+
+
+def _cpu_has_x86_64_v3() -> bool:
+    return {"avx2", "bmi1", "bmi2", "fma", "movbe", "abm", "f16c"} <= set(_cpuinfo("flags").split())
 
 
 def suite_rows(rates: Dict[str, float], rss: Dict[str, float],
