@@ -11,6 +11,10 @@ symbol gets the prefix `tfgpuaug_v3_`, so the archive links into the op library 
     TFGPUAUG_JPEG_V3=1      required: fail the build when it cannot be made
     TFGPUAUG_JPEG_V3=0      never: the system libjpeg only
     TFGPUAUG_LIBJPEG_TURBO_SOURCES=DIR   a folder holding the two tarballs (offline builds)
+
+The sources come through apt's own client (`apt-get source --download-only`, which needs
+deb-src entries in apt's sources; scripts/apt_setup.sh adds them) and are checked against
+the SHA-256 digests below.
 """
 from __future__ import annotations
 
@@ -20,11 +24,10 @@ import platform
 import shutil
 import subprocess
 import tarfile
-import urllib.request
 from dataclasses import dataclass
 
 VERSION = "2.1.5"
-_POOL = "http://deb.debian.org/debian/pool/main/libj/libjpeg-turbo/"
+_SOURCE_PACKAGE = f"libjpeg-turbo=1:{VERSION}-2"
 _TARBALLS = {  # file name -> sha256
     f"libjpeg-turbo_{VERSION}.orig.tar.gz":
         "254f3642b04e309fee775123133c6464181addc150499561020312ec61c1bf7c",
@@ -50,16 +53,22 @@ def _mode() -> str:
 def _fetch(downloads: str) -> dict[str, str]:
     """The tarballs' paths, downloaded (and checked) when not already present."""
     source_dir = os.environ.get("TFGPUAUG_LIBJPEG_TURBO_SOURCES")
+    folder = source_dir or downloads
+    missing = [n for n in _TARBALLS if not os.path.exists(os.path.join(folder, n))]
+    if missing and source_dir:
+        raise RuntimeError(f"{os.path.join(source_dir, missing[0])} not found")
+    if missing:
+        if shutil.which("apt-get") is None:
+            raise RuntimeError("apt-get not found; set TFGPUAUG_LIBJPEG_TURBO_SOURCES")
+        os.makedirs(downloads, exist_ok=True)
+        done = subprocess.run(["apt-get", "source", "--download-only", "-qq", _SOURCE_PACKAGE],
+                              cwd=downloads, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"apt-get source {_SOURCE_PACKAGE} failed (are deb-src entries "
+                               f"configured? see scripts/apt_setup.sh): {done.stderr.strip()}")
     paths = {}
     for name, digest in _TARBALLS.items():
-        path = os.path.join(source_dir or downloads, name)
-        if not os.path.exists(path):
-            if source_dir:
-                raise RuntimeError(f"{path} not found")
-            os.makedirs(downloads, exist_ok=True)
-            with urllib.request.urlopen(_POOL + name, timeout=60) as r, open(path + ".part", "wb") as f:
-                shutil.copyfileobj(r, f)
-            os.replace(path + ".part", path)
+        path = os.path.join(folder, name)
         with open(path, "rb") as f:
             if hashlib.sha256(f.read()).hexdigest() != digest:
                 raise RuntimeError(f"{path}: sha256 mismatch")
