@@ -58,13 +58,9 @@ def test_flat_folder_with_label_fn_and_missing_file(folder, tmp_path):
         tga.data.image_folder(str(flat))
 
 
-def test_device_path_on_cpu_equals_cpu_path(folder):
-    a = [(x.numpy(), y.numpy()) for x, y in batches(folder)]
-    b = [(x.numpy(), y.numpy()) for x, y in batches(folder, device="/cpu:0")]
-    assert len(a) == 4 and a[-1][0].shape == (3, 32, 32, 3)  # last partial batch kept
-    for (xa, ya), (xb, yb) in zip(a, b):
-        np.testing.assert_array_equal(xa, xb)
-        np.testing.assert_array_equal(ya, yb)
+def test_last_partial_batch_is_kept(folder):
+    shapes = [x.shape for x, _ in batches(folder)]
+    assert len(shapes) == 4 and shapes[-1] == (3, 32, 32, 3)
 
 
 def test_seeds_reproduce_and_batches_differ(folder):

@@ -63,6 +63,23 @@ def test_distributed_epoch_delivers_every_element_once(service, tmp_path):
     assert sorted(seen) == ids  # exactly once
 
 
+def test_host_stage_on_two_workers_device_stage_here_equals_one_host(service, tmp_path):
+    """The host half (decode + crop) on the service's workers, the device half here: each batch
+    equals the single-host pipeline's. parallel_epochs makes each worker serve a whole epoch, so
+    every batch arrives twice; with one worker it would arrive once (the control)."""
+    samples.make_sample_images(str(tmp_path), per_class=3, seed=6)
+    transforms = lambda: [tga.RandomResizedCrop(20), tga.RandAugment(), tga.CropMirrorNormalize(mirror=0.5)]
+    source = lambda: tga.data.image_folder(str(tmp_path)).batch(3)
+    expected = {tuple(y.numpy()): x.numpy() for x, y in source().apply(tga.gpu_augment(transforms(), seed=9))}
+    host = source().apply(tga.host_stage(transforms(), seed=9))
+    served = host.apply(tf.data.experimental.service.distribute(
+        processing_mode="parallel_epochs", service=service, job_name="tfgpuaug_split"))
+    got = [(tuple(y.numpy()), x.numpy()) for x, y in served.apply(tga.device_stage(transforms()))]
+    assert len(expected) == 3 and len(got) == 2 * len(expected)  # two workers served
+    for labels, images in got:
+        np.testing.assert_array_equal(images, expected[labels])
+
+
 def test_input_context_sharding():
     ctx = tf.distribute.InputContext(num_input_pipelines=3, input_pipeline_id=1, num_replicas_in_sync=3)
     assert tga.data.shard_for(ctx) == (3, 1)

@@ -11,13 +11,14 @@ from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, Compose, CropMirrorNormalize, RandAugment, RandomFlip, RandomResizedCrop, Resize,
     ResizeCenterCrop, Transform, TrivialAugment)
 from tfgpuaug import augment, data, keras  # noqa: E402
-from tfgpuaug.pipeline import gpu_augment  # noqa: E402
+from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
+    "host_stage", "device_stage", "distribute",
     "random_apply", "random_choice",
     "Compose", "CropMirrorNormalize", "RandomFlip", "RandomResizedCrop", "Resize", "ResizeCenterCrop",
     "Transform",

@@ -8,14 +8,22 @@ draws afresh, a fixed seed reproduces the whole multi-epoch stream from run to r
 checkpointed iterator resumes it exactly, across epoch boundaries (the stage turns on
 tf.data's symbolic checkpointing for that; see `_checkpoint_options`).
 
-With a GPU (or `device="/gpu:0"`), batches are copied to the device with
-`tf.data.experimental.copy_to_device` and the transforms run in a map placed there, followed
-by a prefetch on the device (plain `Dataset.map` would run on the CPU). Strings stay in host
-memory; decode ops read them there. Without a GPU the same transforms run on the CPU kernels.
-`device="/cpu:0"` forces the device-placed graph onto the CPU, which is how it is tested here.
+Where the work runs:
+- CPU target (no GPU visible, or `device="/cpu:..."`): one parallel map runs every transform
+  with the CPU kernels, resampling and normalisation fused into one pass.
+- GPU target: the transforms are split in two. The host part (everything up to and including
+  the transform that decodes: encoded bytes live in host memory and the fused
+  decode + crop + resize is a libjpeg-turbo kernel) runs in a parallel map on the CPU and
+  yields uint8 crops; `copy_to_device` moves them (a quarter of the float32 bytes); the device
+  part (augmentation, flip, crop-mirror-normalize) runs in TensorFlow's
+  `ExperimentalMapDataset`, whose kernel is registered for the GPU (`Dataset.map` has CPU
+  kernels only and would be soft-placed on the CPU), and a prefetch on the device comes last.
+`host_stage` and `device_stage` are the two halves, for running the host part on tf.data
+service workers and the device part on the trainer.
 """
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Callable, Optional, Sequence, Union
 
@@ -24,6 +32,7 @@ import tensorflow as tf
 from tfgpuaug.transforms import Compose, Transform
 
 _IMAGE_KEYS = ("image", "images")
+Transforms = Union[Sequence[Callable], Callable]
 
 
 def _split(element):
@@ -36,47 +45,6 @@ def _split(element):
     if isinstance(element, (tuple, list)):
         return element[0], lambda images: (images, *element[1:])
     return element, lambda images: images
-
-
-def gpu_augment(transforms: Union[Sequence[Callable], Callable], device: Optional[str] = None,
-                seed: Optional[int] = None, prefetch: int = 1,
-                num_parallel_calls: int = 1) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
-    """A dataset transformation applying `transforms` to every batch.
-
-    Args:
-      transforms: a list of transforms (composed with `Compose`, which fuses resampling
-        with normalisation) or one callable `f(images, seed=...)`.
-      device: None picks "/gpu:0" when TensorFlow sees a GPU, else runs on the CPU
-        directly; any device string forces the copy_to_device + placed map + prefetch path.
-      seed: seed of the per-batch stateless seeds, which differ per batch and per epoch
-        (random when None).
-      prefetch: batches prefetched after the stage (on the device when placed).
-      num_parallel_calls: batches processed at once; tfgpuaug's ops already use every core
-        per batch, so 1 keeps memory low with full throughput.
-    """
-    pipeline = Compose(list(transforms)) if isinstance(transforms, (list, tuple)) else transforms
-    base = random.SystemRandom().randrange(2**31) if seed is None else int(seed)
-
-    def run(batch_seed, element):
-        images, rebuild = _split(element)
-        if isinstance(pipeline, Transform) or _takes_seed(pipeline):
-            return rebuild(pipeline(images, seed=batch_seed))
-        return rebuild(pipeline(images))
-
-    def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
-        target = device
-        if target is None and tf.config.list_physical_devices("GPU"):
-            target = "/gpu:0"
-        ds = tf.data.Dataset.zip(batch_seeds(base), ds)
-        if target is None:
-            ds = ds.map(run, num_parallel_calls=num_parallel_calls).prefetch(prefetch)
-            return ds.with_options(_checkpoint_options())
-        ds = ds.apply(tf.data.experimental.copy_to_device(target))
-        with tf.device(target):
-            ds = ds.map(run, num_parallel_calls=num_parallel_calls)
-            return ds.prefetch(prefetch)
-
-    return apply
 
 
 def batch_seeds(seed: int) -> tf.data.Dataset:
@@ -103,9 +71,193 @@ def _checkpoint_options() -> tf.data.Options:
 
 
 def _takes_seed(fn) -> bool:
-    import inspect
-
     try:
         return "seed" in inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
+
+
+class _Plan:
+    """The transforms as one callable, and where a GPU-placed stage splits them."""
+
+    def __init__(self, transforms: Transforms):
+        self.composed = isinstance(transforms, (list, tuple))
+        self.fn = Compose(list(transforms)) if self.composed else transforms
+
+    def host_stop(self, element_spec) -> int:
+        """Transforms [0, host_stop) run on the host: a list through its first decoding
+        transform; a plain callable whole on the host for encoded or ragged images, else whole
+        on the device."""
+        spec, _ = _split(element_spec)
+        encoded = isinstance(spec, tf.RaggedTensorSpec) or spec.dtype == tf.string
+        if not self.composed:
+            return 1 if encoded else 0
+        stop = self.fn.host_stop()
+        if encoded and stop == 0:
+            raise ValueError("encoded or ragged images need a decoding transform (RandomResizedCrop,"
+                             " ResizeCenterCrop or Resize) to make a dense batch")
+        return stop
+
+    def run(self, images, seed, start: int = 0, stop: Optional[int] = None):
+        if self.composed:
+            return self.fn(images, seed=seed, start=start, stop=stop)
+        if start > 0 or stop == 0:  # a plain callable is one step
+            return images
+        if isinstance(self.fn, Transform) or _takes_seed(self.fn):
+            return self.fn(images, seed=seed)
+        return self.fn(images)
+
+
+def _base_seed(seed: Optional[int]) -> int:
+    return random.SystemRandom().randrange(2**31) if seed is None else int(seed)
+
+
+def resolve_device(device: Optional[str]) -> Optional[str]:
+    """The GPU the device part runs on, or None for the CPU path.
+
+    None: the GPU of the enclosing `tf.device` scope (as `distribute_datasets_from_function`
+    sets per replica with `experimental_place_dataset_on_device`), else "/gpu:0" when
+    TensorFlow sees a GPU, else the CPU path. A CPU device string means the CPU path.
+    """
+    if device is None:
+        scope = _current_device_scope()
+        if scope:
+            device = scope
+        elif tf.config.list_physical_devices("GPU"):
+            return "/gpu:0"
+        else:
+            return None
+    spec = tf.DeviceSpec.from_string(device)
+    return device if (spec.device_type or "").upper() == "GPU" else None
+
+
+def _current_device_scope() -> str:
+    if tf.executing_eagerly():
+        from tensorflow.python.eager import context
+        return context.context().device_name or ""
+    op_device = tf.no_op().device  # the device functions of the graph's current scope
+    return op_device or ""
+
+
+def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_calls: int = 1,
+               _base: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+    """The host half of `gpu_augment`: draws each batch's seed and runs the transforms up to and
+    including the decoding one on the CPU. Yields `(batch_seed, element)` for `device_stage`.
+
+    Run it where the bytes are (for example on tf.data service workers) and `device_stage` with
+    the same transforms on the trainer: the result equals `gpu_augment` on one host.
+    """
+    plan = _Plan(transforms)
+    base = _base_seed(seed) if _base is None else _base
+
+    def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
+        stop = plan.host_stop(ds.element_spec)
+
+        def run(batch_seed, element):
+            images, rebuild = _split(element)
+            return batch_seed, rebuild(plan.run(images, batch_seed, 0, stop))
+
+        ds = tf.data.Dataset.zip(batch_seeds(base), ds)
+        ds = ds.map(run, num_parallel_calls=num_parallel_calls, deterministic=True)
+        return ds.with_options(_checkpoint_options())
+
+    apply.plan = plan
+    return apply
+
+
+def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch: int = 1,
+                 _host_stop: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+    """The device half of `gpu_augment`: takes `host_stage`'s `(batch_seed, element)` and runs
+    the remaining transforms on `device` (see `resolve_device`); without a GPU, on the CPU."""
+    plan = _Plan(transforms)
+
+    def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
+        if not (isinstance(ds.element_spec, tuple) and len(ds.element_spec) == 2):
+            raise ValueError("device_stage takes host_stage's (batch_seed, element) batches")
+        stop = _host_stop
+        if stop is None:
+            if not plan.composed:
+                raise ValueError("host_stage/device_stage split a list of transforms")
+            stop = plan.fn.host_stop()
+
+        def run(batch_seed, element):
+            images, rebuild = _split(element)
+            return rebuild(plan.run(images, batch_seed, stop))
+
+        target = resolve_device(device)
+        if target is None:
+            ds = ds.map(run, num_parallel_calls=1).prefetch(prefetch)
+            return ds.with_options(_checkpoint_options())
+        from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
+        ds = ds.apply(tf.data.experimental.copy_to_device(target))
+        with tf.device(target):
+            ds = ds.apply(prefetching_ops.map_on_gpu(run))
+            return ds.prefetch(prefetch)
+
+    return apply
+
+
+def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Optional[int] = None,
+                prefetch: int = 1, num_parallel_calls: int = 1) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+    """A dataset transformation applying `transforms` to every batch.
+
+    Args:
+      transforms: a list of transforms (composed with `Compose`, which fuses resampling
+        with normalisation) or one callable `f(images, seed=...)`.
+      device: where the device part runs (see `resolve_device`): None picks the enclosing
+        device scope's GPU, else "/gpu:0" when TensorFlow sees one, else the CPU path.
+      seed: seed of the per-batch stateless seeds, which differ per batch and per epoch
+        (random when None).
+      prefetch: batches prefetched after the stage (on the device when placed).
+      num_parallel_calls: batches processed at once on the host; tfgpuaug's ops already use
+        every core per batch, so 1 keeps memory low with full throughput.
+    """
+    plan = _Plan(transforms)
+    base = _base_seed(seed)
+
+    def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
+        target = resolve_device(device)
+        if target is None:  # CPU: every transform in one map, resampling + normalize fused
+            def run(batch_seed, element):
+                images, rebuild = _split(element)
+                return rebuild(plan.run(images, batch_seed))
+
+            ds = tf.data.Dataset.zip(batch_seeds(base), ds)
+            ds = ds.map(run, num_parallel_calls=num_parallel_calls).prefetch(prefetch)
+            return ds.with_options(_checkpoint_options())
+        stop = plan.host_stop(ds.element_spec)
+        ds = ds.apply(host_stage(transforms, num_parallel_calls=num_parallel_calls, _base=base))
+        return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
+
+    return apply
+
+
+def distribute(strategy: tf.distribute.Strategy,
+               dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset],
+               transforms: Transforms, seed: Optional[int] = None, prefetch: int = 1,
+               num_parallel_calls: int = 1):
+    """One input pipeline per replica, each with its `gpu_augment` stage on its own device.
+
+    `dataset_fn(input_context)` returns the replica's batches (per-replica batch size; shard the
+    reader with `tga.data.shard_for(input_context)`). The result feeds `model.fit` and custom
+    loops under `strategy`. It follows the recipe of DALI's plugin: the dataset is placed on
+    the replica's device, not fetched there again, one pipeline per replica
+    (`InputOptions(experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,
+    experimental_replication_mode=PER_REPLICA)`). Replica i draws from seed + i, so replicas
+    do not repeat each other's augmentations.
+    """
+    devices = list(strategy.extended.worker_devices)
+    base = _base_seed(seed)
+
+    def per_replica(context: tf.distribute.InputContext) -> tf.data.Dataset:
+        device = devices[context.input_pipeline_id % len(devices)]
+        with tf.device(device):
+            ds = dataset_fn(context)
+            return ds.apply(gpu_augment(transforms, device=device,
+                                        seed=(base + context.input_pipeline_id) % 2**31,
+                                        prefetch=prefetch, num_parallel_calls=num_parallel_calls))
+
+    options = tf.distribute.InputOptions(
+        experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,
+        experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA)
+    return strategy.distribute_datasets_from_function(per_replica, options)

@@ -18,7 +18,13 @@ from tfgpuaug import geometry
 
 
 class Transform:
-    """Base class: seed handling and configuration."""
+    """Base class: seed handling and configuration.
+
+    `decodes` is True for transforms that accept encoded bytes and decode them: a GPU-placed
+    `gpu_augment` runs them (and whatever precedes them) on the host, where the bytes are.
+    """
+
+    decodes = False
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
@@ -46,6 +52,8 @@ class Transform:
 class RandomResizedCrop(Transform):
     """`geometry.random_resized_crop` as a transform (uint8 output; see Compose for fusion)."""
 
+    decodes = True
+
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), method: str = "bilinear",
                  antialias: bool = True, max_dct_denom: int = 2, seed: Optional[int] = None):
         super().__init__(seed)
@@ -68,6 +76,8 @@ class RandomResizedCrop(Transform):
 class ResizeCenterCrop(Transform):
     """`geometry.resize_center_crop` as a transform (deterministic)."""
 
+    decodes = True
+
     def __init__(self, resize_shorter: int = 256, crop=224, method: str = "bilinear",
                  antialias: bool = True, max_dct_denom: int = 2):
         super().__init__(None)
@@ -89,6 +99,8 @@ class ResizeCenterCrop(Transform):
 
 class Resize(Transform):
     """`geometry.resize` as a transform; decodes encoded input first."""
+
+    decodes = True
 
     def __init__(self, size, method: str = "bilinear", antialias: bool = True):
         super().__init__(None)
@@ -176,10 +188,12 @@ class Compose(Transform):
         if not all(callable(t) for t in self.transforms):
             raise TypeError("every transform must be callable on a batch")
 
-    def __call__(self, images, seed=None):
+    def __call__(self, images, seed=None, start: int = 0, stop: Optional[int] = None):
+        """Runs transforms[start:stop]; transform i always gets the seed folded with i, so a
+        pipeline split in two (host part, device part) draws what the whole one draws."""
         base = None if seed is None else geometry._seed_tensor(seed)
         sub = lambda i: None if base is None else tf.random.experimental.stateless_fold_in(base, i)
-        i, ts = 0, self.transforms
+        i, ts = start, self.transforms[:stop]
         while i < len(ts):
             t = ts[i]
             nxt = ts[i + 1] if i + 1 < len(ts) else None
@@ -195,6 +209,14 @@ class Compose(Transform):
             images = t(images, seed=sub(i)) if isinstance(t, Transform) else t(images)
             i += 1
         return images
+
+    def host_stop(self) -> int:
+        """How many leading transforms a GPU-placed stage runs on the host: through the first
+        that decodes (encoded bytes live in host memory), none when no transform decodes."""
+        for i, t in enumerate(self.transforms):
+            if getattr(t, "decodes", False):
+                return i + 1
+        return 0
 
     def get_config(self):
         return {"transforms": [repr(t) for t in self.transforms]}

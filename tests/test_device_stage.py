@@ -1,0 +1,200 @@
+"""The GPU-placed stage, proven structurally on a CPU-only machine (soft placement would hide a
+stage that runs on the CPU): built in graph mode with device="/gpu:0", the last dataset op and
+the device stage's map op are placed on the GPU and have GPU kernels, every op of the device
+function has a registered GPU kernel for its types, and the CPU-only ops (header parse, fused
+JPEG decode) sit in the host map only. The split host/device halves compute what the one-map CPU
+path computes. Under MirroredStrategy over two logical CPUs, `distribute` builds one pipeline per
+replica on that replica's device and `fit` consumes it.
+
+Mutant checked against: the previous pipeline.py (map + prefetch under tf.device after
+copy_to_device): its ParallelMapDatasetV2 has no GPU kernel, so the placement test fails."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from tensorflow.python.framework import kernels
+
+import tfgpuaug as tga
+from tfgpuaug import samples
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CUDA_BUILT = __import__("tfgpuaug._build_info", fromlist=["CUDA_BUILT"]).CUDA_BUILT
+needs_cuda_build = pytest.mark.skipif(not CUDA_BUILT, reason="op library built without CUDA kernels")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("device_stage"))
+    samples.make_sample_images(root, per_class=4, seed=5)
+    return root
+
+
+def train_transforms():
+    return [tga.RandomResizedCrop(24), tga.RandAugment(num_ops=2, magnitude=9),
+            tga.RandomFlip(), tga.CropMirrorNormalize(mirror=0.5)]
+
+
+def _type_attrs(node):
+    """{attr name: [DataType, ...]} of a NodeDef's type and type-list attrs."""
+    out = {}
+    for name, value in node.attr.items():
+        if value.HasField("type"):
+            out[name] = [value.type]
+        elif value.HasField("list") and value.list.type:
+            out[name] = list(value.list.type)
+    return out
+
+
+def has_gpu_kernel(node) -> bool:
+    types = _type_attrs(node)
+    for k in kernels.get_registered_kernels_for_op(node.op).kernel:
+        if k.device_type not in ("GPU", "DEFAULT"):  # DEFAULT: any device (int32 in host memory)
+            continue
+        if all(t in c.allowed_values.list.type for c in k.constraint if c.name in types
+               for t in types[c.name]):
+            return True
+    return False
+
+
+def function_nodes(library, name, seen=None):
+    """Every NodeDef of function `name` and of the functions its nodes call."""
+    seen = set() if seen is None else seen
+    if name in seen:
+        return []
+    seen.add(name)
+    fdef = next(f for f in library.function if f.signature.name == name)
+    nodes = list(fdef.node_def)
+    for node in fdef.node_def:
+        for value in node.attr.values():
+            if value.HasField("func"):
+                nodes += function_nodes(library, value.func.name, seen)
+        if any(f.signature.name == node.op for f in library.function):
+            nodes += function_nodes(library, node.op, seen)
+    return nodes
+
+
+def dataset_chain(variant):
+    """Dataset ops from the last back to the source along the first input."""
+    ops, op = [], variant.op
+    while op is not None:
+        ops.append(op)
+        producers = [t.op for t in op.inputs if t.dtype == tf.variant]
+        op = producers[0] if producers else None
+    return ops
+
+
+def build_graph(folder, transforms, device="/gpu:0"):
+    graph = tf.Graph()
+    with graph.as_default():
+        ds = tga.data.image_folder(folder).batch(4)
+        ds = ds.apply(tga.gpu_augment(transforms, device=device, seed=1))
+        chain = dataset_chain(ds._variant_tensor)
+    return graph, chain
+
+
+@needs_cuda_build
+@pytest.mark.parametrize("transforms", [
+    train_transforms(),
+    [tga.ResizeCenterCrop(32, 24), tga.CropMirrorNormalize()],
+    [tga.RandomResizedCrop(24), tga.TrivialAugment(), tga.CropMirrorNormalize(layout="NCHW")],
+    [tga.RandomResizedCrop(24), tga.AutoAugment(interpolation="nearest")],
+], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment"])
+def test_device_stage_is_placed_on_the_gpu(folder, transforms):
+    graph, chain = build_graph(folder, transforms)
+    types = [op.type for op in chain]
+    last, device_map = chain[0], chain[1]
+    assert last.type == "PrefetchDataset" and "GPU:0" in last.device.upper()
+    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
+    for op in (last, device_map):  # the dataset ops themselves have GPU kernels
+        assert any(k.device_type == "GPU"
+                   for k in kernels.get_registered_kernels_for_op(op.type).kernel), op.type
+    # host part: a parallel map on the CPU, then copy_to_device's generator in between
+    copy = types.index("GeneratorDataset")
+    host_map = chain[types.index("ParallelMapDatasetV2", copy)]
+    assert copy == 2 and "GPU" not in host_map.device.upper()
+    library = graph.as_graph_def().library
+    device_ops = function_nodes(library, device_map.get_attr("f").name)
+    host_ops = function_nodes(library, host_map.get_attr("f").name)
+    missing = sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
+    assert not missing, f"ops without a GPU kernel in the device stage: {missing}"
+    host_only = {"TfGpuAug>ImageShape", "TfGpuAug>DecodeCropResize"}
+    assert host_only & {n.op for n in host_ops}
+    assert not host_only & {n.op for n in device_ops}
+    assert {n.op for n in device_ops} & {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"}
+
+
+def test_cpu_device_or_no_gpu_takes_the_one_map_cpu_path(folder):
+    _, chain = build_graph(folder, train_transforms(), device="/cpu:0")
+    types = [op.type for op in chain if op.type != "OptionsDataset"]
+    assert types[0] == "PrefetchDataset" and "ExperimentalMapDataset" not in types
+    assert "GeneratorDataset" not in types  # no copy_to_device: checkpointable
+    assert tga.pipeline.resolve_device("/gpu:1") == "/gpu:1"
+    assert tga.pipeline.resolve_device("/cpu:0") is None
+    if not tf.config.list_physical_devices("GPU"):
+        assert tga.pipeline.resolve_device(None) is None
+
+
+def test_split_halves_compute_the_cpu_path(folder):
+    ds = tga.data.image_folder(folder).batch(4)
+    whole = [x.numpy() for x, _ in ds.apply(tga.gpu_augment(train_transforms(), seed=3))]
+    split = ds.apply(tga.host_stage(train_transforms(), seed=3))
+    split = [x.numpy() for x, _ in split.apply(tga.device_stage(train_transforms()))]
+    assert len(whole) == 3
+    for a, b in zip(whole, split):
+        np.testing.assert_array_equal(a, b)
+    # crop + normalize: fused in the one map (float from the resampler), split on the GPU path
+    # (uint8 crop, normalized on the device): the rounding to uint8 is the only difference.
+    pair = lambda: [tga.RandomResizedCrop(24), tga.CropMirrorNormalize(mirror=0.5)]
+    fused = [x.numpy() for x, _ in ds.apply(tga.gpu_augment(pair(), seed=4))]
+    halves = ds.apply(tga.host_stage(pair(), seed=4)).apply(tga.device_stage(pair()))
+    for a, (b, _) in zip(fused, halves):
+        diff = np.abs(a - b.numpy())
+        assert diff.max() <= 0.5 / min(tga.IMAGENET_STD) + 1e-5 and diff.mean() < 0.005
+
+
+_MIRRORED = """
+import sys
+import numpy as np
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+import tfgpuaug as tga
+from tfgpuaug import pipeline
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+seen = []
+def make(context):
+    seen.append((context.input_pipeline_id, pipeline._current_device_scope()))
+    ds = tga.data.image_folder(sys.argv[1], shard=tga.data.shard_for(context))
+    return ds.repeat().batch(context.get_per_replica_batch_size(4)).map(lambda x, y: (x, y))
+dist = tga.distribute(strategy, make, [tga.RandomResizedCrop(16), tga.CropMirrorNormalize()], seed=0)
+first = next(iter(dist))
+shapes = [tuple(v.shape) for v in strategy.experimental_local_results(first[0])]
+devices = [v.device for v in strategy.experimental_local_results(first[0])]
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.Input((16, 16, 3)), tf.keras.layers.Flatten(),
+                                 tf.keras.layers.Dense(3)])
+    model.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+history = model.fit(dist, epochs=1, steps_per_epoch=3, verbose=0)
+print("SEEN", sorted(seen))
+print("SHAPES", shapes)
+print("DEVICES", devices)
+print("LOSS", np.isfinite(history.history["loss"]).all())
+"""
+
+
+def test_distribute_builds_one_stage_per_replica_device_and_fit_runs(folder):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run([sys.executable, "-c", _MIRRORED, folder], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines() if " " in line)
+    seen = eval(lines["SEEN"])
+    assert [i for i, _ in seen] == [0, 1]
+    assert seen[0][1].upper().endswith("CPU:0") and seen[1][1].upper().endswith("CPU:1")
+    assert eval(lines["SHAPES"]) == [(2, 16, 16, 3), (2, 16, 16, 3)]
+    devices = eval(lines["DEVICES"])
+    assert devices[0].upper().endswith("CPU:0") and devices[1].upper().endswith("CPU:1")
+    assert lines["LOSS"] == "True"
