@@ -22,6 +22,7 @@
 #if TFGPUAUG_CUDA
 #include <cuda_runtime.h>
 
+#include "cc/kernels/augment_gpu.h"
 #include "cc/kernels/geometry_gpu.h"
 #include "cc/kernels/gpu_decode.h"
 #endif
@@ -143,6 +144,96 @@ py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<
   return out;
 }
 
+using F32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using I32 = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+using Flags = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+
+tfgpuaug::OutputType OutType(const std::string& dtype) {
+  if (dtype == "float32") return tfgpuaug::OutputType::kFloat32;
+  if (dtype == "float16") return tfgpuaug::OutputType::kFloat16;
+  if (dtype == "bfloat16") return tfgpuaug::OutputType::kBfloat16;
+  throw std::invalid_argument("dtype must be float32, float16 or bfloat16, got " + dtype);
+}
+
+// Crop-mirror-normalize of a [B, H, W, C] batch: offsets [B, 2], mirror [B]; float32 output
+// as float32, 16-bit outputs as their uint16 bit patterns (compare bits across devices).
+struct CmnCall {
+  tfgpuaug::CmnParams p;
+  std::vector<float> mean4, inv_std4;
+  size_t out_elements_per_image, out_element_bytes;
+};
+
+CmnCall MakeCmn(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
+                const std::vector<float>& std, bool nchw, const std::string& dtype, bool pad) {
+  const int c = images.shape(3);
+  if (int(mean.size()) != c || int(std.size()) != c) throw std::invalid_argument("mean/std per channel");
+  CmnCall call;
+  call.p = {int(images.shape(1)), int(images.shape(2)), c, crop_h, crop_w, pad ? 4 : c, nchw, OutType(dtype)};
+  call.mean4.assign(4, 0.f);
+  call.inv_std4.assign(4, 0.f);
+  for (int i = 0; i < c; ++i) call.mean4[i] = mean[i], call.inv_std4[i] = 1.f / std[i];
+  call.out_elements_per_image = size_t(crop_h) * crop_w * call.p.out_channels;
+  call.out_element_bytes = dtype == "float32" ? 4 : 2;
+  return call;
+}
+
+py::array MakeCmnOutput(const CmnCall& call, int batch) {
+  const auto& p = call.p;
+  std::vector<py::ssize_t> shape = p.nchw ? std::vector<py::ssize_t>{batch, p.out_channels, p.crop_h, p.crop_w}
+                                          : std::vector<py::ssize_t>{batch, p.crop_h, p.crop_w, p.out_channels};
+  if (call.out_element_bytes == 4) return py::array_t<float>(shape);
+  return py::array_t<uint16_t>(shape);
+}
+
+py::array CropMirrorNormalizeBatch(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
+                                   std::vector<float> mean, std::vector<float> std, bool nchw,
+                                   const std::string& dtype, bool pad_channels) {
+  const CmnCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const int b = images.shape(0);
+  py::array out = MakeCmnOutput(call, b);
+  const size_t in_bytes = size_t(call.p.in_h) * call.p.in_w * call.p.channels;
+  auto* o = static_cast<uint8_t*>(out.mutable_data());
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::CropMirrorNormalizeCpu(images.data() + i * in_bytes, call.p, offsets.data()[2 * i],
+                                     offsets.data()[2 * i + 1], mirror.data()[i], call.mean4.data(),
+                                     call.inv_std4.data(),
+                                     o + i * call.out_elements_per_image * call.out_element_bytes);
+  }
+  return out;
+}
+
+// K augment stages per sample of a [B, H, W, C] batch, stage after stage, on the CPU.
+py::array_t<uint8_t> AugmentBatch(U8Image images, I32 ops, F32 params, F32 aux, float fill, bool bilinear) {
+  const int b = images.shape(0), k = ops.shape(1);
+  const tfgpuaug::AugmentImage im{int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
+                                  bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
+  const size_t bytes = size_t(im.h) * im.w * im.c;
+  py::array_t<uint8_t> out({b, im.h, im.w, im.c});
+  std::vector<uint8_t> a(bytes), t(bytes);
+  for (int i = 0; i < b; ++i) {
+    std::memcpy(a.data(), images.data() + i * bytes, bytes);
+    for (int s = 0; s < k; ++s) {
+      const int op = ops.data()[i * k + s];
+      if (op < 0 || op >= int(tfgpuaug::AugmentOp::kNumOps)) throw std::invalid_argument("unknown op id");
+      tfgpuaug::AugmentStageCpu(op, params.data()[i * k + s], aux.data() + 2 * (i * k + s), a.data(), im, t.data());
+      std::swap(a, t);
+    }
+    std::memcpy(out.mutable_data() + i * bytes, a.data(), bytes);
+  }
+  return out;
+}
+
+py::array_t<uint8_t> FlipBatch(U8Image images, Flags horizontal, Flags vertical) {
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  const size_t bytes = size_t(h) * w * c;
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::FlipCpu(images.data() + i * bytes, h, w, c, 1, horizontal.data()[i], vertical.data()[i],
+                      out.mutable_data() + i * bytes);
+  }
+  return out;
+}
+
 bool CudaBuilt() { return TFGPUAUG_CUDA != 0; }
 
 bool GpuAvailable() {
@@ -221,6 +312,54 @@ py::array_t<float> ResizeGpu(U8Image img, int out_h, int out_w, const std::strin
   return out;
 }
 
+template <typename A>
+DeviceBuffer Upload(const A& a) {
+  DeviceBuffer d(a.nbytes());
+  CudaOk(cudaMemcpy(d.ptr, a.data(), a.nbytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
+void Download(DeviceBuffer& d, py::array& out) {
+  CudaOk(cudaDeviceSynchronize());
+  CudaOk(cudaMemcpy(out.mutable_data(), d.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
+}
+
+py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
+                                      std::vector<float> mean, std::vector<float> std, bool nchw,
+                                      const std::string& dtype, bool pad_channels) {
+  const CmnCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const int b = images.shape(0);
+  py::array out = MakeCmnOutput(call, b);
+  DeviceBuffer src = Upload(images), off = Upload(offsets), mir = Upload(mirror), dst(out.nbytes());
+  // mean and 1/std travel by value in the launch (host pointers here, as in the op kernel)
+  Check(tfgpuaug::CropMirrorNormalizeGpu(src.as<uint8_t>(), b, call.p, off.as<int32_t>(), mir.as<bool>(),
+                                         call.mean4.data(), call.inv_std4.data(), dst.ptr, nullptr));
+  Download(dst, out);
+  return out;
+}
+
+py::array_t<uint8_t> AugmentBatchGpu(U8Image images, I32 ops, F32 params, F32 aux, float fill, bool bilinear) {
+  const int b = images.shape(0), k = ops.shape(1);
+  const tfgpuaug::AugmentImage im{int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
+                                  bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
+  py::array out = py::array_t<uint8_t>({b, im.h, im.w, im.c});
+  DeviceBuffer src = Upload(images), o = Upload(ops), pr = Upload(params), ax = Upload(aux);
+  DeviceBuffer scratch(tfgpuaug::AugmentGpuScratchBytes(b, size_t(im.h) * im.w * im.c)), dst(out.nbytes());
+  Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, im, o.as<int32_t>(), pr.as<float>(), ax.as<float>(), k,
+                                  scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
+
+py::array_t<uint8_t> FlipBatchGpu(U8Image images, Flags horizontal, Flags vertical) {
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), hz = Upload(horizontal), vt = Upload(vertical), dst(out.nbytes());
+  Check(tfgpuaug::FlipGpu(src.as<uint8_t>(), b, h, w, c, 1, hz.as<bool>(), vt.as<bool>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
+
 py::array_t<uint8_t> WarpAffineGpu(U8Image img, std::vector<float> m, bool bilinear, float fill) {
   if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
   const auto p = Affine(img, bilinear, fill);
@@ -256,6 +395,14 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f,
         py::arg("general") = false,
         "One augment stage on the CPU; general=True runs the per-pixel function the GPU runs.");
+  m.def("crop_mirror_normalize", &CropMirrorNormalizeBatch, py::arg("images"), py::arg("crop_h"),
+        py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
+        py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false,
+        "Crop-mirror-normalize of a uint8 [B, H, W, C] batch on the CPU (16-bit outputs as bits).");
+  m.def("augment_batch", &AugmentBatch, py::arg("images"), py::arg("ops"), py::arg("params"),
+        py::arg("aux"), py::arg("fill") = 128.f, py::arg("bilinear") = true,
+        "K augment stages per sample of a uint8 batch on the CPU, one sample at a time.");
+  m.def("flip", &FlipBatch, py::arg("images"), py::arg("horizontal"), py::arg("vertical"));
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA
@@ -265,5 +412,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("method") = "bilinear", py::arg("antialias") = false);
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"),
         py::arg("bilinear") = true, py::arg("fill") = 128.f);
+  m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
+        py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
+        py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false);
+  m.def("augment_batch_gpu", &AugmentBatchGpu, py::arg("images"), py::arg("ops"), py::arg("params"),
+        py::arg("aux"), py::arg("fill") = 128.f, py::arg("bilinear") = true);
+  m.def("flip_gpu", &FlipBatchGpu, py::arg("images"), py::arg("horizontal"), py::arg("vertical"));
 #endif
 }

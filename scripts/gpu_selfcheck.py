@@ -1,0 +1,145 @@
+"""GPU self-check without TensorFlow: every CUDA kernel the kernels module exposes against the
+CPU kernels, on images this script makes (plus tests/data's JPEGs), numpy only.
+
+    python build_tools/build_kernels_module.py      # with nvcc: TFGPUAUG_CUDA=1
+    python scripts/gpu_selfcheck.py [--module-dir build/kernels_module]
+
+Prints one row per check (max and mean absolute difference against its stated tolerance) and
+exits 0 when every check passes, 1 on a mismatch, 2 when no GPU (or no CUDA build) was found.
+Not covered here: the fused decode + crop + resize (host only by design; see README) and the
+batched resampler's normalize/mirror/uint8 epilogue (only its float path is exposed).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_module(folder: str):
+    found = glob.glob(os.path.join(folder, "tfgpuaug_kernels*.so"))
+    if not found:
+        sys.exit(f"tfgpuaug_kernels not built in {folder} (python build_tools/build_kernels_module.py)")
+    spec = importlib.util.spec_from_file_location("tfgpuaug_kernels", found[0])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_images(rng, batch=4, h=37, w=53, c=3) -> np.ndarray:
+    """Smooth gradients with edges and noise: exercises interpolation and histograms."""
+    y, x = np.mgrid[0:h, 0:w]
+    base = np.stack([(x * 255 // w), (y * 255 // h), ((x + y) * 3) % 256], -1)[..., :c]
+    out = np.stack([np.clip(base + rng.integers(-20, 21, base.shape) + 40 * i, 0, 255)
+                    for i in range(batch)])
+    return out.astype(np.uint8)
+
+
+class Report:
+    def __init__(self):
+        self.rows, self.failed = [], 0
+
+    def compare(self, name: str, cpu, gpu, max_tol: float, mean_tol: float = None) -> None:
+        cpu, gpu = np.asarray(cpu), np.asarray(gpu)
+        if cpu.shape != gpu.shape:
+            self.rows.append((name, "shape", f"{cpu.shape} vs {gpu.shape}", "", "FAIL"))
+            self.failed += 1
+            return
+        d = np.abs(cpu.astype(np.float64) - gpu.astype(np.float64))
+        mx, mean = float(d.max(initial=0)), float(d.mean()) if d.size else 0.0
+        ok = mx <= max_tol and (mean_tol is None or mean <= mean_tol)
+        tol = f"max<={max_tol:g}" + ("" if mean_tol is None else f", mean<={mean_tol:g}")
+        self.rows.append((name, f"{mx:.4g}", f"{mean:.4g}", tol, "ok" if ok else "FAIL"))
+        self.failed += not ok
+
+    def print(self) -> None:
+        head = ("check", "max diff", "mean diff", "tolerance", "")
+        widths = [max(len(str(r[i])) for r in self.rows + [head]) for i in range(5)]
+        for r in [head] + self.rows:
+            print("  ".join(str(v).ljust(widths[i]) for i, v in enumerate(r)))
+
+
+def augment_op_ids(k) -> list[int]:
+    img = np.zeros((2, 2, 3), np.uint8)
+    ids = []
+    while True:
+        try:
+            k.augment_stage(img, len(ids), 0.0)
+        except ValueError:
+            return ids
+        ids.append(len(ids))
+
+
+def run(k, report: Report) -> None:
+    rng = np.random.default_rng(0)
+    images = test_images(rng)
+    b = images.shape[0]
+    # decode (nvJPEG, or the host fallback + upload): IDCT and upsampling may differ from libjpeg
+    blobs = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.jpg")))]
+    for i, blob in enumerate(blobs):
+        report.compare(f"decode jpeg {i}", k.decode(blob, 3), k.decode_gpu([blob], 3)[0], 32, 1.5)
+    # resize (float output, every method, up and down, with and without antialias)
+    for method in ("nearest", "bilinear", "bicubic", "area"):
+        for (oh, ow) in ((19, 23), (64, 90)):
+            for aa in (False, True):
+                report.compare(f"resize {method} {oh}x{ow} aa={aa}", k.resize(images[0], oh, ow, method, aa),
+                               k.resize_gpu(images[0], oh, ow, method, aa), 1e-3)
+    # affine warp (the per-pixel loop the GPU runs, on the CPU)
+    m = [0.9, 0.2, 3.0, -0.15, 1.05, -2.0]
+    for bilinear in (True, False):
+        report.compare(f"warp_affine bilinear={bilinear}", k.warp_affine(images[0], m, bilinear, 128.0, True),
+                       k.warp_affine_gpu(images[0], m, bilinear, 128.0), 0)
+    # flip, per-sample flags
+    hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
+    report.compare("flip", k.flip(images, hz, vt), k.flip_gpu(images, hz, vt), 0)
+    # crop-mirror-normalize in every layout and dtype (16-bit outputs compared as bits)
+    offsets = np.array([[0, 0], [3, 5], [10, 20], [7, 1]], np.int32)
+    mirror = np.array([0, 1, 0, 1], bool)
+    mean, std = [123.675, 116.28, 103.53], [58.395, 57.12, 57.375]
+    for nchw in (False, True):
+        for dtype in ("float32", "float16", "bfloat16"):
+            for pad in (False, True):
+                args = (images, 24, 30, offsets, mirror, mean, std, nchw, dtype, pad)
+                report.compare(f"crop_mirror_normalize nchw={nchw} {dtype} pad={pad}",
+                               k.crop_mirror_normalize(*args), k.crop_mirror_normalize_gpu(*args), 0)
+    # every augment op, two stages per sample, several parameters
+    for op in augment_op_ids(k):
+        for param in (0.2, -0.35, 4.0, 30.0):
+            ops = np.full((b, 2), op, np.int32)
+            ops[:, 1] = (op + np.arange(b)) % len(augment_op_ids(k))
+            params = np.full((b, 2), param, np.float32)
+            aux = rng.random((b, 2, 2), dtype=np.float32)
+            for bilinear in (True, False):
+                report.compare(f"augment op {op} param={param} bilinear={bilinear}",
+                               k.augment_batch(images, ops, params, aux, 128.0, bilinear),
+                               k.augment_batch_gpu(images, ops, params, aux, 128.0, bilinear), 0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--module-dir", default=os.environ.get(
+        "TFGPUAUG_KERNELS_MODULE_DIR", os.path.join(ROOT, "build", "kernels_module")))
+    args = parser.parse_args()
+    k = load_module(args.module_dir)
+    if not k.cuda_built():
+        print("gpu_selfcheck: the kernels module was built without CUDA (TFGPUAUG_CUDA=1 needs nvcc); "
+              "nothing checked")
+        return 2
+    if not k.gpu_available():
+        print("gpu_selfcheck: no CUDA GPU found (cudaGetDeviceCount); nothing checked")
+        return 2
+    report = Report()
+    run(k, report)
+    report.print()
+    print(f"gpu_selfcheck: {len(report.rows) - report.failed} of {len(report.rows)} checks passed")
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""scripts/gpu_selfcheck.py, which a GPU machine runs without TensorFlow: here (no GPU) it exits
+2 saying so; its comparisons run against a stand-in whose *_gpu functions are the CPU kernels
+(all pass) and one whose flip is sabotaged (the report fails), so the script's plumbing is
+tested before any GPU runs it. The batch CPU bindings it uses are checked against numpy.
+
+Mutants checked against: a flip_gpu that ignores the vertical flags; a crop_mirror_normalize
+binding that forgets the mirror flags (the numpy reference test fails)."""
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.dirname(__file__))
+import gpu_selfcheck  # noqa: E402
+from test_kernels_module import MODULE_DIR, kernels  # noqa: E402
+
+
+def cpu_standin(**overrides):
+    k = types.SimpleNamespace(**{n: getattr(kernels, n) for n in dir(kernels) if not n.startswith("_")})
+    k.decode_gpu = lambda blobs, channels: [kernels.decode(b, channels) for b in blobs]
+    k.resize_gpu = kernels.resize
+    k.warp_affine_gpu = lambda img, m, bilinear, fill: kernels.warp_affine(img, m, bilinear, fill, True)
+    k.flip_gpu = kernels.flip
+    k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
+    k.augment_batch_gpu = kernels.augment_batch
+    for name, fn in overrides.items():
+        setattr(k, name, fn)
+    return k
+
+
+def test_selfcheck_without_a_gpu_exits_2_and_says_why():
+    if kernels.gpu_available():
+        pytest.skip("a GPU is present")
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu_selfcheck.py"),
+                          "--module-dir", MODULE_DIR], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "no CUDA GPU found" in out.stdout or "without CUDA" in out.stdout
+
+
+def test_selfcheck_plumbing_passes_with_cpu_standins_and_fails_on_sabotage():
+    report = gpu_selfcheck.Report()
+    gpu_selfcheck.run(cpu_standin(), report)
+    assert report.failed == 0 and len(report.rows) > 100
+    names = " ".join(r[0] for r in report.rows)
+    assert "augment op 0 " in names and "bfloat16" in names and "decode jpeg 3" in names
+    bad = gpu_selfcheck.Report()
+    gpu_selfcheck.run(cpu_standin(flip_gpu=lambda im, h, v: kernels.flip(im, h, np.zeros_like(v))), bad)
+    assert bad.failed == 1
+
+
+def test_batch_bindings_match_numpy():
+    rng = np.random.default_rng(1)
+    images = gpu_selfcheck.test_images(rng)
+    hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
+    expected = np.stack([im[::-1 if v else 1, ::-1 if h else 1] for im, h, v in zip(images, hz, vt)])
+    np.testing.assert_array_equal(kernels.flip(images, hz, vt), expected)
+    offsets = np.array([[0, 0], [3, 5], [10, 20], [7, 1]], np.int32)
+    mirror = np.array([0, 1, 0, 1], bool)
+    mean, std = np.array([120.0, 110.0, 100.0]), np.array([60.0, 55.0, 50.0])
+    out = kernels.crop_mirror_normalize(images, 24, 30, offsets, mirror, list(mean), list(std), True)
+    for i, ((y, x), m) in enumerate(zip(offsets, mirror)):
+        crop = images[i, y:y + 24, x:x + 30].astype(np.float64)
+        crop = crop[:, ::-1] if m else crop
+        np.testing.assert_allclose(out[i], ((crop - mean) / std).transpose(2, 0, 1), atol=1e-5)
+    ops = np.zeros((4, 2), np.int32)  # stage ids from the module: identity then invert
+    invert = next(i for i in gpu_selfcheck.augment_op_ids(kernels)
+                  if (kernels.augment_stage(images[0], i) == 255 - images[0]).all())
+    ops[:, 1] = invert
+    got = kernels.augment_batch(images, ops, np.zeros((4, 2), np.float32), np.zeros((4, 2, 2), np.float32))
+    np.testing.assert_array_equal(got, 255 - images)
