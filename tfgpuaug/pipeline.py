@@ -139,8 +139,15 @@ def _current_device_scope() -> str:
     return op_device or ""
 
 
-def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_calls: int = 1,
-               _base: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+def _seeded_map(ds: tf.data.Dataset, seed: int, fn, num_parallel_calls: int) -> tf.data.Dataset:
+    """`fn(batch_seed, element)` over the batches zipped with `batch_seeds(seed)`."""
+    ds = tf.data.Dataset.zip(batch_seeds(seed), ds)
+    ds = ds.map(fn, num_parallel_calls=num_parallel_calls, deterministic=True)
+    return ds.with_options(_checkpoint_options())
+
+
+def host_stage(transforms: Transforms, seed: Optional[int] = None,
+               num_parallel_calls: int = 1) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The host half of `gpu_augment`: draws each batch's seed and runs the transforms up to and
     including the decoding one on the CPU. Yields `(batch_seed, element)` for `device_stage`.
 
@@ -148,7 +155,7 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
     the same transforms on the trainer: the result equals `gpu_augment` on one host.
     """
     plan = _Plan(transforms)
-    base = _base_seed(seed) if _base is None else _base
+    base = _base_seed(seed)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         stop = plan.host_stop(ds.element_spec)
@@ -157,11 +164,8 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
             images, rebuild = _split(element)
             return batch_seed, rebuild(plan.run(images, batch_seed, 0, stop))
 
-        ds = tf.data.Dataset.zip(batch_seeds(base), ds)
-        ds = ds.map(run, num_parallel_calls=num_parallel_calls, deterministic=True)
-        return ds.with_options(_checkpoint_options())
+        return _seeded_map(ds, base, run, num_parallel_calls)
 
-    apply.plan = plan
     return apply
 
 
@@ -186,8 +190,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
 
         target = resolve_device(device)
         if target is None:
-            ds = ds.map(run, num_parallel_calls=1).prefetch(prefetch)
-            return ds.with_options(_checkpoint_options())
+            return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
         ds = ds.apply(tf.data.experimental.copy_to_device(target))
         with tf.device(target):
@@ -222,11 +225,9 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
                 images, rebuild = _split(element)
                 return rebuild(plan.run(images, batch_seed))
 
-            ds = tf.data.Dataset.zip(batch_seeds(base), ds)
-            ds = ds.map(run, num_parallel_calls=num_parallel_calls).prefetch(prefetch)
-            return ds.with_options(_checkpoint_options())
+            return _seeded_map(ds, base, run, num_parallel_calls).prefetch(prefetch)
         stop = plan.host_stop(ds.element_spec)
-        ds = ds.apply(host_stage(transforms, num_parallel_calls=num_parallel_calls, _base=base))
+        ds = ds.apply(host_stage(transforms, base, num_parallel_calls))
         return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
 
     return apply
