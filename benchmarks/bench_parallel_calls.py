@@ -29,12 +29,12 @@ ONE, TWO = "tfgpuaug (1 batch in flight)", "tfgpuaug (num_parallel_calls=2, pref
 def makers(inp: pipelines.Inputs) -> dict:
     crop = tga.RandomResizedCrop(inp.size)
 
-    def two_in_flight():
+    def two_in_flight(seed):
         return inp.batches().apply(tga.gpu_augment(
-            [crop, tga.CropMirrorNormalize(mirror=0.5)], seed=7, num_parallel_calls=2, prefetch=0))
+            [crop, tga.CropMirrorNormalize(mirror=0.5)], seed=seed, num_parallel_calls=2, prefetch=0))
 
     train = pipelines.train(inp)
-    out = {ONE: train["tfgpuaug"], TWO: two_in_flight, "floor": train["floor: crop decode alone"]}
+    out = {ONE: train["tfgpuaug"], TWO: two_in_flight, "floor": train[pipelines.FLOOR]}
     if pipelines.installed_anchors()["DALI"]:
         from tfgpuaug.bench import dali_pipelines
         out["DALI"] = dali_pipelines.makers(inp)["train"]["DALI CPU (TF plugin)"]
@@ -42,9 +42,10 @@ def makers(inp: pipelines.Inputs) -> dict:
 
 
 def peak_rss_rise(name: str) -> float:
-    run = subprocess.run([sys.executable, __file__, f"--rss_of={name}"], capture_output=True,
-                         text=True, check=True)
-    return float(run.stdout.split("PEAK_RSS_RISE_MB")[-1])
+    """The largest rise over timing.RSS_RUNS processes."""
+    return max(float(subprocess.run([sys.executable, __file__, f"--rss_of={name}"], capture_output=True,
+                                    text=True, check=True).stdout.split("PEAK_RSS_RISE_MB")[-1])
+               for _ in range(timing.RSS_RUNS))
 
 
 def main(argv):
@@ -53,12 +54,8 @@ def main(argv):
     inp = pipelines.Inputs(blobs, files, 64)
     ms = makers(inp)
     if _RSS_OF.value:
-        timing.reset_peak_rss()
-        base = timing.peak_rss_mb()
-        it = iter(ms[_RSS_OF.value]())
-        for _ in range(3 * max(1, len(blobs) // inp.batch)):
-            next(it)
-        print(f"PEAK_RSS_RISE_MB {timing.peak_rss_mb() - base:.1f}")
+        batches = max(timing.RSS_MIN_BATCHES, 3 * len(blobs) // inp.batch)
+        print(f"PEAK_RSS_RISE_MB {timing.peak_rss_rise_mb(lambda: ms[_RSS_OF.value](0), batches):.1f}")
         return
     per_round: dict = {}
     medians = timing.interleaved_images_per_second(ms, max(len(blobs), 20 * inp.batch),

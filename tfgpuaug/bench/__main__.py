@@ -61,11 +61,17 @@ def _makers(inp):
 
 
 def _measure_rss(spec: str) -> float:
+    """The largest peak-RSS rise over timing.RSS_RUNS processes (NaN if one fails)."""
+    from tfgpuaug.bench import timing
+
     cmd = [sys.executable, "-m", "tfgpuaug.bench", f"--rss_of={spec}",
            f"--batch_size={_BATCH.value}", f"--quick={_QUICK.value}", f"--keras={_KERAS.value}",
            f"--dali={_DALI.value}"] + ([f"--data={_DATA.value}"] if _DATA.value else [])
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
-    return float(out.split("PEAK_RSS_RISE_MB")[-1]) if "PEAK_RSS_RISE_MB" in out else float("nan")
+    rises = []
+    for _ in range(timing.RSS_RUNS):
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        rises.append(float(out.split("PEAK_RSS_RISE_MB")[-1]) if "PEAK_RSS_RISE_MB" in out else float("nan"))
+    return max(rises) if all(r == r for r in rises) else float("nan")
 
 
 def main(argv):
@@ -80,12 +86,9 @@ def main(argv):
     makers = _makers(inp)
     if _RSS_OF.value:
         suite, name = _RSS_OF.value.split("/", 1)
-        timing.reset_peak_rss()  # count the pipeline, not TensorFlow or the loaded images
-        base = timing.peak_rss_mb()
-        it = iter(makers[suite][name]())
-        for _ in range(3 * max(1, n // inp.batch)):
-            next(it)
-        print(f"PEAK_RSS_RISE_MB {timing.peak_rss_mb() - base:.1f}")
+        batches = max(timing.RSS_MIN_BATCHES, 3 * n // inp.batch)
+        rise = timing.peak_rss_rise_mb(lambda: makers[suite][name](0), batches)
+        print(f"PEAK_RSS_RISE_MB {rise:.1f}")
         return
     rounds = 1 if _QUICK.value else _ROUNDS.value
     info = report.machine()

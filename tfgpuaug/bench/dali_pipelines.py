@@ -1,8 +1,9 @@
 """NVIDIA DALI's CPU pipelines through its TensorFlow plugin (`DALIDataset`), the same
 three pipelines as `pipelines.py`. Only imported when DALI is installed:
 `pip install nvidia-dali-cuda120 nvidia-dali-tf-plugin-cuda120` (the plugin builds
-against the installed TensorFlow). DALI reads the files itself with its file reader and
-uses as many threads as the machine has cores."""
+against the installed TensorFlow). DALI gets the same encoded bytes from memory as the other
+pipelines (`DALIDatasetWithInputs` over a tf.data dataset of the blobs; its file reader would
+add file reads the others do not do) and uses as many threads as the machine has cores."""
 from __future__ import annotations
 
 import os
@@ -22,9 +23,11 @@ _STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
 
 def _dataset(pipe: "dali.Pipeline", inp: Inputs) -> tf.data.Dataset:
     with tf.device("/cpu:0"):
-        return dali_tf.DALIDataset(pipeline=pipe, batch_size=inp.batch, device_id=None,
-                                   output_shapes=((inp.batch, inp.size, inp.size, 3),),
-                                   output_dtypes=(tf.float32,)).map(lambda x: x)
+        blobs = inp.images().map(lambda b: tf.io.decode_raw(b, tf.uint8))  # bytes as uint8 [n]
+        return dali_tf.experimental.DALIDatasetWithInputs(
+            pipeline=pipe, input_datasets={"jpegs": blobs}, batch_size=inp.batch, device_id=None,
+            output_shapes=((inp.batch, inp.size, inp.size, 3),),
+            output_dtypes=(tf.float32,)).map(lambda x: x)
 
 
 def _normalize(images, mirror):
@@ -34,12 +37,12 @@ def _normalize(images, mirror):
 
 def makers(inp: Inputs) -> Dict[str, Dict[str, Maker]]:
     threads = os.cpu_count() or 1
-    opts = dict(batch_size=inp.batch, num_threads=threads, device_id=None, seed=7,
+    opts = dict(batch_size=inp.batch, num_threads=threads, device_id=None,
                 prefetch_queue_depth=2)
 
     @dali.pipeline_def(**opts, enable_conditionals=True)
     def train(with_randaugment: bool):
-        jpegs, _ = fn.readers.file(files=inp.files, random_shuffle=False)
+        jpegs = fn.external_source(name="jpegs", dtype=types.UINT8)
         images = fn.decoders.image_random_crop(jpegs, device="cpu", output_type=types.RGB)
         images = fn.resize(images, resize_x=inp.size, resize_y=inp.size)
         if with_randaugment:
@@ -48,13 +51,13 @@ def makers(inp: Inputs) -> Dict[str, Dict[str, Maker]]:
 
     @dali.pipeline_def(**opts)
     def evaluation():
-        jpegs, _ = fn.readers.file(files=inp.files, random_shuffle=False)
+        jpegs = fn.external_source(name="jpegs", dtype=types.UINT8)
         images = fn.decoders.image(jpegs, device="cpu", output_type=types.RGB)
         images = fn.resize(images, resize_shorter=256)
         images = fn.crop(images, crop=(inp.size, inp.size))
         return _normalize(images, 0)
 
     name = "DALI CPU (TF plugin)"
-    return {"train": {name: lambda: _dataset(train(False), inp)},
-            "eval": {name: lambda: _dataset(evaluation(), inp)},
-            "randaugment": {name: lambda: _dataset(train(True), inp)}}
+    return {"train": {name: lambda seed: _dataset(train(False, seed=seed), inp)},
+            "eval": {name: lambda seed: _dataset(evaluation(seed=seed), inp)},
+            "randaugment": {name: lambda seed: _dataset(train(True, seed=seed), inp)}}

@@ -77,21 +77,24 @@ def inception_windows(shapes: np.ndarray, seed: int = 0, scale=(0.08, 1.0),
     return np.asarray(out, np.int32)
 
 
-def interleaved_images_per_second(makers: dict[str, Callable[[], tf.data.Dataset]], count: int,
+def interleaved_images_per_second(makers: dict[str, Callable[[int], tf.data.Dataset]], count: int,
                                   rounds: int, batch_size: int, warmup_batches: int = 4,
                                   per_round: dict[str, list[float]] | None = None) -> dict[str, float]:
     """Median images/s of each pipeline, timed in interleaved rounds of `count` images.
 
     Each maker returns a dataset of batches, repeated so that the timed batches are in
-    steady state (no epoch tail). Only one pipeline runs at a time: its iterator is made,
-    warmed up, timed and dropped, then the next one's; interleaving round by round keeps
-    machine drift from favouring whichever ran first.
+    steady state (no epoch tail); round r passes seed 1000 + r to every maker, so no pipeline
+    replays the same batches round after round. Only one pipeline runs at a time: its iterator
+    is made, warmed up, timed and dropped, then the next one's; the order rotates by one each
+    round, so neither machine drift nor a predecessor's after-effects favour one pipeline.
     """
     batches = max(1, count // batch_size)
     rates: dict[str, list[float]] = {name: [] for name in makers}
-    for _ in range(rounds):
-        for name, make in makers.items():
-            it = iter(make().repeat())
+    names = list(makers)
+    for r in range(rounds):
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            it = iter(makers[name](1000 + r).repeat())
             for _ in range(warmup_batches):
                 next(it)
             start = time.perf_counter()
@@ -102,6 +105,20 @@ def interleaved_images_per_second(makers: dict[str, Callable[[], tf.data.Dataset
     if per_round is not None:
         per_round.update(rates)
     return {name: statistics.median(r) for name, r in rates.items()}
+
+
+RSS_RUNS = 3           # processes per pipeline; the maximum is reported (the peak is bimodal)
+RSS_MIN_BATCHES = 100  # batches per process
+
+
+def peak_rss_rise_mb(make: Callable[[], tf.data.Dataset], batches: int) -> float:
+    """The peak-RSS rise of this process while `make()`'s pipeline yields `batches` batches."""
+    reset_peak_rss()  # count the pipeline, not TensorFlow or the loaded images
+    base = peak_rss_mb()
+    it = iter(make())
+    for _ in range(batches):
+        next(it)
+    return peak_rss_mb() - base
 
 
 def reset_peak_rss() -> None:
