@@ -211,15 +211,57 @@ def test_rand_augment_op_frequencies_and_magnitudes():
     np.testing.assert_allclose(np.sort(np.unique(np.round(bright, 5))), [1 - 0.27, 1 + 0.27], rtol=1e-5)
 
 
-def test_trivial_augment_uniform_bins():
-    n = 4000
+def _bins_on_grid(params, aug, num_bins):
+    """Magnitude bins of the parameters an Augmentation produced; asserts the exact grid."""
+    low, high = aug.magnitude_range
+    value = np.abs(params - aug.center) if aug.signed else params - aug.center
+    bins = (value - low) / (high - low) * (num_bins - 1)
+    np.testing.assert_allclose(bins, np.round(bins), atol=2e-4)
+    return np.round(bins).astype(int)
+
+
+def test_trivial_augment_uniform_bins_on_the_exact_grid():
+    """Every ranged op's parameters lie on WIDE's 31-bin grid, every bin is drawn, and the bins
+    are uniform (pooled over ops: ~7000 draws). Mutants checked against: a 30-bin grid
+    (params off the grid), a top bin never drawn (coverage and chi-square fail), magnitude
+    drawn once per batch (chi-square fails)."""
+    n = 9000
     x = np.zeros((n, 8, 8, 3), np.uint8)
     _, op_ids, params = tga.augment.trivial_augment(x, seed=9, return_plan=True)
-    rot = np.abs(params.numpy()[op_ids.numpy() == ops.OP_IDS["rotate"]])
-    bins = np.round(rot / 135.0 * 30).astype(int)
-    counts = np.bincount(bins, minlength=31).astype(float)
+    op_ids, params = op_ids.numpy()[:, 0], params.numpy()[:, 0]
+    pooled = []
+    for name in tga.augment.TRIVIAL_AUGMENT_OPS:
+        aug = tga.augment.WIDE[name]
+        if aug.magnitude_range[0] == aug.magnitude_range[1]:
+            continue
+        pooled.append(_bins_on_grid(params[op_ids == ops.OP_IDS[name]], aug, 31))
+    counts = np.bincount(np.concatenate(pooled), minlength=31).astype(float)
+    assert len(counts) == 31 and (counts > 0).all()
     assert chi_square(counts, np.full(31, counts.sum() / 31)) < 59.7  # 30 dof, p = 0.001
-    assert rot.max() <= 135.0
+    rot = np.abs(params[op_ids == ops.OP_IDS["rotate"]])
+    assert np.isclose(rot.max(), 135.0) and rot.min() == 0.0
+
+
+def test_rand_augment_every_op_at_its_magnitude_and_stages_drawn_jointly():
+    """Each op's parameter is STANDARD's value at bin 9 (sign random where signed), and the two
+    stages' ops are independent: the 14 x 14 pairs are uniform. Mutant checked against: both
+    stages drawing the same op (every pair on the diagonal)."""
+    n = 6000
+    x = np.zeros((n, 8, 8, 3), np.uint8)
+    _, op_ids, params = tga.augment.rand_augment(x, num_ops=2, magnitude=9, seed=11, return_plan=True)
+    op_ids, params = op_ids.numpy(), params.numpy()
+    names = tga.augment.RAND_AUGMENT_OPS
+    index = {ops.OP_IDS[name]: i for i, name in enumerate(names)}
+    for name in names:
+        aug = tga.augment.STANDARD[name]
+        if aug.magnitude_range[0] == aug.magnitude_range[1] or aug.relative:
+            continue
+        assert (_bins_on_grid(params[op_ids == ops.OP_IDS[name]], aug, 31) == 9).all(), name
+    pairs = np.array([[index[a], index[b]] for a, b in op_ids])
+    counts = np.zeros((14, 14))
+    np.add.at(counts, (pairs[:, 0], pairs[:, 1]), 1)
+    assert chi_square(counts.ravel(), np.full(196, n / 196)) < 261.8  # 195 dof, p = 0.001
+    assert np.trace(counts) < 3 * n / 14  # same op twice only ~1/14 of the time
 
 
 def test_auto_augment_probabilities():
@@ -270,17 +312,51 @@ def test_random_choice_and_apply(photos):
     np.testing.assert_array_equal(out, x)
 
 
-def test_mixup_and_cutmix_mix_labels(photos):
-    labels = tf.one_hot(np.arange(len(photos)), len(photos))
-    for fn in (tga.augment.mixup, tga.augment.cutmix):
-        imgs, mixed = fn(photos, labels, seed=3)
-        assert imgs.shape == photos.shape and imgs.dtype == tf.uint8
-        np.testing.assert_allclose(mixed.numpy().sum(1), 1.0, rtol=1e-5)
-    imgs, mixed = tga.augment.cutmix(photos, labels, seed=3)
-    # Each sample's own-label weight equals the fraction of its pixels it kept.
-    kept = (imgs.numpy() == photos).all(-1).mean((1, 2))
-    own = mixed.numpy()[np.arange(len(photos)), np.arange(len(photos))]
-    assert np.all(own >= kept - 1e-6)
+def _partners_and_weights(mixed_labels):
+    """(partner, own weight) per sample from one-hot labels mixed with one partner each."""
+    own = np.diag(mixed_labels).copy()
+    others = mixed_labels - np.diag(own)
+    partner = np.where(others.max(1) > 0, others.argmax(1), np.arange(len(own)))
+    return partner, own
+
+
+def test_mixup_mixes_pixels_and_labels_with_real_partners():
+    """Mutants checked against: a mixup that returns its inputs (no real partners), one that
+    mixes labels but not pixels, one that pairs pixels with another partner than the labels."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 256, (16, 12, 10, 3)).astype(np.float32)
+    labels = tf.one_hot(np.arange(16), 16)
+    imgs, mixed = tga.augment.mixup(x, labels, alpha=0.4, seed=3)
+    partner, lam = _partners_and_weights(mixed.numpy())
+    assert (partner != np.arange(16)).sum() >= 12  # real partners
+    assert np.sort(partner).tolist() == list(range(16))  # a permutation
+    lam = lam.astype(np.float32)[:, None, None, None]
+    np.testing.assert_allclose(imgs.numpy(), lam * x + (1 - lam) * x[partner], rtol=1e-5, atol=1e-3)
+    np.testing.assert_allclose(mixed.numpy().sum(1), 1.0, rtol=1e-5)
+    u8, _ = tga.augment.mixup(x.astype(np.uint8), labels, alpha=0.4, seed=3)  # same draws
+    expected = np.clip(np.round(lam * x + (1 - lam) * x[partner]), 0, 255)
+    assert np.abs(u8.numpy() - expected).max() <= 1 and (u8.numpy() == expected).mean() > 0.999
+
+
+def test_cutmix_pastes_one_rectangle_and_weights_labels_by_its_area():
+    """Mutants checked against: labels weighted by lam instead of the pasted area, a pasted
+    region that is not the partner's pixels, no real partners."""
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 256, (16, 24, 32, 3)).astype(np.uint8)
+    labels = tf.one_hot(np.arange(16), 16)
+    imgs, mixed = tga.augment.cutmix(x, labels, alpha=1.0, seed=5)
+    imgs = imgs.numpy()
+    partner, own = _partners_and_weights(mixed.numpy())
+    assert (partner != np.arange(16)).sum() >= 12
+    for i in range(16):
+        pasted = (imgs[i] != x[i]).any(-1)
+        if partner[i] != i and pasted.any():
+            ys, xs = np.nonzero(pasted)
+            box = np.zeros_like(pasted)
+            box[ys.min():ys.max() + 1, xs.min():xs.max() + 1] = True
+            np.testing.assert_array_equal(pasted, box)  # one rectangle
+            np.testing.assert_array_equal(imgs[i][box], x[partner[i]][box])
+        np.testing.assert_allclose(own[i], 1 - pasted.mean(), atol=1e-6)
 
 
 @pytest.mark.parametrize("call,error,words", [

@@ -91,6 +91,35 @@ def test_crop_and_resize_interior_equals_crop_then_resize():
     assert max_diff(got[2:-2, 2:-2], ref[2:-2, 2:-2]) <= 1
 
 
+def test_default_half_scale_decode_equals_scaled_decode_then_crop_and_resize():
+    """max_dct_denom=2 (the default) decodes a JPEG box that is at least twice the output at
+    half DCT scale: the output equals decode_image(scale=2) followed by crop_and_resize on the
+    box mapped into the scaled image (ceil(size / 2) pixels). Mutants checked against: the box
+    mapped by 1/2 instead of the exact ratio on odd sizes, and a full-scale decode (both exceed
+    the tolerance on these images)."""
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h)) for h, w in [(601, 803), (900, 611)]]
+    contents = tf.constant(blobs)
+    dims = tga.image_shape(contents)[:, :2]
+    cases = [(tga.resize_center_crop(contents, 256, 224).numpy(),
+              tga.center_crop_boxes(dims, 256, (224, 224)).numpy()),
+             (tga.random_resized_crop(contents, 160, scale=(0.6, 1.0), seed=8).numpy(),
+              tga.random_crop_boxes(dims, (0.6, 1.0), seed=8).numpy())]
+    for got, boxes in cases:
+        size = got.shape[1]
+        for blob, g, box in zip(blobs, got, boxes):
+            full = tga.decode_image(blob)
+            assert box[2] >= 2 * size and box[3] >= 2 * size  # the half-scale decode applies
+            half = tga.decode_image(blob, scale=2)
+            ratio = np.array(half.shape[:2], np.float64) / np.array(full.shape[:2], np.float64)
+            mapped = box * np.concatenate([ratio, ratio])
+            ref = tga.crop_and_resize(half[tf.newaxis], mapped[np.newaxis], size).numpy()[0]
+            assert max_diff(g, ref) <= 1
+            at_full = tga.crop_and_resize(full[tf.newaxis], box[np.newaxis], size).numpy()[0]
+            # ...and it is not the full-scale result (these noisy synthetic photos differ by ~7
+            # levels on average; the README gives the figures for real photos)
+            assert np.abs(g.astype(int) - at_full.astype(int)).mean() > 0.5
+
+
 def test_resize_center_crop_equals_resize_then_central_crop():
     blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h)) for h, w in [(300, 400), (500, 333), (256, 256)]]
     got = tga.resize_center_crop(tf.constant(blobs), 256, 224, max_dct_denom=1).numpy()
@@ -167,6 +196,40 @@ def test_random_resized_crop_fused_flip_uint8_exact(size):
     flipped = tga.random_resized_crop(blobs, size, seed=5, mirror=mirror).numpy()
     plain[mirror] = plain[mirror][:, :, ::-1]
     np.testing.assert_array_equal(flipped, plain)
+
+
+def _numpy_crop_boxes(dims, seed, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), attempts=10):
+    """torchvision's RandomResizedCrop box rule in numpy, fed the uniforms the op draws."""
+    s1, s2, s3 = tf.unstack(tf.random.experimental.stateless_split(tf.constant([seed, 0], tf.int64), 3))
+    n = len(dims)
+    area_u = tf.random.stateless_uniform([n, attempts], s1, scale[0], scale[1]).numpy()
+    log_r = tf.random.stateless_uniform([n, attempts], s2, np.log(ratio[0]), np.log(ratio[1])).numpy()
+    pos = tf.random.stateless_uniform([n, 2], s3).numpy()
+    out = []
+    for (h, w), au, lr, (uy, ux) in zip(dims, area_u, log_r, pos):
+        for a, r in zip(au, np.exp(lr)):
+            cw, ch = np.round(np.sqrt(h * w * a * r)), np.round(np.sqrt(h * w * a / r))
+            if 0 < cw <= w and 0 < ch <= h:
+                out.append([np.floor(uy * (h - ch + 1)), np.floor(ux * (w - cw + 1)), ch, cw])
+                break
+        else:  # whole image narrowed to the nearest allowed aspect ratio, centred
+            fh = np.round(w / ratio[0]) if w / h < ratio[0] else h
+            fw = np.round(h * ratio[1]) if w / h > ratio[1] else w
+            out.append([np.floor((h - fh) / 2), np.floor((w - fw) / 2), fh, fw])
+    return np.asarray(out, np.float64)
+
+
+def test_random_crop_boxes_equal_a_numpy_reimplementation_on_the_same_uniforms():
+    """Mutants checked against: a box always at (0, 0); the area drawn from the wrong range;
+    the aspect ratio used as w/h where h/w is meant (each fails the equality)."""
+    dims = np.array([[375, 500], [500, 333], [20, 1000], [64, 64], [1000, 30]] * 400, np.float32)
+    boxes = tga.random_crop_boxes(tf.constant(dims), seed=4).numpy()
+    expected = _numpy_crop_boxes(dims.astype(np.float64), 4)
+    # float32 in the op, float64 here: a rounding tie may move one size or offset by a pixel
+    same = (boxes == expected).all(1)
+    assert same.mean() > 0.995 and np.abs(boxes - expected).max() <= 1
+    y, x = boxes[:, 0], boxes[:, 1]
+    assert (y > 0).mean() > 0.5 and (x > 0).mean() > 0.5  # placed, not pinned to a corner
 
 
 def test_random_crop_boxes_stay_inside_and_follow_the_distribution():
