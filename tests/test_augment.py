@@ -35,6 +35,9 @@ EXACT = [
     ("invert", lambda x: ops.invert(x), ImageOps.invert),
     ("posterize", lambda x: ops.posterize(x, 3), lambda i: ImageOps.posterize(i, 3)),
     ("posterize0", lambda x: ops.posterize(x, 0), lambda i: Image.new("RGB", i.size)),  # 0 bits: black (PIL refuses 0)
+    # fractional bits (RandAugment m=9 gives 6.8) round to the nearest, as torchvision's table
+    ("posterize6.8", lambda x: ops.posterize(x, 6.8), lambda i: ImageOps.posterize(i, 7)),
+    ("posterize6.2", lambda x: ops.posterize(x, 6.2), lambda i: ImageOps.posterize(i, 6)),
     ("solarize", lambda x: ops.solarize(x, 100), lambda i: ImageOps.solarize(i, 100)),
     ("grayscale", lambda x: ops.grayscale(x), lambda i: i.convert("L").convert("RGB")),
 ] + [
