@@ -126,6 +126,20 @@ def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     assert {n.op for n in device_ops} & {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"}
 
 
+def test_device_stage_iterators_refuse_checkpoints_saying_what_to_do(folder, tmp_path):
+    graph = tf.Graph()
+    with graph.as_default():
+        ds = tga.data.image_folder(folder).batch(4)
+        ds = ds.apply(tga.gpu_augment(train_transforms(), device="/gpu:0", seed=1))
+    assert isinstance(ds, tga.pipeline.DeviceStageDataset)
+    # The GPU stage cannot run here; the wrapper's behaviour is the same on any dataset.
+    it = iter(tga.pipeline.DeviceStageDataset(tf.data.Dataset.range(3)))
+    assert int(next(it)) == 0
+    with pytest.raises(tf.errors.UnimplementedError, match=r"device stage cannot be checkpointed.*skip"):
+        tf.train.Checkpoint(iterator=it).save(str(tmp_path / "it"))
+    assert [int(x) for x in it] == [1, 2]
+
+
 def test_cpu_device_or_no_gpu_takes_the_one_map_cpu_path(folder):
     _, chain = build_graph(folder, train_transforms(), device="/cpu:0")
     types = [op.type for op in chain if op.type != "OptionsDataset"]

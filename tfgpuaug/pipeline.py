@@ -28,6 +28,8 @@ import random
 from typing import Callable, Optional, Sequence, Union
 
 import tensorflow as tf
+from tensorflow.python.data.ops import dataset_ops, iterator_ops  # the stage's dataset class
+from tensorflow.python.framework import ops
 
 from tfgpuaug.transforms import Compose, Transform
 
@@ -68,6 +70,33 @@ def _checkpoint_options() -> tf.data.Options:
     options = tf.data.Options()
     options.experimental_symbolic_checkpoint = True
     return options
+
+
+_NO_CHECKPOINT = (
+    "gpu_augment's device stage cannot be checkpointed: TensorFlow builds copy_to_device on "
+    "GeneratorDataset, which has no saveable state. To resume, rebuild the pipeline with the "
+    "same seed and .skip() the batches already consumed in this epoch (the draws depend on "
+    "position only), or checkpoint a CPU-path pipeline (device='/cpu:0').")
+
+
+class _DeviceStageIterator(iterator_ops.OwnedIterator):
+    def _serialize_to_tensors(self):
+        raise tf.errors.UnimplementedError(None, None, _NO_CHECKPOINT)
+
+
+class DeviceStageDataset(dataset_ops.UnaryUnchangedStructureDataset):
+    """The device stage's output: its iterators refuse checkpointing with a message that says
+    what to do instead (TensorFlow's own error names only GeneratorDataset). Transformations
+    applied after the stage return plain datasets, whose iterators fail with TensorFlow's."""
+
+    def __init__(self, dataset: tf.data.Dataset):
+        super().__init__(dataset, dataset._variant_tensor)
+
+    def __iter__(self):
+        if not (tf.executing_eagerly() or ops.inside_function()):
+            return super().__iter__()  # TensorFlow's error for graph-mode iteration
+        with ops.colocate_with(self._variant_tensor):
+            return _DeviceStageIterator(self)
 
 
 def _takes_seed(fn) -> bool:
@@ -195,7 +224,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         ds = ds.apply(tf.data.experimental.copy_to_device(target))
         with tf.device(target):
             ds = ds.apply(prefetching_ops.map_on_gpu(run))
-            return ds.prefetch(prefetch)
+            return DeviceStageDataset(ds.prefetch(prefetch))
 
     return apply
 
