@@ -6,8 +6,7 @@ CPU kernels, on images this script makes (plus tests/data's JPEGs), numpy only.
 
 Prints one row per check (max and mean absolute difference against its stated tolerance) and
 exits 0 when every check passes, 1 on a mismatch, 2 when no GPU (or no CUDA build) was found.
-Not covered here: the fused decode + crop + resize (host only by design; see README) and the
-batched resampler's normalize/mirror/uint8 epilogue (only its float path is exposed).
+Not covered here: the fused decode + crop + resize (host only by design; see README).
 """
 from __future__ import annotations
 
@@ -90,6 +89,15 @@ def run(k, report: Report) -> None:
             for aa in (False, True):
                 report.compare(f"resize {method} {oh}x{ow} aa={aa}", k.resize(images[0], oh, ow, method, aa),
                                k.resize_gpu(images[0], oh, ow, method, aa), 1e-3)
+    # the resampler's fused epilogue: mirror, normalize, rounded uint8 output
+    mean, std = [123.675, 116.28, 103.53], [58.395, 57.12, 57.375]
+    for mirror in (False, True):
+        args = (images[1], 21, 30, "bilinear", True, mirror)
+        report.compare(f"resize epilogue mirror={mirror} normalize", k.resize(*args, mean, std),
+                       k.resize_gpu(*args, mean, std), 1e-4)
+        # rounding a float that the devices agree on to 1e-3 can differ by one level
+        report.compare(f"resize epilogue mirror={mirror} uint8", k.resize(*args, uint8_out=True),
+                       k.resize_gpu(*args, uint8_out=True), 1, 0.01)
     # affine warp (the per-pixel loop the GPU runs, on the CPU)
     m = [0.9, 0.2, 3.0, -0.15, 1.05, -2.0]
     for bilinear in (True, False):

@@ -67,6 +67,12 @@ def test_batch_bindings_match_numpy():
         crop = images[i, y:y + 24, x:x + 30].astype(np.float64)
         crop = crop[:, ::-1] if m else crop
         np.testing.assert_allclose(out[i], ((crop - mean) / std).transpose(2, 0, 1), atol=1e-5)
+    plain = kernels.resize(images[1], 21, 30, "bilinear", True)
+    mean3, std3 = [120.0, 110.0, 100.0], [60.0, 55.0, 50.0]
+    fused = kernels.resize(images[1], 21, 30, "bilinear", True, True, mean3, std3)
+    np.testing.assert_allclose(fused, (plain[:, ::-1] - mean3) / std3, atol=1e-4)
+    rounded = kernels.resize(images[1], 21, 30, "bilinear", True, uint8_out=True)
+    assert np.abs(rounded.astype(float) - np.clip(plain, 0, 255)).max() <= 0.5 + 1e-3
     ops = np.zeros((4, 2), np.int32)  # stage ids from the module: identity then invert
     invert = next(i for i in gpu_selfcheck.augment_op_ids(kernels)
                   if (kernels.augment_stage(images[0], i) == 255 - images[0]).all())

@@ -95,14 +95,39 @@ tfgpuaug::ResizeMethod Method(const std::string& m) {
   throw std::invalid_argument("unknown method " + m);
 }
 
-// [H, W, C] uint8 -> [out_h, out_w, C] float (unrounded, to compare devices).
-py::array_t<float> Resize(U8Image img, int out_h, int out_w, const std::string& method, bool antialias) {
+// The resampler's fused epilogue: mirror, and (x - mean) / std when mean is given.
+tfgpuaug::Epilogue MakeEpilogue(int c, bool mirror, const std::optional<std::vector<float>>& mean,
+                                const std::optional<std::vector<float>>& std) {
+  tfgpuaug::Epilogue e;
+  e.mirror = mirror;
+  if (mean.has_value() != std.has_value()) throw std::invalid_argument("give both mean and std, or neither");
+  if (mean) {
+    if (int(mean->size()) != c || int(std->size()) != c) throw std::invalid_argument("mean/std per channel");
+    e.normalize = true;
+    for (int k = 0; k < c; ++k) e.mean[k] = (*mean)[k], e.inv_std[k] = 1.f / (*std)[k];
+  }
+  return e;
+}
+
+// [H, W, C] uint8 -> [out_h, out_w, C]: float (unrounded, to compare devices), or uint8
+// (rounded) with uint8_out; mirror and normalize through the fused epilogue.
+py::array Resize(U8Image img, int out_h, int out_w, const std::string& method, bool antialias, bool mirror,
+                 std::optional<std::vector<float>> mean, std::optional<std::vector<float>> std,
+                 bool uint8_out) {
   const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
   const auto ay = tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h);
   const auto ax = tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w);
+  const tfgpuaug::Epilogue e = MakeEpilogue(c, mirror, mean, std);
+  if (uint8_out) {
+    if (e.normalize) throw std::invalid_argument("normalized output is float");
+    py::array_t<uint8_t> out({out_h, out_w, c});
+    tfgpuaug::ResampleImageCpu<uint8_t, uint8_t>(img.data(), h, w, c, long(w) * c, ay, ax, out_h, out_w,
+                                                 out.mutable_data(), e);
+    return out;
+  }
   py::array_t<float> out({out_h, out_w, c});
   tfgpuaug::ResampleImageCpu<uint8_t, float>(img.data(), h, w, c, long(w) * c, ay, ax, out_h, out_w,
-                                             out.mutable_data());
+                                             out.mutable_data(), e);
   return out;
 }
 
@@ -297,21 +322,6 @@ struct DeviceBuffer {
   T* as() { return static_cast<T*>(ptr); }
 };
 
-py::array_t<float> ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method,
-                             bool antialias) {
-  const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
-  DeviceBuffer src(img.nbytes()), scratch(size_t(h) * out_w * c * 4), dst(size_t(out_h) * out_w * c * 4);
-  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
-  tfgpuaug::ResampleJob job{src.ptr, h, w, long(w) * c,
-                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
-                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w),
-                            dst.ptr, scratch.as<float>(), tfgpuaug::Epilogue()};
-  Check(tfgpuaug::ResampleBatchGpu(&job, 1, c, out_h, out_w, false, true, nullptr));
-  py::array_t<float> out({out_h, out_w, c});
-  CudaOk(cudaMemcpy(out.mutable_data(), dst.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
-  return out;
-}
-
 template <typename A>
 DeviceBuffer Upload(const A& a) {
   DeviceBuffer d(a.nbytes());
@@ -322,6 +332,25 @@ DeviceBuffer Upload(const A& a) {
 void Download(DeviceBuffer& d, py::array& out) {
   CudaOk(cudaDeviceSynchronize());
   CudaOk(cudaMemcpy(out.mutable_data(), d.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
+}
+
+py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias,
+                    bool mirror, std::optional<std::vector<float>> mean,
+                    std::optional<std::vector<float>> std, bool uint8_out) {
+  const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
+  const tfgpuaug::Epilogue e = MakeEpilogue(c, mirror, mean, std);
+  if (uint8_out && e.normalize) throw std::invalid_argument("normalized output is float");
+  py::array out = uint8_out ? py::array(py::array_t<uint8_t>({out_h, out_w, c}))
+                            : py::array(py::array_t<float>({out_h, out_w, c}));
+  DeviceBuffer src(img.nbytes()), scratch(size_t(h) * out_w * c * 4), dst(out.nbytes());
+  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
+  tfgpuaug::ResampleJob job{src.ptr, h, w, long(w) * c,
+                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
+                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w),
+                            dst.ptr, scratch.as<float>(), e};
+  Check(tfgpuaug::ResampleBatchGpu(&job, 1, c, out_h, out_w, false, !uint8_out, nullptr));
+  Download(dst, out);
+  return out;
 }
 
 py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
@@ -386,8 +415,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         [](const std::string& name) { return tfgpuaug::JpegBuildAvailable(JpegBuildNamed(name)); },
         py::arg("name"), "Whether this module can decode with the named libjpeg here.");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
-        py::arg("method") = "bilinear", py::arg("antialias") = false,
-        "Resamples uint8 [H, W, C] to float [height, width, C] on the CPU.");
+        py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
+        py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false,
+        "Resamples uint8 [H, W, C] on the CPU: float (or rounded uint8) [height, width, C], "
+        "mirrored and normalized through the fused epilogue.");
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("general") = false,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
@@ -409,7 +440,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3,
         "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy.");
   m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
-        py::arg("method") = "bilinear", py::arg("antialias") = false);
+        py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
+        py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false);
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"),
         py::arg("bilinear") = true, py::arg("fill") = 128.f);
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
