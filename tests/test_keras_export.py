@@ -56,6 +56,9 @@ def test_training_vs_inference(blobs):
     tga.keras.RandAugment(num_ops=3, magnitude=5),
     tga.keras.TrivialAugment(),
     tga.keras.AutoAugment(policy="svhn"),
+    tga.keras.Resize(20),
+    tga.keras.RandomFlip(vertical=0.3, seed=1),
+    tga.keras.CropMirrorNormalize(dtype="float16", layout="NCHW"),
 ])
 def test_config_round_trip(layer):
     clone = type(layer).from_config(layer.get_config())
@@ -117,3 +120,40 @@ except Exception as e:
 """
     out = run_fresh(code)
     assert "TfGpuAug>" in out and "not registered" in out
+
+
+# One argument set per transform (non-default values where the transform has them).
+TRANSFORM_ARGS = {
+    "RandomResizedCrop": dict(size=24, scale=(0.3, 1.0), max_dct_denom=1, seed=5),
+    "ResizeCenterCrop": dict(resize_shorter=40, crop=32),
+    "Resize": dict(size=(20, 28), antialias=True),
+    "RandomFlip": dict(horizontal=0.5, vertical=0.5, seed=6),
+    "CropMirrorNormalize": dict(mirror=0.5, layout="NCHW", crop=(16, 20), seed=7),
+    "RandAugment": dict(num_ops=3, magnitude=7, monotonic_mag=False, seed=8),
+    "TrivialAugment": dict(num_magnitude_bins=11, augmentations=["rotate", "equalize"], seed=9),
+    "AutoAugment": dict(policy="svhn", interpolation="nearest", seed=10),
+}
+
+
+def test_every_transform_has_a_layer_with_its_arguments_and_outputs():
+    """Walks every Transform subclass that tfgpuaug exports (Compose aside): its layer takes the
+    same arguments, reports them in get_config, and gives the same outputs for the same seed
+    in training and inference. Mutant checked against: a layer that drops an argument (config
+    differs) or ignores `training` (outputs differ)."""
+    exported = {name for name in tga.__all__ if isinstance(getattr(tga, name), type)
+                and issubclass(getattr(tga, name), tga.Transform)} - {"Transform", "Compose"}
+    assert exported == set(TRANSFORM_ARGS) == {c.__name__ for c in tga.keras.LAYERS}
+    photos = np.stack([fixtures.photo(48, 56, seed=s) for s in range(4)])
+    for name, args in TRANSFORM_ARGS.items():
+        transform, layer = getattr(tga, name)(**args), getattr(tga.keras, name)(**args)
+        config = layer.get_config()
+        assert {k: config[k] for k in transform.get_config()} == transform.get_config(), name
+        x = tf.constant(photos)
+        if "seed" in args:  # the layer's first training call draws its SeedGenerator's first seed
+            seed = tf.cast(keras.random.SeedGenerator(args["seed"]).next(), tf.int64)
+            np.testing.assert_array_equal(layer(x, training=True).numpy(),
+                                          transform(x, seed=seed).numpy(), err_msg=name)
+        else:
+            np.testing.assert_array_equal(layer(x, training=True).numpy(), transform(x).numpy())
+        np.testing.assert_array_equal(layer(x).numpy(), transform(x, training=False).numpy(), err_msg=name)
+        assert tuple(layer.compute_output_shape(x.shape)) == tuple(layer(x).shape), name

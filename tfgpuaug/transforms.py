@@ -10,7 +10,7 @@ followed by a plain `CropMirrorNormalize` (no crop, NHWC, float32) into one pass
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import tensorflow as tf
 
@@ -41,16 +41,33 @@ class Transform:
     def get_config(self) -> dict:
         return {"seed": self.seed}
 
-    def __call__(self, images, seed=None):
+    def __call__(self, images, seed=None, training: bool = True):
+        """`training=False` gives the inference behaviour: deterministic, no augmentation."""
         raise NotImplementedError
+
+    def output_shape(self, input_shape) -> tuple:
+        """The output batch shape for an input batch shape (encoded bytes: `(B,)`)."""
+        return tuple(input_shape)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
         return f"{type(self).__name__}({args})"
 
 
+def _channels(input_shape, default: int = 3) -> Optional[int]:
+    """Channels of an image batch shape; `default` for encoded bytes (decoded to RGB)."""
+    return input_shape[-1] if len(input_shape) == 4 else default
+
+
+def _hw(size) -> Tuple[int, int]:
+    return (size, size) if isinstance(size, int) else tuple(size)
+
+
 class RandomResizedCrop(Transform):
-    """`geometry.random_resized_crop` as a transform (uint8 output; see Compose for fusion)."""
+    """`geometry.random_resized_crop` as a transform (uint8 output; see Compose for fusion).
+
+    Inference (`training=False`): the matching evaluation crop, the shorter side resized to
+    round(size * 256 / 224) and the centred `size` taken."""
 
     decodes = True
 
@@ -61,12 +78,20 @@ class RandomResizedCrop(Transform):
         self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
         geometry._checks.one_of("method", method, geometry.METHODS)
 
-    def __call__(self, images, seed=None, mirror=None, mean=None, std=None):
+    def __call__(self, images, seed=None, mirror=None, mean=None, std=None, training: bool = True):
+        if not training:
+            h, w = _hw(self.size)
+            return geometry.resize_center_crop(images, round(max(h, w) * 256 / 224), (h, w),
+                                               self.method, self.antialias, mean=mean, std=std,
+                                               max_dct_denom=self.max_dct_denom)
         s = self._next_seed(seed)
         return geometry.random_resized_crop(
             images, self.size, self.scale, self.ratio, seed=s, method=self.method,
             antialias=self.antialias, mirror=mirror, mean=mean, std=std,
             max_dct_denom=self.max_dct_denom)
+
+    def output_shape(self, input_shape):
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
     def get_config(self):
         return dict(size=self.size, scale=self.scale, ratio=self.ratio, method=self.method,
@@ -84,13 +109,16 @@ class ResizeCenterCrop(Transform):
         self.resize_shorter, self.crop = resize_shorter, crop
         self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
 
-    def __call__(self, images, seed=None, mirror=None, mean=None, std=None):
-        del seed
+    def __call__(self, images, seed=None, mirror=None, mean=None, std=None, training: bool = True):
+        del seed, training
         if mirror is not None:
             raise ValueError("ResizeCenterCrop does not flip")
         return geometry.resize_center_crop(images, self.resize_shorter, self.crop, self.method,
                                            self.antialias, mean=mean, std=std,
                                            max_dct_denom=self.max_dct_denom)
+
+    def output_shape(self, input_shape):
+        return (input_shape[0], *_hw(self.crop), _channels(input_shape))
 
     def get_config(self):
         return dict(resize_shorter=self.resize_shorter, crop=self.crop, method=self.method,
@@ -98,20 +126,24 @@ class ResizeCenterCrop(Transform):
 
 
 class Resize(Transform):
-    """`geometry.resize` as a transform; decodes encoded input first."""
+    """`geometry.resize` as a transform; decodes encoded input first. `antialias` defaults to
+    False, as `resize`, `tf.image.resize` and `keras.layers.Resizing`."""
 
     decodes = True
 
-    def __init__(self, size, method: str = "bilinear", antialias: bool = True):
+    def __init__(self, size, method: str = "bilinear", antialias: bool = False):
         super().__init__(None)
         self.size, self.method, self.antialias = size, method, antialias
 
-    def __call__(self, images, seed=None):
-        del seed
+    def __call__(self, images, seed=None, training: bool = True):
+        del seed, training
         if geometry._is_encoded(images):
             from tfgpuaug.image import decode_image
             images = decode_image(images)
         return geometry.resize(images, self.size, self.method, self.antialias)
+
+    def output_shape(self, input_shape):
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
     def get_config(self):
         return dict(size=self.size, method=self.method, antialias=self.antialias)
@@ -127,7 +159,9 @@ class RandomFlip(Transform):
                 raise ValueError(f"{name} probability must be in [0, 1], got {p}")
         self.horizontal, self.vertical = float(horizontal), float(vertical)
 
-    def __call__(self, images, seed=None):
+    def __call__(self, images, seed=None, training: bool = True):
+        if not training:
+            return images
         s = self._next_seed(seed)
         n = tf.shape(images)[0]
         u = tf.random.stateless_uniform([2, n], s)
@@ -164,11 +198,17 @@ class CropMirrorNormalize(Transform):
             return None
         return tf.random.stateless_uniform([n], self._next_seed(seed)) < self.mirror
 
-    def __call__(self, images, seed=None):
-        n = tf.shape(images)[0]
-        return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop,
-                                              self.mirror_flags(n, seed), self.layout, self.dtype,
-                                              self.pad_channels)
+    def __call__(self, images, seed=None, training: bool = True):
+        flags = self.mirror_flags(tf.shape(images)[0], seed) if training else None
+        return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop, flags,
+                                              self.layout, self.dtype, self.pad_channels)
+
+    def output_shape(self, input_shape):
+        b, h, w, c = input_shape
+        if self.crop is not None:
+            h, w = _hw(self.crop)
+        c = 4 if self.pad_channels else c
+        return (b, c, h, w) if self.layout == "NCHW" else (b, h, w, c)
 
     def get_config(self):
         return dict(mean=self.mean, std=self.std, crop=self.crop, mirror=self.mirror,
@@ -188,9 +228,14 @@ class Compose(Transform):
         if not all(callable(t) for t in self.transforms):
             raise TypeError("every transform must be callable on a batch")
 
-    def __call__(self, images, seed=None, start: int = 0, stop: Optional[int] = None):
+    def __call__(self, images, seed=None, start: int = 0, stop: Optional[int] = None,
+                 training: bool = True):
         """Runs transforms[start:stop]; transform i always gets the seed folded with i, so a
         pipeline split in two (host part, device part) draws what the whole one draws."""
+        if not training:
+            for t in self.transforms[start:stop]:
+                images = t(images, training=False) if isinstance(t, Transform) else t(images)
+            return images
         base = None if seed is None else geometry._seed_tensor(seed)
         sub = lambda i: None if base is None else tf.random.experimental.stateless_fold_in(base, i)
         i, ts = start, self.transforms[:stop]
@@ -222,6 +267,13 @@ class Compose(Transform):
         return {"transforms": [repr(t) for t in self.transforms]}
 
 
+def _names(augmentations):
+    """A config value for an augmentation list: names (Augmentation objects by name)."""
+    if augmentations is None:
+        return None
+    return [a if isinstance(a, str) else a.name for a in augmentations]
+
+
 class _Policy(Transform):
     """Shared plumbing of the augmentation-policy transforms (uint8 in, uint8 out)."""
 
@@ -229,6 +281,9 @@ class _Policy(Transform):
                  seed: Optional[int] = None):
         super().__init__(seed)
         self.fill_value, self.interpolation = float(fill_value), interpolation
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self._apply(images, self._next_seed(seed)) if training else images
 
     def get_config(self):
         return dict(fill_value=self.fill_value, interpolation=self.interpolation, seed=self.seed)
@@ -243,18 +298,19 @@ class RandAugment(_Policy):
         self.num_ops, self.magnitude = num_ops, magnitude
         self.num_magnitude_bins, self.monotonic_mag = num_magnitude_bins, monotonic_mag
         self.augmentations = augmentations
-        if num_ops < 0 or not 0 <= magnitude < num_magnitude_bins:
-            raise ValueError(f"need num_ops >= 0 and 0 <= magnitude < {num_magnitude_bins}")
+        from tfgpuaug.augment.policies import check_rand_augment_args
+        check_rand_augment_args(num_ops, magnitude, num_magnitude_bins)
 
-    def __call__(self, images, seed=None):
+    def _apply(self, images, seed):
         from tfgpuaug.augment import rand_augment
         return rand_augment(images, self.num_ops, self.magnitude, self.num_magnitude_bins,
-                            self.monotonic_mag, self.augmentations, self._next_seed(seed),
-                            self.fill_value, self.interpolation)
+                            self.monotonic_mag, self.augmentations, seed, self.fill_value,
+                            self.interpolation)
 
     def get_config(self):
         return dict(super().get_config(), num_ops=self.num_ops, magnitude=self.magnitude,
-                    num_magnitude_bins=self.num_magnitude_bins, monotonic_mag=self.monotonic_mag)
+                    num_magnitude_bins=self.num_magnitude_bins, monotonic_mag=self.monotonic_mag,
+                    augmentations=_names(self.augmentations))
 
 
 class TrivialAugment(_Policy):
@@ -264,13 +320,14 @@ class TrivialAugment(_Policy):
         super().__init__(**kwargs)
         self.num_magnitude_bins, self.augmentations = num_magnitude_bins, augmentations
 
-    def __call__(self, images, seed=None):
+    def _apply(self, images, seed):
         from tfgpuaug.augment import trivial_augment
-        return trivial_augment(images, self.num_magnitude_bins, self.augmentations,
-                               self._next_seed(seed), self.fill_value, self.interpolation)
+        return trivial_augment(images, self.num_magnitude_bins, self.augmentations, seed,
+                               self.fill_value, self.interpolation)
 
     def get_config(self):
-        return dict(super().get_config(), num_magnitude_bins=self.num_magnitude_bins)
+        return dict(super().get_config(), num_magnitude_bins=self.num_magnitude_bins,
+                    augmentations=_names(self.augmentations))
 
 
 class AutoAugment(_Policy):
@@ -283,10 +340,9 @@ class AutoAugment(_Policy):
             raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")
         self.policy = policy
 
-    def __call__(self, images, seed=None):
+    def _apply(self, images, seed):
         from tfgpuaug.augment import auto_augment
-        return auto_augment(images, self.policy, self._next_seed(seed), self.fill_value,
-                            self.interpolation)
+        return auto_augment(images, self.policy, seed, self.fill_value, self.interpolation)
 
     def get_config(self):
         return dict(super().get_config(), policy=self.policy)

@@ -70,6 +70,15 @@ def _apply_plan(images, custom, choice, op_ids, params, aux, fill_value, interpo
     return images
 
 
+def check_rand_augment_args(num_ops: int, magnitude: int, num_magnitude_bins: int) -> None:
+    """RandAugment's argument check, shared by the function, the transform and the layer."""
+    if num_ops < 0:
+        raise ValueError(f"num_ops must be >= 0, got {num_ops}")
+    if num_magnitude_bins < 2 or not 0 <= magnitude < num_magnitude_bins:
+        raise ValueError(f"magnitude must be in [0, {num_magnitude_bins - 1}] "
+                         f"(num_magnitude_bins={num_magnitude_bins}), got {magnitude}")
+
+
 def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
                  monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, seed=None,
                  fill_value: float = 128.0, interpolation: str = "bilinear",
@@ -79,11 +88,7 @@ def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bin
     `monotonic_mag=False` uses the original implementations' posterize and solarize mappings,
     which weaken as the magnitude grows (bits 4..8, threshold 0..256).
     """
-    if num_ops < 0:
-        raise ValueError(f"num_ops must be >= 0, got {num_ops}")
-    if num_magnitude_bins < 2 or not 0 <= magnitude < num_magnitude_bins:
-        raise ValueError(f"magnitude must be in [0, {num_magnitude_bins - 1}] "
-                         f"(num_magnitude_bins={num_magnitude_bins}), got {magnitude}")
+    check_rand_augment_args(num_ops, magnitude, num_magnitude_bins)
     table = dict(registry.STANDARD)
     if not monotonic_mag:
         table["posterize"] = table["posterize"].with_range(4, 8)
