@@ -381,3 +381,18 @@ def test_bad_arguments(photos, call, error, words):
 def test_unknown_op_id_is_invalid_argument(photos):
     with pytest.raises(tf.errors.InvalidArgumentError, match="unknown augmentation op id 99"):
         ops.apply_stages(photos, np.full((len(photos), 1), 99), np.zeros((len(photos), 1))).numpy()
+
+
+def test_op_ids_come_from_the_library_table():
+    """OP_IDS is read from the op library (cc/kernels/augment.h's one X-macro table), so it
+    cannot drift from the enum: the kernel applies `invert` under OP_IDS['invert'], and
+    every name the registry uses is in it. Mutant checked against: a hand-written OP_IDS with
+    two ids swapped (the invert check fails)."""
+    names = tga._loader.ops().tf_gpu_aug_augment_op_names().numpy()
+    assert [n.decode() for n in names] == sorted(ops.OP_IDS, key=ops.OP_IDS.get)
+    assert len(set(ops.OP_IDS.values())) == len(ops.OP_IDS) == len(names)
+    x = np.arange(2 * 4 * 4 * 3, dtype=np.uint8).reshape(2, 4, 4, 3)
+    ids = tf.fill([2, 1], ops.OP_IDS["invert"])
+    out = ops.apply_stages(x, ids, tf.zeros([2, 1]), None, 128.0, "bilinear").numpy()
+    np.testing.assert_array_equal(out, 255 - x)
+    assert set(tga.augment.STANDARD) <= set(ops.OP_IDS) and set(tga.augment.WIDE) <= set(ops.OP_IDS)

@@ -17,32 +17,48 @@
 
 namespace tfgpuaug {
 
-// Stable ids: Python's registry uses the same numbers.
+// The augmentation ops, in id order: the one table behind the enum, the names the library
+// exports (TfGpuAug>AugmentOpNames) and Python's OP_IDS. Ids are stable: append only.
+#define TFGA_AUGMENT_OPS(X)                                                                 \
+  X(kIdentity, "identity")                                                                  \
+  X(kAutoContrast, "auto_contrast")                                                         \
+  X(kEqualize, "equalize")                                                                  \
+  X(kInvert, "invert")                                                                      \
+  X(kRotate, "rotate")             /* degrees, counter-clockwise, about the centre */       \
+  X(kPosterize, "posterize")       /* bits kept (0..8), rounded */                          \
+  X(kSolarize, "solarize")         /* threshold: invert pixels >= threshold */              \
+  X(kSolarizeAdd, "solarize_add")  /* addition to pixels < 128 */                           \
+  X(kColor, "color")               /* ImageEnhance factors */                               \
+  X(kContrast, "contrast")                                                                  \
+  X(kBrightness, "brightness")                                                              \
+  X(kSharpness, "sharpness")                                                                \
+  X(kShearX, "shear_x")            /* shear factor */                                       \
+  X(kShearY, "shear_y")                                                                     \
+  X(kTranslateX, "translate_x")    /* pixels */                                             \
+  X(kTranslateY, "translate_y")                                                             \
+  X(kCutout, "cutout")             /* square side in pixels, centre from aux */             \
+  X(kGrayscale, "grayscale")       /* parameter ignored */                                  \
+  X(kHue, "hue")                   /* hue shift in turns (tf.image.adjust_hue's delta) */   \
+  X(kSaturation, "saturation")     /* saturation factor (tf.image.adjust_saturation) */     \
+  X(kGaussianNoise, "gaussian_noise")  /* standard deviation in levels; stream from aux */  \
+  X(kGaussianBlur, "gaussian_blur")    /* sigma in pixels; reflect-101 border */
+
 enum class AugmentOp : int {
-  kIdentity = 0,
-  kAutoContrast = 1,
-  kEqualize = 2,
-  kInvert = 3,
-  kRotate = 4,       // degrees, counter-clockwise, about the centre
-  kPosterize = 5,    // bits kept (0..8)
-  kSolarize = 6,     // threshold: invert pixels >= threshold
-  kSolarizeAdd = 7,  // addition to pixels < 128
-  kColor = 8,        // ImageEnhance factors
-  kContrast = 9,
-  kBrightness = 10,
-  kSharpness = 11,
-  kShearX = 12,      // shear factor
-  kShearY = 13,
-  kTranslateX = 14,  // pixels
-  kTranslateY = 15,
-  kCutout = 16,      // square side in pixels, centre from aux
-  kGrayscale = 17,   // parameter ignored
-  kHue = 18,         // hue shift in turns (tf.image.adjust_hue's delta)
-  kSaturation = 19,  // saturation factor (tf.image.adjust_saturation)
-  kGaussianNoise = 20,  // standard deviation in levels; stream from aux
-  kGaussianBlur = 21,   // sigma in pixels; reflect-101 border (OpenCV's default, numpy "reflect")
-  kNumOps = 22,
+#define TFGA_AUGMENT_ENUM(id, name) id,
+  TFGA_AUGMENT_OPS(TFGA_AUGMENT_ENUM)
+#undef TFGA_AUGMENT_ENUM
+  kNumOps,
 };
+constexpr int kNumAugmentOps = int(AugmentOp::kNumOps);
+
+// The op names, indexed by id (host code: the op library and the kernels module export them).
+inline const char* const* AugmentOpNames() {
+#define TFGA_AUGMENT_NAME(id, name) name,
+  static const char* const names[] = {TFGA_AUGMENT_OPS(TFGA_AUGMENT_NAME)};
+#undef TFGA_AUGMENT_NAME
+  static_assert(sizeof(names) / sizeof(names[0]) == kNumAugmentOps, "one name per op");
+  return names;
+}
 
 // Point operations become a per-channel lookup table.
 TFGA_HD bool IsLutOp(int op) {

@@ -59,5 +59,21 @@ class AugmentOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Augment").Device(tensorflow::DEVICE_CPU), AugmentOp);
 
+// The augmentation op names in id order, from cc/kernels/augment.h's one table.
+class AugmentOpNamesOp : public OpKernel {
+ public:
+  explicit AugmentOpNamesOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const int n = kNumAugmentOps;
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({n}), &out));
+    for (int i = 0; i < n; ++i) out->flat<tensorflow::tstring>()(i) = AugmentOpNames()[i];
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>AugmentOpNames").Device(tensorflow::DEVICE_CPU),
+                        AugmentOpNamesOp);
+
 }  // namespace
 }  // namespace tfgpuaug

@@ -40,4 +40,15 @@ aux: [B, K, 2] uniform numbers in [0, 1) for ops that need them (cutout centre, 
 Semantics follow PIL's ImageOps / ImageEnhance / Image.transform; fill for geometry.
 )doc");
 
+REGISTER_OP("TfGpuAug>AugmentOpNames")
+    .Output("names: string")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, c->Vector(c->UnknownDim()));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+The augmentation op names, indexed by the op ids the Augment op takes (one table in
+cc/kernels/augment.h; Python's tfgpuaug.augment.ops.OP_IDS is built from it).
+)doc");
+
 }  // namespace tensorflow

@@ -10,14 +10,15 @@ import tensorflow as tf
 
 from tfgpuaug import _checks, _loader
 
-# Op ids of cc/kernels/augment.h.
-OP_IDS = {
-    "identity": 0, "auto_contrast": 1, "equalize": 2, "invert": 3, "rotate": 4, "posterize": 5,
-    "solarize": 6, "solarize_add": 7, "color": 8, "contrast": 9, "brightness": 10,
-    "sharpness": 11, "shear_x": 12, "shear_y": 13, "translate_x": 14, "translate_y": 15,
-    "cutout": 16, "grayscale": 17, "hue": 18, "saturation": 19, "gaussian_noise": 20,
-    "gaussian_blur": 21,
-}
+
+def _op_ids() -> dict:
+    """name -> id, read from the op library (cc/kernels/augment.h's table), not copied."""
+    with tf.init_scope():  # eager even when imported inside a graph or tf.function
+        names = _loader.ops().tf_gpu_aug_augment_op_names().numpy()
+    return {name.decode(): i for i, name in enumerate(names)}
+
+
+OP_IDS = _op_ids()
 INTERPOLATIONS = ("nearest", "bilinear")
 
 
