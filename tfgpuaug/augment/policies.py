@@ -18,6 +18,31 @@ def _split(seed, n):
     return tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), n))
 
 
+class _ParameterTable:
+    """The augmentations as columns, so each sample's op id and parameter come from a gather
+    by its choice: one set of graph ops for any number of augmentations (not one tf.where pair
+    per augmentation). The formula is `Augmentation.parameter`'s, element for element."""
+
+    def __init__(self, augs):
+        col = lambda f, dtype=tf.float32: tf.constant([f(a) for a in augs], dtype)
+        self.op_id = col(lambda a: a.op_id if a.op_id is not None else 0, tf.int32)
+        self.low = col(lambda a: a.magnitude_range[0])
+        self.span = col(lambda a: a.magnitude_range[1] - a.magnitude_range[0])
+        self.center = col(lambda a: a.center)
+        self.signed = col(lambda a: a.signed, tf.bool)
+        self.width = col(lambda a: a.relative == "width", tf.bool)
+        self.height = col(lambda a: a.relative == "height", tf.bool)
+        self.integer = col(lambda a: a.integer, tf.bool)
+
+    def lookup(self, choice, bins, num_bins, negate, height, width):
+        at = lambda column: tf.gather(column, choice)
+        value = at(self.low) + at(self.span) * (bins / float(max(num_bins - 1, 1)))
+        value = tf.where(at(self.signed) & negate, -value, value)
+        value = tf.where(at(self.width), value * width, tf.where(at(self.height), value * height, value))
+        value = tf.where(at(self.integer), tf.floor(value), value)
+        return at(self.op_id), value + at(self.center)
+
+
 def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
                 interpolation="bilinear", apply_mask=None, return_plan=False):
     """Applies, per sample i and stage k, augmentation augs[choice[i, k]] at magnitude
@@ -28,16 +53,11 @@ def run_choices(images, augs, choice, bins, num_bins, seed, fill_value=128.0,
     negate = tf.random.stateless_uniform(tf.shape(choice), s_sign) < 0.5
     aux = tf.random.stateless_uniform(tf.concat([tf.shape(choice), [2]], 0), s_aux)
     dims = tf.cast(tf.shape(images)[1:3], tf.float32)
-    bins = tf.cast(bins, tf.float32)
-    op_ids = tf.zeros_like(choice)
-    params = tf.zeros(tf.shape(choice), tf.float32)
-    for j, a in enumerate(augs):
-        chosen = tf.equal(choice, j)
-        if apply_mask is not None:
-            chosen &= apply_mask
-        value = a.parameter(bins, num_bins, negate, dims[0], dims[1])
-        op_ids = tf.where(chosen, a.op_id if a.op_id is not None else 0, op_ids)
-        params = tf.where(chosen, value, params)
+    table = _ParameterTable(augs)
+    op_ids, params = table.lookup(choice, tf.cast(bins, tf.float32), num_bins, negate, dims[0], dims[1])
+    if apply_mask is not None:  # skipped stages: identity (id 0) with parameter 0
+        op_ids = tf.where(apply_mask, op_ids, 0)
+        params = tf.where(apply_mask, params, 0.0)
     custom = [(j, a) for j, a in enumerate(augs) if a.fn is not None]
     out = _apply_plan(images, custom, choice, op_ids, params, aux, fill_value,
                       interpolation, apply_mask)
