@@ -11,7 +11,6 @@ import sys
 import tempfile
 
 import keras
-import tensorflow as tf
 from absl import app, flags
 
 import tfgpuaug as tga

@@ -4,7 +4,6 @@ Tolerances: uint8 outputs within 1 level of the float reference rounded (our ker
 float32 weights like tf.image's; rounding of .5 ties may differ); float outputs within
 1e-3 relative; flips, crops, layouts and dtype conversions exact.
 """
-import io
 
 import numpy as np
 import pytest

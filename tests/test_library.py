@@ -39,7 +39,8 @@ def test_x86_64_v3_libjpeg_linked_when_required():
 
 
 def test_import_in_fresh_process_without_gpu_libraries():
-    code = "import tfgpuaug, tensorflow as tf; print(tfgpuaug.decode_image(tf.io.encode_png(tf.zeros([2,3,3],tf.uint8))).shape)"
+    code = ("import tfgpuaug, tensorflow as tf; "
+            "print(tfgpuaug.decode_image(tf.io.encode_png(tf.zeros([2,3,3],tf.uint8))).shape)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "(2, 3, 3)" in out.stdout

@@ -40,7 +40,8 @@ def _ops():
 
     return {
         "decode": lambda x, i: tga.decode_image(x).flat_values,
-        "decode_window": lambda x, i: tga.decode_image(x, crop_window=tf.tile([[3, 5, 20, 30]], [tf.shape(x)[0], 1])).flat_values,
+        "decode_window": lambda x, i: tga.decode_image(
+            x, crop_window=tf.tile([[3, 5, 20, 30]], [tf.shape(x)[0], 1])).flat_values,
         "image_shape": lambda x, i: tga.image_shape(x),
         "random_resized_crop_fused": rrc,
         "resize_center_crop": lambda x, i: tga.resize_center_crop(x, 48, 40),

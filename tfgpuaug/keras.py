@@ -11,7 +11,6 @@ layers and the ops).
 """
 from __future__ import annotations
 
-from typing import Optional
 
 import keras
 import tensorflow as tf

@@ -4,7 +4,6 @@ conventions (positive degrees rotate counter-clockwise; shear and translate as
 `[B]` tensors. All run the batched augment kernel with one stage."""
 from __future__ import annotations
 
-from typing import Optional
 
 import tensorflow as tf
 
