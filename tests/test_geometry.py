@@ -231,6 +231,27 @@ def test_random_crop_boxes_equal_a_numpy_reimplementation_on_the_same_uniforms()
     assert (y > 0).mean() > 0.5 and (x > 0).mean() > 0.5  # placed, not pinned to a corner
 
 
+@pytest.mark.parametrize("exif", [False, True])
+def test_fused_op_draws_the_reference_boxes(exif):
+    """random_resized_crop on bytes draws each box in the kernel from its own header parse
+    (DecodeRandomCropResize); it must equal the graph reference: image_shape, random_crop_boxes
+    on the same uniforms, then DecodeCropResize on those boxes, bit for bit (JPEG, PNG, extreme
+    aspect ratios that take the fallback, EXIF-rotated images). Mutant checked against: the
+    kernel's box with width and height swapped, and the fallback without rounding."""
+    photos = [fixtures.photo(h, w, seed=h) for h, w in [(120, 90), (64, 300), (300, 20), (45, 45), (201, 157)]]
+    blobs = [fixtures.jpeg_bytes(p, exif=fixtures.exif_with_orientation(6) if exif else None) for p in photos]
+    blobs.append(fixtures.png_bytes(fixtures.photo(70, 50, seed=3)))
+    contents = tf.constant(blobs * 8)
+    for seed in (1, 2, 3):
+        kw = dict(scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), apply_exif_orientation=exif)
+        got = tga.random_resized_crop(contents, 32, seed=seed, **kw).numpy()
+        dims = tga.image_shape(contents, exif)[:, :2]
+        boxes = tga.random_crop_boxes(dims, kw["scale"], kw["ratio"], seed=seed)
+        ref = tga.geometry._decode_crop_resize(contents, boxes, 32, "bilinear", True, 3, "INTEGER_ACCURATE",
+                                               2, exif, tga.DEFAULT_MAX_PIXELS).numpy()
+        np.testing.assert_array_equal(got, ref)
+
+
 def test_random_crop_boxes_stay_inside_and_follow_the_distribution():
     dims = tf.constant([[375, 500], [500, 333], [20, 1000], [64, 64]] * 500, tf.float32)
     boxes = tga.random_crop_boxes(dims, seed=4).numpy()

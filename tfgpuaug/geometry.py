@@ -136,25 +136,33 @@ def _seed_tensor(seed) -> tf.Tensor:
     return seed
 
 
+def _crop_box_draws(n, scale, ratio, seed, attempts: int):
+    """The uniforms an Inception-style box is drawn from: area fractions in `scale` and aspect
+    ratios (log-uniform in `ratio`) `[n, attempts]`, and positions `[n, 2]` in [0, 1)."""
+    if not (0 < scale[0] <= scale[1]) or not (0 < ratio[0] <= ratio[1]):
+        raise ValueError(f"need 0 < scale[0] <= scale[1] and 0 < ratio[0] <= ratio[1], got {scale}, {ratio}")
+    s1, s2, s3 = tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), 3))
+    areas = tf.random.stateless_uniform([n, attempts], s1, scale[0], scale[1])
+    aspects = tf.exp(tf.random.stateless_uniform([n, attempts], s2, tf.math.log(float(ratio[0])),
+                                                 tf.math.log(float(ratio[1]))))
+    return areas, aspects, tf.random.stateless_uniform([n, 2], s3)
+
+
 def random_crop_boxes(image_dims: tf.Tensor, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
                       seed=None, attempts: int = 10) -> tf.Tensor:
     """Inception-style random boxes `[B, 4]` (y, x, h, w) for images of `image_dims` [B, 2].
 
     Per image: up to `attempts` draws of area fraction in `scale` and log-uniform aspect
     ratio in `ratio`; the first that fits is placed uniformly at random; if none fits, the
-    largest centred crop whose aspect ratio lies in `ratio` (torchvision's fallback).
+    largest centred crop whose aspect ratio lies in `ratio` (torchvision's fallback). The
+    fused decode draws the same boxes from the same uniforms in its kernel
+    (cc/kernels/crop_boxes.h); this graph version is the reference the tests compare with.
     """
-    if not (0 < scale[0] <= scale[1]) or not (0 < ratio[0] <= ratio[1]):
-        raise ValueError(f"need 0 < scale[0] <= scale[1] and 0 < ratio[0] <= ratio[1], got {scale}, {ratio}")
-    seed = _seed_tensor(seed)
     dims = tf.cast(image_dims, tf.float32)
     h, w = dims[:, 0:1], dims[:, 1:2]
     n = tf.shape(dims)[0]
-    s1, s2, s3 = tf.unstack(tf.random.experimental.stateless_split(seed, 3))
-    area = h * w * tf.random.stateless_uniform([n, attempts], s1, scale[0], scale[1])
-    log_r = tf.random.stateless_uniform([n, attempts], s2, tf.math.log(float(ratio[0])),
-                                        tf.math.log(float(ratio[1])))
-    r = tf.exp(log_r)
+    area_u, r, u = _crop_box_draws(n, scale, ratio, seed, attempts)
+    area = h * w * area_u
     cw = tf.round(tf.sqrt(area * r))
     ch = tf.round(tf.sqrt(area / r))
     fits = (cw > 0) & (cw <= w) & (ch > 0) & (ch <= h)
@@ -163,7 +171,6 @@ def random_crop_boxes(image_dims: tf.Tensor, scale=(0.08, 1.0), ratio=(3 / 4, 4 
     pick = lambda t: tf.gather(t, first, axis=1, batch_dims=1)
     ch, cw = pick(ch), pick(cw)
     h, w = h[:, 0], w[:, 0]
-    u = tf.random.stateless_uniform([n, 2], s3)
     y = tf.floor(u[:, 0] * (h - ch + 1))
     x = tf.floor(u[:, 1] * (w - cw + 1))
     # Fallback: whole image, narrowed to the nearest allowed aspect ratio, centred.
@@ -181,19 +188,27 @@ def _is_encoded(x) -> bool:
 
 def _decode_crop_resize(contents, boxes, size, method, antialias, channels, dct_method,
                         max_dct_denom, apply_exif_orientation, max_pixels, mirror=None,
-                        mean=None, std=None, seed=None):
+                        mean=None, std=None, seed=None, ratio=None):
+    """The fused decode of `boxes` [B, 4], or, with `ratio`, of the boxes drawn in the kernel
+    from `boxes` = (areas, aspects, positions) (see _crop_box_draws)."""
     _checks.one_of("method", method, METHODS)
     _checks.one_of("channels", channels, (1, 3, 4))
     _checks.one_of("max_dct_denom", max_dct_denom, (1, 2, 4, 8))
     contents = _checks.string_tensor("contents", contents)
     _checks.static_rank("contents", contents, (1,))
     norm = _normalize_attrs(mean, std, channels)
+    attrs = dict(channels=channels, dct_method=dct_method,
+                 apply_exif_orientation=bool(apply_exif_orientation), max_pixels=int(max_pixels),
+                 max_dct_denom=max_dct_denom, method=method, antialias=bool(antialias),
+                 out_type=tf.float32 if norm["mean"] else tf.uint8, **norm)
+    flags = _flags(mirror, tf.shape(contents)[0], "mirror", seed)
+    if ratio is not None:
+        areas, aspects, positions = boxes
+        return _loader.ops().tf_gpu_aug_decode_random_crop_resize(
+            contents, areas, aspects, positions, _size_tensor(size), flags,
+            ratio=[float(r) for r in ratio], **attrs)
     return _loader.ops().tf_gpu_aug_decode_crop_resize(
-        contents, tf.cast(boxes, tf.float32), _size_tensor(size),
-        _flags(mirror, tf.shape(contents)[0], "mirror", seed), channels=channels,
-        dct_method=dct_method, apply_exif_orientation=bool(apply_exif_orientation),
-        max_pixels=int(max_pixels), max_dct_denom=max_dct_denom, method=method,
-        antialias=bool(antialias), out_type=tf.float32 if norm["mean"] else tf.uint8, **norm)
+        contents, tf.cast(boxes, tf.float32), _size_tensor(size), flags, **attrs)
 
 
 def _mirror_seed(seed):
@@ -217,12 +232,11 @@ def random_resized_crop(contents_or_images, size: Size, scale=(0.08, 1.0), ratio
     """
     with tf.name_scope(name or "random_resized_crop"):
         fuse = dict(mirror=mirror, mean=mean, std=std, seed=_mirror_seed(seed))
-        if _is_encoded(contents_or_images):
-            dims = image_shape(contents_or_images, apply_exif_orientation)[:, :2]
-            boxes = random_crop_boxes(dims, scale, ratio, seed)
-            return _decode_crop_resize(contents_or_images, boxes, size, method, antialias,
+        if _is_encoded(contents_or_images):  # the kernel draws each box from its header
+            draws = _crop_box_draws(tf.shape(contents_or_images)[0], scale, ratio, seed, 10)
+            return _decode_crop_resize(contents_or_images, draws, size, method, antialias,
                                        channels, dct_method, max_dct_denom,
-                                       apply_exif_orientation, max_pixels, **fuse)
+                                       apply_exif_orientation, max_pixels, ratio=ratio, **fuse)
         boxes = random_crop_boxes(_image_dims(contents_or_images), scale, ratio, seed)
         return _crop_resize(contents_or_images, boxes, size, method, antialias, **fuse)
 

@@ -43,12 +43,17 @@ int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_denom) {
 }
 
 Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request,
-                  const CropBox& box, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
+                  const BoxRule& rule, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
   DecodeRequest r = request;
   r.has_window = false;
   r.scale_denom = 1;
   DecodePlan full;
   TFGA_RETURN_IF_ERROR(PlanDecode(data, size, r, &full));
+  CropBox box = rule.box;
+  if (rule.random != nullptr) {
+    const BoxYXHW b = InceptionCropBox(float(full.full_height), float(full.full_width), *rule.random);
+    box = CropBox{b.y, b.x, b.height, b.width};
+  }
   TFGA_RETURN_IF_ERROR(ValidateBox(box, full.full_height, full.full_width));
   const int denom = full.info.format == ImageFormat::kJpeg ? ChooseDctDenom(box, spec, max_dct_denom) : 1;
   r.scale_denom = denom;

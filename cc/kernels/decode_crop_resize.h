@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "cc/kernels/crop_boxes.h"
 #include "cc/kernels/image_decode.h"
 #include "cc/kernels/resample.h"
 
@@ -42,11 +43,20 @@ struct DecodedCrop {
   size_t bytes() const { return size_t(pixels.row_stride) * ay.in_size; }
 };
 
-// Decodes the rows and columns of `box` the resize will read (at a reduced DCT scale when
+// Which box to decode: a given one, or one drawn from `random` (InceptionCropBox) on the
+// image's size once its header is read.
+struct BoxRule {
+  CropBox box{};
+  const RandomBoxDraws* random = nullptr;
+  BoxRule(const CropBox& b) : box(b) {}  // NOLINT: a box is a rule
+  BoxRule(const RandomBoxDraws* draws) : random(draws) {}  // NOLINT
+};
+
+// Decodes the rows and columns of the box the resize will read (at a reduced DCT scale when
 // the box stays at least the output size, up to max_dct_denom). `request` gives the decode
 // options (channels, dct method, orientation, pixel limit).
 Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request,
-                  const CropBox& box, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop);
+                  const BoxRule& rule, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop);
 
 // Resamples a decoded crop to out [out_h, out_w, channels], then applies the epilogue
 // (mirror, and normalisation when Out is float). Out: uint8_t or float.

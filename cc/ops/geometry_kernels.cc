@@ -64,19 +64,52 @@ class DecodeCropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
     OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
+    random_ = ctx->def().op() == "TfGpuAug>DecodeRandomCropResize";
+    if (random_) {
+      std::vector<float> ratio;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("ratio", &ratio));
+      OP_REQUIRES(ctx, ratio.size() == 2, tensorflow::errors::InvalidArgument("ratio needs 2 values"));
+      ratio_lo_ = ratio[0];
+      ratio_hi_ = ratio[1];
+    }
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
-    const Tensor& boxes = ctx->input(1);
     const int64_t n = contents.dim_size(0);
-    OP_REQUIRES(ctx, boxes.dims() == 2 && boxes.dim_size(0) == n && boxes.dim_size(1) == 4,
-                tensorflow::errors::InvalidArgument("boxes must be [", n, ", 4], got ",
-                                                    boxes.shape().DebugString()));
+    // Inputs after contents: boxes, or the random box's draws (areas, aspects, positions).
+    const int size_input = random_ ? 4 : 2;
+    std::vector<BoxRule> rules;
+    std::vector<RandomBoxDraws> draws;
+    if (random_) {
+      const Tensor& areas = ctx->input(1);
+      const Tensor& aspects = ctx->input(2);
+      const Tensor& positions = ctx->input(3);
+      OP_REQUIRES(ctx, areas.dims() == 2 && areas.dim_size(0) == n && areas.shape() == aspects.shape() &&
+                           positions.dims() == 2 && positions.dim_size(0) == n && positions.dim_size(1) == 2,
+                  tensorflow::errors::InvalidArgument(
+                      "areas and aspects must be [", n, ", attempts] and positions [", n, ", 2], got ",
+                      areas.shape().DebugString(), ", ", aspects.shape().DebugString(), ", ",
+                      positions.shape().DebugString()));
+      const int attempts = static_cast<int>(areas.dim_size(1));
+      auto p = positions.matrix<float>();
+      for (int64_t i = 0; i < n; ++i) {
+        draws.push_back({areas.flat<float>().data() + i * attempts, aspects.flat<float>().data() + i * attempts,
+                         attempts, p(i, 0), p(i, 1), ratio_lo_, ratio_hi_});
+      }
+      for (int64_t i = 0; i < n; ++i) rules.emplace_back(&draws[i]);
+    } else {
+      const Tensor& boxes = ctx->input(1);
+      OP_REQUIRES(ctx, boxes.dims() == 2 && boxes.dim_size(0) == n && boxes.dim_size(1) == 4,
+                  tensorflow::errors::InvalidArgument("boxes must be [", n, ", 4], got ",
+                                                      boxes.shape().DebugString()));
+      auto b = boxes.matrix<float>();
+      for (int64_t i = 0; i < n; ++i) rules.emplace_back(CropBox{b(i, 0), b(i, 1), b(i, 2), b(i, 3)});
+    }
     int out_h, out_w;
-    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(size_input), &out_h, &out_w));
     std::vector<Epilogue> epilogues;
-    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(3), n, &epilogues));
+    OP_REQUIRES_OK(ctx, SampleEpilogues(epilogue_, ctx->input(size_input + 1), n, &epilogues));
     // The output is allocated when the first decoded image is ready to be written, not
     // up front: a consumer still holding the previous batch has usually let go of it by
     // then, so two batch buffers are alive instead of three (the peak RSS of a pipeline).
@@ -89,15 +122,13 @@ class DecodeCropResizeOp : public OpKernel {
       return alloc_status.ok() ? out->flat<Out>().data() : nullptr;
     };
     auto flat = contents.flat<tensorflow::tstring>();
-    auto b = boxes.matrix<float>();
     const ResizeSpec spec{out_h, out_w, method_, antialias_};
     const int64_t per = int64_t{out_h} * out_w * request_.channels;
     std::vector<Status> statuses(n);
     ForEachImageInGroups<DecodedCrop>(
         ctx, n, kDecodeGroup, kDecodeGroupBytes,
         [&](int64_t i, DecodedCrop* crop) -> size_t {
-          const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
-          statuses[i] = DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, box, spec,
+          statuses[i] = DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, rules[i], spec,
                                    max_dct_denom_, crop);
           return statuses[i].ok() ? crop->bytes() : 0;
         },
@@ -119,6 +150,8 @@ class DecodeCropResizeOp : public OpKernel {
   ResizeMethod method_;
   bool antialias_;
   Epilogue epilogue_;
+  bool random_ = false;  // DecodeRandomCropResize: the box is drawn from the header
+  float ratio_lo_ = 0.f, ratio_hi_ = 0.f;
 };
 
 class CropMirrorNormalizeOp : public OpKernel {
@@ -229,6 +262,14 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
                             .TypeConstraint<uint8_t>("out_type"),
                         DecodeCropResizeOp<uint8_t>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
+                            .Device(tensorflow::DEVICE_CPU)
+                            .TypeConstraint<float>("out_type"),
+                        DecodeCropResizeOp<float>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeRandomCropResize")
+                            .Device(tensorflow::DEVICE_CPU)
+                            .TypeConstraint<uint8_t>("out_type"),
+                        DecodeCropResizeOp<uint8_t>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeRandomCropResize")
                             .Device(tensorflow::DEVICE_CPU)
                             .TypeConstraint<float>("out_type"),
                         DecodeCropResizeOp<float>);

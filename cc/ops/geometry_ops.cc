@@ -54,6 +54,27 @@ absl::Status CheckNormalizeAttrs(InferenceContext* c, DimensionHandle channels) 
   return absl::OkStatus();
 }
 
+// [batch, h, w, channels] of a fused decode: contents [B], then `batch` from the box input(s).
+absl::Status DecodeCropResizeShape(InferenceContext* c, DimensionHandle batch, int size_input) {
+  ShapeHandle contents;
+  TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));
+  TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(contents, 0), &batch));
+  DimensionHandle h, w;
+  TF_RETURN_IF_ERROR(SizeDims(c, size_input, &h, &w));
+  int channels, denom;
+  TF_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
+  TF_RETURN_IF_ERROR(c->GetAttr("max_dct_denom", &denom));
+  if (channels != 1 && channels != 3 && channels != 4) {
+    return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
+  }
+  if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
+    return errors::InvalidArgument("max_dct_denom must be 1, 2, 4 or 8, got ", denom);
+  }
+  TF_RETURN_IF_ERROR(CheckNormalizeAttrs(c, c->MakeDim(channels)));
+  c->set_output(0, c->MakeShape({batch, h, w, channels}));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 #define TFGA_RESIZE_ATTRS                                                     \
@@ -96,38 +117,26 @@ mean, std: when given (float output), the output is (x - mean) / std per channel
 Half-pixel centres as tf.image.resize; antialias widens the kernel when downscaling.
 )doc");
 
+#define TFGA_DECODE_CROP_RESIZE_ATTRS                                                             \
+  Attr("out_type: {uint8, float} = DT_UINT8")                                                     \
+      .Attr("channels: int = 3")                                                                  \
+      .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'")      \
+      .Attr("apply_exif_orientation: bool = false")                                               \
+      .Attr("max_pixels: int = 134217728")                                                        \
+      .Attr("max_dct_denom: int = 8")                                                             \
+      .TFGA_RESIZE_ATTRS
+
 REGISTER_OP("TfGpuAug>DecodeCropResize")
     .Input("contents: string")
     .Input("boxes: float")
     .Input("size: int32")
     .Input("mirror: bool")
     .Output("images: out_type")
-    .Attr("out_type: {uint8, float} = DT_UINT8")
-    .Attr("channels: int = 3")
-    .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'")
-    .Attr("apply_exif_orientation: bool = false")
-    .Attr("max_pixels: int = 134217728")
-    .Attr("max_dct_denom: int = 8")
-    .TFGA_RESIZE_ATTRS
+    .TFGA_DECODE_CROP_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
-      ShapeHandle contents;
-      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));
-      DimensionHandle batch, h, w;
+      DimensionHandle batch;
       TF_RETURN_IF_ERROR(BoxesShape(c, 1, &batch));
-      TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(contents, 0), &batch));
-      TF_RETURN_IF_ERROR(SizeDims(c, 2, &h, &w));
-      int channels, denom;
-      TF_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
-      TF_RETURN_IF_ERROR(c->GetAttr("max_dct_denom", &denom));
-      if (channels != 1 && channels != 3 && channels != 4) {
-        return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
-      }
-      if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
-        return errors::InvalidArgument("max_dct_denom must be 1, 2, 4 or 8, got ", denom);
-      }
-      TF_RETURN_IF_ERROR(CheckNormalizeAttrs(c, c->MakeDim(channels)));
-      c->set_output(0, c->MakeShape({batch, h, w, channels}));
-      return absl::OkStatus();
+      return DecodeCropResizeShape(c, batch, 2);
     })
     .Doc(R"doc(
 Decodes, crops and resizes a batch of encoded images in one pass per image.
@@ -136,6 +145,41 @@ Only the rows and columns the resize reads are decoded; JPEGs are decoded at 1/2
 1/8 scale (up to max_dct_denom) when the box stays at least as large as the output.
 boxes: [batch, 4] (y, x, height, width) in the (oriented) image's pixels.
 mirror, mean, std: as CropResize (flip and normalisation fused into the same pass).
+)doc");
+
+REGISTER_OP("TfGpuAug>DecodeRandomCropResize")
+    .Input("contents: string")
+    .Input("areas: float")
+    .Input("aspects: float")
+    .Input("positions: float")
+    .Input("size: int32")
+    .Input("mirror: bool")
+    .Output("images: out_type")
+    .Attr("ratio: list(float)")
+    .TFGA_DECODE_CROP_RESIZE_ATTRS
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle areas, aspects, positions;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &areas));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 2, &aspects));
+      TF_RETURN_IF_ERROR(c->Merge(areas, aspects, &areas));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 2, &positions));
+      DimensionHandle batch, unused;
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(positions, 1), 2, &unused));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(areas, 0), c->Dim(positions, 0), &batch));
+      std::vector<float> ratio;
+      TF_RETURN_IF_ERROR(c->GetAttr("ratio", &ratio));
+      if (ratio.size() != 2 || !(0 < ratio[0] && ratio[0] <= ratio[1])) {
+        return errors::InvalidArgument("ratio must be [low, high] with 0 < low <= high");
+      }
+      return DecodeCropResizeShape(c, batch, 4);
+    })
+    .Doc(R"doc(
+DecodeCropResize with the box drawn per image from its own header (one parse): the
+Inception-style rule of tfgpuaug.random_crop_boxes on pre-drawn uniforms.
+
+areas: [batch, attempts] area fractions (in the scale range); aspects: [batch, attempts]
+aspect ratios width / height; positions: [batch, 2] uniforms placing the first box that fits.
+ratio: the aspect bounds of the fallback (the whole image narrowed to them, centred).
 )doc");
 
 REGISTER_OP("TfGpuAug>CropMirrorNormalize")
