@@ -6,7 +6,7 @@ untouched. Each batch gets a stateless seed (seed, draw), with draws from `batch
 with the batches: every batch and every epoch (re-iteration, or `.repeat()` after the stage)
 draws afresh, a fixed seed reproduces the whole multi-epoch stream from run to run, and a
 checkpointed iterator resumes it exactly, across epoch boundaries (the stage turns on
-tf.data's symbolic checkpointing for that; see `_checkpoint_options`).
+tf.data's symbolic checkpointing for that; see `_batch_seeds.checkpoint_options`).
 
 Where the work runs:
 - CPU target (no GPU visible, or `device="/cpu:..."`): one parallel map runs every transform
@@ -28,10 +28,13 @@ import random
 from typing import Callable, Optional, Sequence, Union
 
 import tensorflow as tf
-from tensorflow.python.data.ops import dataset_ops, iterator_ops  # the stage's dataset class
-from tensorflow.python.framework import ops
 
+from tfgpuaug._batch_seeds import batch_seeds, checkpoint_options
+from tfgpuaug._device_dataset import DeviceStageDataset
 from tfgpuaug.transforms import Compose, Transform
+
+__all__ = ["gpu_augment", "host_stage", "device_stage", "distribute", "resolve_device",
+           "batch_seeds", "DeviceStageDataset"]
 
 _IMAGE_KEYS = ("image", "images")
 Transforms = Union[Sequence[Callable], Callable]
@@ -47,56 +50,6 @@ def _split(element):
     if isinstance(element, (tuple, list)):
         return element[0], lambda images: (images, *element[1:])
     return element, lambda images: images
-
-
-def batch_seeds(seed: int) -> tf.data.Dataset:
-    """An infinite dataset of per-batch stateless seeds `[2]` int64, fresh on every iteration.
-
-    `Dataset.random(rerandomize_each_iteration=True)` draws new numbers for every new iterator
-    (re-iteration, or each epoch of a `.repeat()` downstream) from a seed generator that
-    starts from `seed` in every process.
-    """
-    base = tf.constant(seed, tf.int64)
-    draws = tf.data.Dataset.random(seed=seed, rerandomize_each_iteration=True)
-    return draws.map(lambda draw: tf.stack([base, draw]))
-
-
-def _checkpoint_options() -> tf.data.Options:
-    """Symbolic checkpoints: an iterator saves positions, not buffered batches, and restores
-    the seed generator behind `batch_seeds` exactly (with TF 2.21's default buffer-saving
-    checkpoints, the epoch after a restore drew other numbers: tested). Buffered batches are
-    recomputed on restore, which the stateless transforms make exact; checkpoints also stay
-    small (no image batches in them)."""
-    options = tf.data.Options()
-    options.experimental_symbolic_checkpoint = True
-    return options
-
-
-_NO_CHECKPOINT = (
-    "gpu_augment's device stage cannot be checkpointed: TensorFlow builds copy_to_device on "
-    "GeneratorDataset, which has no saveable state. To resume, rebuild the pipeline with the "
-    "same seed and .skip() the batches already consumed in this epoch (the draws depend on "
-    "position only), or checkpoint a CPU-path pipeline (device='/cpu:0').")
-
-
-class _DeviceStageIterator(iterator_ops.OwnedIterator):
-    def _serialize_to_tensors(self):
-        raise tf.errors.UnimplementedError(None, None, _NO_CHECKPOINT)
-
-
-class DeviceStageDataset(dataset_ops.UnaryUnchangedStructureDataset):
-    """The device stage's output: its iterators refuse checkpointing with a message that says
-    what to do instead (TensorFlow's own error names only GeneratorDataset). Transformations
-    applied after the stage return plain datasets, whose iterators fail with TensorFlow's."""
-
-    def __init__(self, dataset: tf.data.Dataset):
-        super().__init__(dataset, dataset._variant_tensor)
-
-    def __iter__(self):
-        if not (tf.executing_eagerly() or ops.inside_function()):
-            return super().__iter__()  # TensorFlow's error for graph-mode iteration
-        with ops.colocate_with(self._variant_tensor):
-            return _DeviceStageIterator(self)
 
 
 def _takes_seed(fn) -> bool:
@@ -172,7 +125,7 @@ def _seeded_map(ds: tf.data.Dataset, seed: int, fn, num_parallel_calls: int) -> 
     """`fn(batch_seed, element)` over the batches zipped with `batch_seeds(seed)`."""
     ds = tf.data.Dataset.zip(batch_seeds(seed), ds)
     ds = ds.map(fn, num_parallel_calls=num_parallel_calls, deterministic=True)
-    return ds.with_options(_checkpoint_options())
+    return ds.with_options(checkpoint_options())
 
 
 def host_stage(transforms: Transforms, seed: Optional[int] = None,
