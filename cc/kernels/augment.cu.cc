@@ -120,7 +120,7 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& im,
     src = dst;
   }
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return Status::Invalid(std::string("augment kernels: ") + cudaGetErrorString(e));
+  if (e != cudaSuccess) return CudaError(e, "augment kernels");
   return Status::Ok();
 }
 

@@ -1,8 +1,13 @@
-// Grid-stride launch geometry shared by the CUDA launchers.
+// Grid-stride launch geometry and CUDA error statuses shared by the CUDA launchers.
 #ifndef TFGPUAUG_CC_KERNELS_CUDA_LAUNCH_H_
 #define TFGPUAUG_CC_KERNELS_CUDA_LAUNCH_H_
 
 #include <cstddef>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include "cc/kernels/status.h"
 
 namespace tfgpuaug {
 
@@ -12,6 +17,13 @@ constexpr int kThreadsPerBlock = 256;
 inline int GridBlocks(size_t total) {
   const size_t b = (total + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<int>(b == 0 ? 1 : (b < 4096 ? b : 4096));
+}
+
+// A failed CUDA call: out of memory, or a device error (never the input's fault).
+inline Status CudaError(cudaError_t e, const char* what) {
+  std::string message = std::string(what) + ": " + cudaGetErrorString(e);
+  return e == cudaErrorMemoryAllocation ? Status::OutOfMemory(std::move(message))
+                                        : Status::Device(std::move(message));
 }
 
 }  // namespace tfgpuaug

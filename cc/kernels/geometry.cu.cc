@@ -12,7 +12,7 @@ namespace {
 Status Check(const char* what) {
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return Status::Ok();
-  return Status::Invalid(std::string(what) + ": " + cudaGetErrorString(e));
+  return CudaError(e, what);
 }
 
 template <typename T>

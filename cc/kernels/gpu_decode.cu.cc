@@ -101,7 +101,7 @@ __global__ void WindowFromRgbKernel(const uint8_t* rgb, int full_width, int y0, 
 
 Status CudaCheck(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return Status::Ok();
-  return Status::Invalid(std::string(what) + ": " + cudaGetErrorString(e));
+  return CudaError(e, what);
 }
 
 }  // namespace
@@ -141,7 +141,7 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scr
       continue;
     }
     Status s = ExecuteDecode(t.data, t.size, *t.request, *t.plan, staging);
-    if (!s.ok()) return Status::Invalid("image " + std::to_string(i) + ": " + s.message());
+    if (!s.ok()) return s.Prefixed("image " + std::to_string(i) + ": ");
     TFGA_RETURN_IF_ERROR(CudaCheck(
         cudaMemcpyAsync(t.device_out, staging, OutputBytes(t), cudaMemcpyHostToDevice, stream),
         "copying a host-decoded image to the GPU"));

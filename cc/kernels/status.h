@@ -9,19 +9,24 @@ namespace tfgpuaug {
 
 class Status {
  public:
+  // Whose fault: the input's (bad bytes or arguments), the device's (a failed CUDA call), or
+  // memory's. The op layer maps them to InvalidArgument, Internal and ResourceExhausted.
+  enum class Kind { kOk, kInvalidInput, kDevice, kOutOfMemory };
+
   Status() = default;
   static Status Ok() { return Status(); }
-  static Status Invalid(std::string message) {
-    Status s;
-    s.ok_ = false;
-    s.message_ = std::move(message);
-    return s;
-  }
-  bool ok() const { return ok_; }
+  static Status Invalid(std::string message) { return Status(Kind::kInvalidInput, std::move(message)); }
+  static Status Device(std::string message) { return Status(Kind::kDevice, std::move(message)); }
+  static Status OutOfMemory(std::string message) { return Status(Kind::kOutOfMemory, std::move(message)); }
+  bool ok() const { return kind_ == Kind::kOk; }
+  Kind kind() const { return kind_; }
   const std::string& message() const { return message_; }
+  // The same kind with a prefix on the message (e.g. which image).
+  Status Prefixed(const std::string& prefix) const { return Status(kind_, prefix + message_); }
 
  private:
-  bool ok_ = true;
+  Status(Kind kind, std::string message) : kind_(kind), message_(std::move(message)) {}
+  Kind kind_ = Kind::kOk;
   std::string message_;
 };
 

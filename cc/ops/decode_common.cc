@@ -19,8 +19,18 @@ absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeReques
 }
 
 absl::Status ToTfStatus(const Status& status, const std::string& where) {
-  if (status.ok()) return absl::OkStatus();
-  return InvalidArgument(where.empty() ? "" : where + ": ", status.message());
+  const std::string prefix = where.empty() ? "" : where + ": ";
+  switch (status.kind()) {
+    case Status::Kind::kOk:
+      return absl::OkStatus();
+    case Status::Kind::kDevice:  // a failed CUDA call is not the user's bad input
+      return tensorflow::errors::Internal(prefix, status.message());
+    case Status::Kind::kOutOfMemory:
+      return tensorflow::errors::ResourceExhausted(prefix, status.message());
+    case Status::Kind::kInvalidInput:
+      break;
+  }
+  return InvalidArgument(prefix, status.message());
 }
 
 absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
