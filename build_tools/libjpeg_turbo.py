@@ -5,7 +5,7 @@ compiled with -march=x86-64-v3 (BMI2, LZCNT, MOVBE, AVX2): its Huffman decoder, 
 most of a JPEG decode, runs ~8% faster than the generic x86-64 build, and the output is the
 same (its SIMD kernels are chosen at run time either way; no float contraction). Every
 symbol gets the prefix `tfgpuaug_v3_`, so the archive links into the op library next to
--ljpeg, and cc/kernels/jpeg_codec_select.cc uses it only on CPUs that have x86-64-v3.
+-ljpeg, and cc/kernels/decode/jpeg_codec_select.cc uses it only on CPUs that have x86-64-v3.
 
     TFGPUAUG_JPEG_V3=auto   build when cmake, nasm and the sources are at hand (default)
     TFGPUAUG_JPEG_V3=1      required: fail the build when it cannot be made

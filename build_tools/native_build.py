@@ -178,7 +178,7 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
 
 
 def kernel_sources() -> tuple[list[str], list[str]]:
-    cc = sorted(glob.glob(os.path.join(ROOT, "cc", "kernels", "*.cc")))
+    cc = sorted(glob.glob(os.path.join(ROOT, "cc", "kernels", "**", "*.cc"), recursive=True))
     cu = [s for s in cc if s.endswith(".cu.cc")]
     return [s for s in cc if not s.endswith(".cu.cc")], cu
 

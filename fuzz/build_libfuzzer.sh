@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CLANGXX=${CLANGXX:-clang++}
 mkdir -p build/fuzz
-sources=(fuzz/decode_fuzzer.cc cc/kernels/image_decode.cc cc/kernels/jpeg_codec.cc cc/kernels/jpeg_codec_select.cc
-         cc/kernels/png_codec.cc cc/kernels/orientation.cc cc/kernels/decode_crop_resize.cc
-         cc/kernels/resize_cpu.cc cc/kernels/row_sums.cc)
+sources=(fuzz/decode_fuzzer.cc cc/kernels/decode/image_decode.cc cc/kernels/decode/jpeg_codec.cc
+         cc/kernels/decode/jpeg_codec_select.cc cc/kernels/decode/png_codec.cc
+         cc/kernels/decode/orientation.cc cc/kernels/decode/decode_crop_resize.cc
+         cc/kernels/resample/resample_cpu.cc cc/kernels/resample/row_sums.cc)
 "$CLANGXX" -std=c++17 -O1 -g -fno-omit-frame-pointer -I. \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   "${sources[@]}" -ljpeg -lpng -o build/fuzz/decode_fuzzer

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "cc/kernels/decode_crop_resize.h"
-#include "cc/kernels/image_decode.h"
+#include "cc/kernels/decode/decode_crop_resize.h"
+#include "cc/kernels/decode/image_decode.h"
 
 namespace {
 
@@ -23,7 +23,7 @@ DecodeRequest RequestFrom(const uint8_t* knobs) {
   static const int kDenoms[4] = {1, 2, 4, 8};
   DecodeRequest r;
   r.channels = kChannels[knobs[0] & 3];
-  r.scale_denom = kDenoms[(knobs[0] >> 2) & 3];
+  r.dct_denom = kDenoms[(knobs[0] >> 2) & 3];
   r.dct_method = static_cast<tfgpuaug::DctMethod>((knobs[0] >> 4) % 3);
   r.apply_exif_orientation = (knobs[0] & 0x40) != 0;
   r.max_pixels = kMaxPixels;
@@ -52,7 +52,7 @@ void FuzzDecode(const uint8_t* knobs, const uint8_t* data, size_t size) {
 
 void FuzzDecodeCropResize(const uint8_t* knobs, const uint8_t* data, size_t size) {
   DecodeRequest request = RequestFrom(knobs);
-  request.scale_denom = 1;
+  request.dct_denom = 1;
   tfgpuaug::ImageInfo info;
   if (!tfgpuaug::ProbeImage(data, size, &info).ok()) return;
   DecodePlan plan;

@@ -21,7 +21,7 @@ def run_one(data: bytes) -> None:
     try:
         if op == 0:
             tga.decode_image(blob, channels, apply_exif_orientation=bool(knobs[1] & 1),
-                             scale=(1, 2, 4, 8)[knobs[1] >> 6], max_pixels=MAX_PIXELS)
+                             dct_denom=(1, 2, 4, 8)[knobs[1] >> 6], max_pixels=MAX_PIXELS)
         elif op == 1:
             tga.image_shape(blob, apply_exif_orientation=bool(knobs[1] & 1))
         elif op == 2:

@@ -384,7 +384,7 @@ def test_unknown_op_id_is_invalid_argument(photos):
 
 
 def test_op_ids_come_from_the_library_table():
-    """OP_IDS is read from the op library (cc/kernels/augment.h's one X-macro table), so it
+    """OP_IDS is read from the op library (cc/kernels/augment/augment.h's one X-macro table), so it
     cannot drift from the enum: the kernel applies `invert` under OP_IDS['invert'], and
     every name the registry uses is in it. Mutant checked against: a hand-written OP_IDS with
     two ids swapped (the invert check fails)."""

@@ -101,7 +101,7 @@ def test_ignore_errors_skips_bad_elements(valid_files):
 
 @pytest.mark.parametrize("kwargs,error,words", [
     (dict(channels=2), ValueError, "channels must be one of"),
-    (dict(scale=3), ValueError, "scale must be one of"),
+    (dict(dct_denom=3), ValueError, "dct_denom must be one of"),
     (dict(dct_method="FAST"), ValueError, "dct_method"),
     (dict(max_pixels=0), ValueError, "max_pixels"),
     (dict(crop_window=[1, 2, 3]), ValueError, "last dimension must be 4"),

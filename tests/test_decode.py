@@ -97,16 +97,16 @@ def test_jpeg_scaled_decode_matches_pil_draft(scale):
     img = Image.open(io.BytesIO(data))
     img.draft("RGB", (301 // scale, 203 // scale))  # PIL picks libjpeg DCT scale 1/scale
     expected = np.asarray(img.convert("RGB"))
-    got = decode(data, scale=scale)
+    got = decode(data, dct_denom=scale)
     assert got.shape == (-(-203 // scale), -(-301 // scale), 3) == expected.shape
     np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(decode(data, scale=scale, crop_window=[3, 5, 10, 20]),
+    np.testing.assert_array_equal(decode(data, dct_denom=scale, crop_window=[3, 5, 10, 20]),
                                   got[3:13, 5:25])
 
 
 def test_png_scaled_decode_is_box_filter():
     arr = fixtures.photo(9, 10)
-    got = decode(fixtures.png_bytes(arr), scale=2)
+    got = decode(fixtures.png_bytes(arr), dct_denom=2)
     padded = arr.astype(float)
     expected = np.zeros((5, 5, 3))
     for r in range(5):

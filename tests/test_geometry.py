@@ -92,7 +92,7 @@ def test_crop_and_resize_interior_equals_crop_then_resize():
 
 def test_default_half_scale_decode_equals_scaled_decode_then_crop_and_resize():
     """max_dct_denom=2 (the default) decodes a JPEG box that is at least twice the output at
-    half DCT scale: the output equals decode_image(scale=2) followed by crop_and_resize on the
+    half DCT scale: the output equals decode_image(dct_denom=2) followed by crop_and_resize on the
     box mapped into the scaled image (ceil(size / 2) pixels). Mutants checked against: the box
     mapped by 1/2 instead of the exact ratio on odd sizes, and a full-scale decode (both exceed
     the tolerance on these images)."""
@@ -108,7 +108,7 @@ def test_default_half_scale_decode_equals_scaled_decode_then_crop_and_resize():
         for blob, g, box in zip(blobs, got, boxes):
             full = tga.decode_image(blob)
             assert box[2] >= 2 * size and box[3] >= 2 * size  # the half-scale decode applies
-            half = tga.decode_image(blob, scale=2)
+            half = tga.decode_image(blob, dct_denom=2)
             ratio = np.array(half.shape[:2], np.float64) / np.array(full.shape[:2], np.float64)
             mapped = box * np.concatenate([ratio, ratio])
             ref = tga.crop_and_resize(half[tf.newaxis], mapped[np.newaxis], size).numpy()[0]

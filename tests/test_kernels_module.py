@@ -167,7 +167,7 @@ def test_tiny_images_warp_like_general_loop(shape):
         np.testing.assert_array_equal(kernels.warp_affine(img, m), kernels.warp_affine(img, m, general=True))
 
 
-# Per-pixel augment ops (ids of cc/kernels/augment.h) with parameters; the CPU's fast paths
+# Per-pixel augment ops (ids of cc/kernels/augment/augment.h) with parameters; the CPU's fast paths
 # (separable blur, row-wise sharpness, SSE2 colour, cutout rows, AVX2 warps) must give the
 # bits of the per-pixel function the GPU's apply kernel runs.
 PER_PIXEL_STAGES = [(21, 0.4), (21, 1.3), (21, 3.0), (21, 9.0), (11, 1.8), (11, 0.1), (8, 0.3),
@@ -282,7 +282,7 @@ def test_x86_64_v3_libjpeg_decodes_the_same_pixels():
         cases = [dict(channels=c) for c in (1, 3, 4)]
         cases += [dict(window=[h // 3, w // 5, max(1, h // 2), max(1, w // 2)]),
                   dict(window=[h // 3, w // 5, max(1, h // 2), max(1, w // 2)], strided=True),
-                  dict(scale=2), dict(scale=8, window=[0, 0, 1, 1])]
+                  dict(dct_denom=2), dict(dct_denom=8, window=[0, 0, 1, 1])]
         for kw in cases:
             linked = kernels.decode(blob, jpeg_build="linked", **kw)
             np.testing.assert_array_equal(kernels.decode(blob, jpeg_build="x86_64_v3", **kw), linked,

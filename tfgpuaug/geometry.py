@@ -156,7 +156,7 @@ def random_crop_boxes(image_dims: tf.Tensor, scale=(0.08, 1.0), ratio=(3 / 4, 4 
     ratio in `ratio`; the first that fits is placed uniformly at random; if none fits, the
     largest centred crop whose aspect ratio lies in `ratio` (torchvision's fallback). The
     fused decode draws the same boxes from the same uniforms in its kernel
-    (cc/kernels/crop_boxes.h); this graph version is the reference the tests compare with.
+    (cc/kernels/decode/crop_boxes.h); this graph version is the reference the tests compare with.
     """
     dims = tf.cast(image_dims, tf.float32)
     h, w = dims[:, 0:1], dims[:, 1:2]

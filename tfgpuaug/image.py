@@ -14,19 +14,19 @@ DCT_METHODS = ("INTEGER_ACCURATE", "INTEGER_FAST", "FLOAT")
 TensorLike = Union[tf.Tensor, Sequence, bytes, str]
 
 
-def _decode_attrs(channels: int, scale: int, dct_method: str, apply_exif_orientation: bool,
+def _decode_attrs(channels: int, dct_denom: int, dct_method: str, apply_exif_orientation: bool,
                   max_pixels: int) -> dict:
     _checks.one_of("channels", channels, (1, 3, 4))
-    _checks.one_of("scale", scale, (1, 2, 4, 8))
+    _checks.one_of("dct_denom", dct_denom, (1, 2, 4, 8))
     _checks.one_of("dct_method", dct_method, DCT_METHODS)
     if int(max_pixels) <= 0:
         raise ValueError(f"max_pixels must be positive, got {max_pixels}")
-    return dict(channels=int(channels), scale_denom=int(scale), dct_method=dct_method,
+    return dict(channels=int(channels), dct_denom=int(dct_denom), dct_method=dct_method,
                 apply_exif_orientation=bool(apply_exif_orientation), max_pixels=int(max_pixels))
 
 
 def decode_image(contents: TensorLike, channels: int = 3, *,
-                 crop_window: Optional[TensorLike] = None, scale: int = 1,
+                 crop_window: Optional[TensorLike] = None, dct_denom: int = 1,
                  dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
                  max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES, name: Optional[str] = None):
@@ -38,7 +38,7 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
       crop_window: optional `[y, x, height, width]` (int32; `[B, 4]` for a batch) in the
         coordinates of the scaled (and oriented) image: only that window is decoded; JPEG
         rows below it are never entropy-decoded and columns outside it are skipped.
-      scale: 1, 2, 4 or 8: decode at `ceil(size / scale)` (JPEG DCT scaling; PNG box filter).
+      dct_denom: 1, 2, 4 or 8: decode at `ceil(size / dct_denom)` (JPEG DCT scaling; PNG box filter).
       dct_method: "INTEGER_ACCURATE" (default, matches PIL), "INTEGER_FAST" (TensorFlow's
         default) or "FLOAT".
       apply_exif_orientation: rotate/flip as the EXIF orientation tag says (as PIL's
@@ -59,7 +59,7 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
     """
     if int(max_batch_bytes) <= 0:
         raise ValueError(f"max_batch_bytes must be positive, got {max_batch_bytes}")
-    attrs = _decode_attrs(channels, scale, dct_method, apply_exif_orientation, max_pixels)
+    attrs = _decode_attrs(channels, dct_denom, dct_method, apply_exif_orientation, max_pixels)
     with tf.name_scope(name or "decode_image"):
         contents = _checks.string_tensor("contents", contents)
         rank = _checks.static_rank("contents", contents, (0, 1))

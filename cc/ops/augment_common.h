@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cc/kernels/augment.h"
+#include "cc/kernels/augment/augment.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {

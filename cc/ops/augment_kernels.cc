@@ -2,7 +2,7 @@
 #include <memory>
 #include <vector>
 
-#include "cc/kernels/augment_cpu.h"
+#include "cc/kernels/augment/augment_cpu.h"
 #include "cc/ops/augment_common.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/parallel.h"
@@ -30,10 +30,10 @@ class AugmentOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckAugmentInputs(ctx));
     const int64_t n = images.dim_size(0);
     const int k = static_cast<int>(ops.dim_size(1));
-    const AugmentImage im = ImageOf(images, fill_, interpolation_);
+    const AugmentImage image_info = ImageOf(images, fill_, interpolation_);
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
-    const size_t per = size_t(im.h) * im.w * im.c;
+    const size_t per = size_t(image_info.h) * image_info.w * image_info.c;
     const uint8_t* in = images.flat<uint8_t>().data();
     uint8_t* o = out->flat<uint8_t>().data();
     const int32_t* op = ops.flat<int32_t>().data();
@@ -44,7 +44,7 @@ class AugmentOp : public OpKernel {
       // One scratch image per pool thread, reused across calls (no allocation per sample).
       thread_local std::vector<uint8_t> scratch;
       if (scratch.size() < per) scratch.resize(per);
-      statuses[i] = AugmentSampleCpu(in + i * per, im, op + i * k, mag + i * k, ax + 2 * i * k, k,
+      statuses[i] = AugmentSampleCpu(in + i * per, image_info, op + i * k, mag + i * k, ax + 2 * i * k, k,
                                      scratch.data(), o + i * per);
     });
     for (int64_t i = 0; i < n; ++i) {
@@ -59,7 +59,7 @@ class AugmentOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Augment").Device(tensorflow::DEVICE_CPU), AugmentOp);
 
-// The augmentation op names in id order, from cc/kernels/augment.h's one table.
+// The augmentation op names in id order, from cc/kernels/augment/augment.h's one table.
 class AugmentOpNamesOp : public OpKernel {
  public:
   explicit AugmentOpNamesOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -72,8 +72,7 @@ class AugmentOpNamesOp : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>AugmentOpNames").Device(tensorflow::DEVICE_CPU),
-                        AugmentOpNamesOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>AugmentOpNames").Device(tensorflow::DEVICE_CPU), AugmentOpNamesOp);
 
 }  // namespace
 }  // namespace tfgpuaug

@@ -1,6 +1,6 @@
 // GPU OpKernel of the augment op; op ids are read in host memory for validation.
 #if GOOGLE_CUDA
-#include "cc/kernels/augment_gpu.h"
+#include "cc/kernels/augment/augment_gpu.h"
 #include "cc/ops/augment_common.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
@@ -32,20 +32,20 @@ class AugmentGpuOp : public OpKernel {
       OP_REQUIRES(ctx, flat_ops(i) >= 0 && flat_ops(i) < int(AugmentOp::kNumOps),
                   InvalidArgument("unknown augmentation op id ", flat_ops(i)));
     }
-    const AugmentImage im = ImageOf(images, fill_, interpolation_);
+    const AugmentImage image_info = ImageOf(images, fill_, interpolation_);
     const cudaStream_t stream = GpuStream(ctx);
     Tensor device_ops, scratch;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_INT32, ops.shape(), &device_ops));
     cudaMemcpyAsync(device_ops.data(), ops.data(), ops.TotalBytes(), cudaMemcpyHostToDevice, stream);
-    const size_t image_bytes = size_t(im.h) * im.w * im.c;
-    OP_REQUIRES_OK(ctx, ctx->allocate_temp(
-                            tensorflow::DT_UINT8,
-                            TensorShape({static_cast<int64_t>(AugmentGpuScratchBytes(n, image_bytes))}),
-                            &scratch));
+    const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_temp(tensorflow::DT_UINT8,
+                                TensorShape({static_cast<int64_t>(AugmentGpuScratchBytes(n, image_bytes))}),
+                                &scratch));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     OP_REQUIRES_OK(ctx, ToTfStatus(AugmentBatchGpu(
-                            images.flat<uint8_t>().data(), static_cast<int>(n), im,
+                            images.flat<uint8_t>().data(), static_cast<int>(n), image_info,
                             device_ops.flat<int32_t>().data(), ctx->input(2).flat<float>().data(),
                             ctx->input(3).flat<float>().data(), static_cast<int>(ops.dim_size(1)),
                             scratch.flat<uint8_t>().data(), out->flat<uint8_t>().data(), stream)));

@@ -34,7 +34,7 @@ REGISTER_OP("TfGpuAug>Augment")
     .Doc(R"doc(
 Applies K stages of per-sample augmentations to a uint8 [B, H, W, C] batch.
 
-op_ids: [B, K] operation of each sample at each stage (ids of cc/kernels/augment.h).
+op_ids: [B, K] operation of each sample at each stage (ids of cc/kernels/augment/augment.h).
 magnitudes: [B, K] parameter in natural units, sign applied (degrees, factor, pixels...).
 aux: [B, K, 2] uniform numbers in [0, 1) for ops that need them (cutout centre, noise).
 Semantics follow PIL's ImageOps / ImageEnhance / Image.transform; fill for geometry.
@@ -48,7 +48,7 @@ REGISTER_OP("TfGpuAug>AugmentOpNames")
     })
     .Doc(R"doc(
 The augmentation op names, indexed by the op ids the Augment op takes (one table in
-cc/kernels/augment.h; Python's tfgpuaug.augment.ops.OP_IDS is built from it).
+cc/kernels/augment/augment.h; Python's tfgpuaug.augment.ops.OP_IDS is built from it).
 )doc");
 
 }  // namespace tensorflow

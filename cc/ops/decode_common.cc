@@ -1,7 +1,7 @@
 #include "cc/ops/decode_common.h"
 
-#include "tensorflow/core/framework/tensor_shape.h"
 #include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/tensor_shape.h"
 
 namespace tfgpuaug {
 
@@ -9,7 +9,7 @@ using tensorflow::errors::InvalidArgument;
 
 absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request) {
   TF_RETURN_IF_ERROR(ctx->GetAttr("channels", &request->channels));
-  TF_RETURN_IF_ERROR(ctx->GetAttr("scale_denom", &request->scale_denom));
+  TF_RETURN_IF_ERROR(ctx->GetAttr("dct_denom", &request->dct_denom));
   std::string dct;
   TF_RETURN_IF_ERROR(ctx->GetAttr("dct_method", &dct));
   request->dct_method = ParseDctMethod(dct);
@@ -92,8 +92,7 @@ absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequ
                            "; use smaller batches or raise max_batch_bytes");
   }
   tensorflow::Tensor* values = nullptr;
-  TF_RETURN_IF_ERROR(
-      ctx->allocate_output(0, tensorflow::TensorShape({pixels, base.channels}), &values));
+  TF_RETURN_IF_ERROR(ctx->allocate_output(0, tensorflow::TensorShape({pixels, base.channels}), &values));
   call->outputs.resize(n);
   for (int64_t i = 0; i < n; ++i) call->outputs[i] = values->flat<uint8_t>().data() + offsets[i];
   return absl::OkStatus();

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "cc/kernels/image_decode.h"
+#include "cc/kernels/decode/image_decode.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/tensor.h"
 
 namespace tfgpuaug {
 
-// Reads channels, scale_denom, dct_method, apply_exif_orientation and max_pixels.
+// Reads channels, dct_denom, dct_method, apply_exif_orientation and max_pixels.
 absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request);
 
 // Converts a kernel Status to InvalidArgument, prefixed with `where` (e.g. "image 3").

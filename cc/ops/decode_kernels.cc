@@ -2,8 +2,8 @@
 #include <vector>
 
 #include "cc/ops/decode_common.h"
-#include "tensorflow/core/framework/op_kernel.h"
 #include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
 namespace {
@@ -24,9 +24,9 @@ class DecodeImageOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     const Tensor& window = ctx->input(1);
-    OP_REQUIRES(ctx, contents.dims() == 0,
-                InvalidArgument("contents must be a scalar string, got shape ",
-                                contents.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, contents.dims() == 0,
+        InvalidArgument("contents must be a scalar string, got shape ", contents.shape().DebugString()));
     OP_REQUIRES(ctx, window.dims() == 1 && (window.NumElements() == 0 || window.NumElements() == 4),
                 InvalidArgument("crop_window must be [] or [y, x, height, width], got shape ",
                                 window.shape().DebugString()));
@@ -41,8 +41,7 @@ class DecodeImageOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ToTfStatus(PlanDecode(Bytes(bytes), bytes.size(), request, &plan)));
     Tensor* image = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}),
-                            &image));
+                            0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}), &image));
     OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode(Bytes(bytes), bytes.size(), request, plan,
                                                  image->flat<uint8_t>().data())));
   }
@@ -65,8 +64,8 @@ class DecodeImageBatchOp : public OpKernel {
     auto flat = ctx->input(0).flat<tensorflow::tstring>();
     std::vector<Status> statuses(n);
     ForEachImage(ctx, n, [&](int64_t i) {
-      statuses[i] = ExecuteDecode(Bytes(flat(i)), flat(i).size(), call.requests[i], call.plans[i],
-                                  call.outputs[i]);
+      statuses[i] =
+          ExecuteDecode(Bytes(flat(i)), flat(i).size(), call.requests[i], call.plans[i], call.outputs[i]);
     });
     for (int64_t i = 0; i < n; ++i) {
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
@@ -94,8 +93,8 @@ class ImageShapeOp : public OpKernel {
     auto o = out->flat<int32_t>();
     for (int64_t i = 0; i < flat.size(); ++i) {
       ImageInfo info;
-      OP_REQUIRES_OK(ctx, ToTfStatus(ProbeImage(Bytes(flat(i)), flat(i).size(), &info),
-                                     "image " + std::to_string(i)));
+      OP_REQUIRES_OK(
+          ctx, ToTfStatus(ProbeImage(Bytes(flat(i)), flat(i).size(), &info), "image " + std::to_string(i)));
       const bool swap = apply_orientation_ && info.orientation >= 5;
       o(3 * i) = swap ? info.width : info.height;
       o(3 * i + 1) = swap ? info.height : info.width;
@@ -108,8 +107,7 @@ class ImageShapeOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU),
-                        DecodeImageBatchOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU), DecodeImageBatchOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageShape").Device(tensorflow::DEVICE_CPU), ImageShapeOp);
 
 }  // namespace

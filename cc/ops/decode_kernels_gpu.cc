@@ -3,7 +3,7 @@
 #if GOOGLE_CUDA
 #include <vector>
 
-#include "cc/kernels/gpu_decode.h"
+#include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -20,26 +20,23 @@ using tensorflow::TensorShape;
 
 // Decodes planned images into `outs` (device pointers).
 absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
-                         const std::vector<DecodeRequest>& requests,
-                         const std::vector<DecodePlan>& plans, const std::vector<uint8_t*>& outs) {
+                         const std::vector<DecodeRequest>& requests, const std::vector<DecodePlan>& plans,
+                         const std::vector<uint8_t*>& outs) {
   auto flat = contents.flat<tensorflow::tstring>();
   std::vector<GpuDecodeTarget> targets(plans.size());
   for (size_t i = 0; i < plans.size(); ++i) {
     targets[i] = GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]};
   }
   size_t scratch_bytes = 0, staging_bytes = 0;
-  GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), &scratch_bytes,
-                       &staging_bytes);
+  GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), &scratch_bytes, &staging_bytes);
   Tensor scratch, staging;
-  TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_UINT8,
-                                        TensorShape({static_cast<int64_t>(scratch_bytes)}),
-                                        &scratch));
+  TF_RETURN_IF_ERROR(
+      ctx->allocate_temp(tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(scratch_bytes)}), &scratch));
   AllocatorAttributes pinned;
   pinned.set_on_host(true);
   pinned.set_gpu_compatible(true);
-  TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_UINT8,
-                                        TensorShape({static_cast<int64_t>(staging_bytes)}),
-                                        &staging, pinned));
+  TF_RETURN_IF_ERROR(ctx->allocate_temp(
+      tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(staging_bytes)}), &staging, pinned));
   return ToTfStatus(GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()),
                                    scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
                                    GpuStream(ctx)));
@@ -71,10 +68,11 @@ class DecodeImageGpuOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& window = ctx->input(1);
-    OP_REQUIRES(ctx, ctx->input(0).dims() == 0 && window.dims() == 1 &&
-                         (window.NumElements() == 0 || window.NumElements() == 4),
-                tensorflow::errors::InvalidArgument(
-                    "expected a scalar string and a crop_window of [] or [4]"));
+    OP_REQUIRES(
+        ctx,
+        ctx->input(0).dims() == 0 && window.dims() == 1 &&
+            (window.NumElements() == 0 || window.NumElements() == 4),
+        tensorflow::errors::InvalidArgument("expected a scalar string and a crop_window of [] or [4]"));
     Tensor contents(tensorflow::DT_STRING, TensorShape({1}));
     contents.flat<tensorflow::tstring>()(0) = ctx->input(0).scalar<tensorflow::tstring>()();
     Tensor windows(tensorflow::DT_INT32, TensorShape({window.NumElements() == 4 ? 1 : 0, 4}));
@@ -86,8 +84,8 @@ class DecodeImageGpuOp : public OpKernel {
     OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, windows, &requests, &plans));
     const DecodePlan& p = plans[0];
     Tensor* image = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({p.out_height, p.out_width, p.out_channels}), &image));
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(0, TensorShape({p.out_height, p.out_width, p.out_channels}), &image));
     OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, {image->flat<uint8_t>().data()}));
   }
 

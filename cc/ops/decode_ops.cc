@@ -10,17 +10,16 @@ using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeHandle;
 
-
 absl::Status ChannelsDim(InferenceContext* c, DimensionHandle* dim) {
   int channels;
   TF_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
   if (channels != 1 && channels != 3 && channels != 4) {
     return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
   }
-  int scale;
-  TF_RETURN_IF_ERROR(c->GetAttr("scale_denom", &scale));
-  if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
-    return errors::InvalidArgument("scale_denom must be 1, 2, 4 or 8, got ", scale);
+  int denom;
+  TF_RETURN_IF_ERROR(c->GetAttr("dct_denom", &denom));
+  if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
+    return errors::InvalidArgument("dct_denom must be 1, 2, 4 or 8, got ", denom);
   }
   int64_t max_pixels;
   TF_RETURN_IF_ERROR(c->GetAttr("max_pixels", &max_pixels));
@@ -31,18 +30,18 @@ absl::Status ChannelsDim(InferenceContext* c, DimensionHandle* dim) {
 
 }  // namespace
 
-#define TFGA_DECODE_ATTRS                                                          \
-  Attr("channels: int = 3")                                                        \
-      .Attr("scale_denom: int = 1")                                                \
+#define TFGPUAUG_DECODE_ATTRS                                                                 \
+  Attr("channels: int = 3")                                                                   \
+      .Attr("dct_denom: int = 1")                                                             \
       .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'") \
-      .Attr("apply_exif_orientation: bool = false")                                \
+      .Attr("apply_exif_orientation: bool = false")                                           \
       .Attr("max_pixels: int = 134217728")
 
 REGISTER_OP("TfGpuAug>DecodeImage")
     .Input("contents: string")
     .Input("crop_window: int32")
     .Output("image: uint8")
-    .TFGA_DECODE_ATTRS
+    .TFGPUAUG_DECODE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle unused, window;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
@@ -57,7 +56,7 @@ Decodes one JPEG or PNG image to uint8 [height, width, channels].
 
 crop_window: empty, or [y, x, height, width] in the (scaled, oriented) output
   coordinates: only that window is decoded.
-scale_denom: decode at 1/scale_denom of the size (JPEG DCT scaling; PNG box filter).
+dct_denom: decode at 1/dct_denom of the size (JPEG DCT scaling; PNG box filter).
 dct_method: INTEGER_ACCURATE matches PIL; INTEGER_FAST is TensorFlow's default.
 max_pixels: headers declaring more pixels are refused before any allocation.
 )doc");
@@ -67,8 +66,7 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
     .Input("crop_windows: int32")
     .Output("values: uint8")
     .Output("shapes: int32")
-    .TFGA_DECODE_ATTRS
-    .Attr("max_batch_bytes: int = 4294967296")
+    .TFGPUAUG_DECODE_ATTRS.Attr("max_batch_bytes: int = 4294967296")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle contents, windows;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));

@@ -6,8 +6,7 @@ namespace tfgpuaug {
 
 using tensorflow::errors::InvalidArgument;
 
-absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod* method,
-                             bool* antialias) {
+absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod* method, bool* antialias) {
   std::string m;
   TF_RETURN_IF_ERROR(ctx->GetAttr("method", &m));
   TF_RETURN_IF_ERROR(ctx->GetAttr("antialias", antialias));
@@ -32,8 +31,8 @@ absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorf
                                  const tensorflow::Tensor& boxes, CropResizeBatch* batch) {
   const int64_t n = shapes.dim_size(0);
   if (shapes.dim_size(1) != 2 || boxes.dim_size(0) != n || boxes.dim_size(1) != 4) {
-    return InvalidArgument("shapes must be [B, 2] and boxes [B, 4], got ",
-                           shapes.shape().DebugString(), " and ", boxes.shape().DebugString());
+    return InvalidArgument("shapes must be [B, 2] and boxes [B, 4], got ", shapes.shape().DebugString(),
+                           " and ", boxes.shape().DebugString());
   }
   auto s = shapes.matrix<int32_t>();
   auto b = boxes.matrix<float>();
@@ -50,8 +49,7 @@ absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorf
     offset += int64_t{h} * w;
   }
   if (offset != values.dim_size(0)) {
-    return InvalidArgument("shapes describe ", offset, " pixels but values holds ",
-                           values.dim_size(0));
+    return InvalidArgument("shapes describe ", offset, " pixels but values holds ", values.dim_size(0));
   }
   return absl::OkStatus();
 }
@@ -71,11 +69,10 @@ absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeA
   call->channels = static_cast<int>(values.dim_size(1));
   const int64_t n = call->batch.boxes.size();
   TF_RETURN_IF_ERROR(SampleEpilogues(attrs.epilogue, ctx->input(4), n, &call->epilogues));
-  return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}),
-                              &call->out);
+  return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}), &call->out);
 }
 
-absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CmnAttrs* a) {
+absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* a) {
   std::vector<float> std;
   TF_RETURN_IF_ERROR(ctx->GetAttr("mean", &a->mean));
   TF_RETURN_IF_ERROR(ctx->GetAttr("std", &std));
@@ -103,25 +100,25 @@ absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CmnAttrs* a) {
   return absl::OkStatus();
 }
 
-absl::Status MakeCmnParams(const CmnAttrs& a, const tensorflow::Tensor& images,
+absl::Status MakeCmnParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
                            const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
-                           CmnParams* p) {
+                           CropMirrorNormalizeParams* p) {
   if (images.dims() != 4) return InvalidArgument("images must be [B, H, W, C]");
   const int64_t n = images.dim_size(0);
   p->in_h = static_cast<int>(images.dim_size(1));
   p->in_w = static_cast<int>(images.dim_size(2));
   p->channels = static_cast<int>(images.dim_size(3));
   if (p->channels > 4) return InvalidArgument("at most 4 channels, got ", p->channels);
-  if (offsets.dims() != 2 || offsets.dim_size(0) != n || offsets.dim_size(1) != 2 ||
-      mirror.dims() != 1 || mirror.dim_size(0) != n) {
+  if (offsets.dims() != 2 || offsets.dim_size(0) != n || offsets.dim_size(1) != 2 || mirror.dims() != 1 ||
+      mirror.dim_size(0) != n) {
     return InvalidArgument("crop_offsets must be [", n, ", 2] and mirror [", n, "], got ",
                            offsets.shape().DebugString(), " and ", mirror.shape().DebugString());
   }
   p->crop_h = a.crop_h > 0 ? a.crop_h : p->in_h;
   p->crop_w = a.crop_w > 0 ? a.crop_w : p->in_w;
   if (p->crop_h > p->in_h || p->crop_w > p->in_w) {
-    return InvalidArgument("crop ", p->crop_h, "x", p->crop_w, " exceeds the ", p->in_h, "x",
-                           p->in_w, " images");
+    return InvalidArgument("crop ", p->crop_h, "x", p->crop_w, " exceeds the ", p->in_h, "x", p->in_w,
+                           " images");
   }
   p->out_channels = a.pad ? 4 : p->channels;
   p->nchw = a.nchw;
@@ -129,12 +126,12 @@ absl::Status MakeCmnParams(const CmnAttrs& a, const tensorflow::Tensor& images,
   return absl::OkStatus();
 }
 
-absl::Status CheckCropOffsets(const CmnParams& p, const tensorflow::Tensor& offsets) {
+absl::Status CheckCropOffsets(const CropMirrorNormalizeParams& p, const tensorflow::Tensor& offsets) {
   auto o = offsets.matrix<int32_t>();
   for (int64_t i = 0; i < offsets.dim_size(0); ++i) {
     if (o(i, 0) < 0 || o(i, 1) < 0 || o(i, 0) + p.crop_h > p.in_h || o(i, 1) + p.crop_w > p.in_w) {
-      return InvalidArgument("crop offset (", o(i, 0), ", ", o(i, 1), ") of sample ", i,
-                             " puts the ", p.crop_h, "x", p.crop_w, " crop outside the image");
+      return InvalidArgument("crop offset (", o(i, 0), ", ", o(i, 1), ") of sample ", i, " puts the ",
+                             p.crop_h, "x", p.crop_w, " crop outside the image");
     }
   }
   return absl::OkStatus();

@@ -5,15 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cc/kernels/decode_crop_resize.h"
-#include "cc/kernels/geometry.h"
-#include "cc/kernels/normalize.h"
+#include "cc/kernels/decode/decode_crop_resize.h"
+#include "cc/kernels/normalize/normalize.h"
+#include "cc/kernels/warp/warp.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
 
-absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod* method,
-                             bool* antialias);
+absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod* method, bool* antialias);
 
 // Output [height, width] from a size tensor; both must be positive.
 absl::Status ReadSize(const tensorflow::Tensor& size, int* h, int* w);
@@ -47,21 +46,21 @@ struct CropResizeCall {
 absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeAttrs& attrs,
                              CropResizeCall* call);
 
-struct CmnAttrs {
+struct CropMirrorNormalizeAttrs {
   std::vector<float> mean, inv_std;
   int crop_h = 0, crop_w = 0;
   bool nchw = false, pad = false;
   OutputType type = OutputType::kFloat32;
 };
-absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CmnAttrs* attrs);
+absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* attrs);
 
 // Params for images [B, H, W, C]; checks crop offsets [B, 2] and mirror [B].
-absl::Status MakeCmnParams(const CmnAttrs& a, const tensorflow::Tensor& images,
+absl::Status MakeCmnParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
                            const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
-                           CmnParams* p);
+                           CropMirrorNormalizeParams* p);
 
 // Crop offsets must keep each crop inside the image (checked where the offsets are on the host).
-absl::Status CheckCropOffsets(const CmnParams& p, const tensorflow::Tensor& offsets);
+absl::Status CheckCropOffsets(const CropMirrorNormalizeParams& p, const tensorflow::Tensor& offsets);
 
 // mean/std attrs into an epilogue (normalize only when given).
 absl::Status ReadEpilogueAttrs(tensorflow::OpKernelConstruction* ctx, Epilogue* epilogue);

@@ -2,9 +2,10 @@
 #include <mutex>
 #include <vector>
 
-#include "cc/kernels/decode_crop_resize.h"
-#include "cc/kernels/geometry_cpu.h"
-#include "cc/kernels/resize_cpu.h"
+#include "cc/kernels/decode/decode_crop_resize.h"
+#include "cc/kernels/normalize/normalize_cpu.h"
+#include "cc/kernels/resample/resample_cpu.h"
+#include "cc/kernels/warp/warp_cpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/geometry_common.h"
 #include "cc/ops/parallel.h"
@@ -41,9 +42,9 @@ class CropResizeOp : public OpKernel {
     ForEachImage(ctx, batch.boxes.size(), [&](int64_t i) {
       ResampleAxis ay, ax;
       CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], call.spec, &ay, &ax);
-      ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i],
-                                batch.widths[i], c, long(batch.widths[i]) * c, ay, ax, out_h,
-                                out_w, o + i * int64_t{out_h} * out_w * c, call.epilogues[i]);
+      ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i], batch.widths[i], c,
+                                long(batch.widths[i]) * c, ay, ax, out_h, out_w,
+                                o + i * int64_t{out_h} * out_w * c, call.epilogues[i]);
     });
   }
 
@@ -85,8 +86,9 @@ class DecodeCropResizeOp : public OpKernel {
       const Tensor& areas = ctx->input(1);
       const Tensor& aspects = ctx->input(2);
       const Tensor& positions = ctx->input(3);
-      OP_REQUIRES(ctx, areas.dims() == 2 && areas.dim_size(0) == n && areas.shape() == aspects.shape() &&
-                           positions.dims() == 2 && positions.dim_size(0) == n && positions.dim_size(1) == 2,
+      OP_REQUIRES(ctx,
+                  areas.dims() == 2 && areas.dim_size(0) == n && areas.shape() == aspects.shape() &&
+                      positions.dims() == 2 && positions.dim_size(0) == n && positions.dim_size(1) == 2,
                   tensorflow::errors::InvalidArgument(
                       "areas and aspects must be [", n, ", attempts] and positions [", n, ", 2], got ",
                       areas.shape().DebugString(), ", ", aspects.shape().DebugString(), ", ",
@@ -94,8 +96,9 @@ class DecodeCropResizeOp : public OpKernel {
       const int attempts = static_cast<int>(areas.dim_size(1));
       auto p = positions.matrix<float>();
       for (int64_t i = 0; i < n; ++i) {
-        draws.push_back({areas.flat<float>().data() + i * attempts, aspects.flat<float>().data() + i * attempts,
-                         attempts, p(i, 0), p(i, 1), ratio_lo_, ratio_hi_});
+        draws.push_back({areas.flat<float>().data() + i * attempts,
+                         aspects.flat<float>().data() + i * attempts, attempts, p(i, 0), p(i, 1), ratio_lo_,
+                         ratio_hi_});
       }
       for (int64_t i = 0; i < n; ++i) rules.emplace_back(&draws[i]);
     } else {
@@ -128,8 +131,8 @@ class DecodeCropResizeOp : public OpKernel {
     ForEachImageInGroups<DecodedCrop>(
         ctx, n, kDecodeGroup, kDecodeGroupBytes,
         [&](int64_t i, DecodedCrop* crop) -> size_t {
-          statuses[i] = DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, rules[i], spec,
-                                   max_dct_denom_, crop);
+          statuses[i] =
+              DecodeCrop(Bytes(flat(i)), flat(i).size(), request_, rules[i], spec, max_dct_denom_, crop);
           return statuses[i].ok() ? crop->bytes() : 0;
         },
         [&](int64_t i, DecodedCrop* crop) {
@@ -164,7 +167,7 @@ class CropMirrorNormalizeOp : public OpKernel {
     const Tensor& images = ctx->input(0);
     const Tensor& offsets = ctx->input(1);
     const Tensor& mirror = ctx->input(2);
-    CmnParams p;
+    CropMirrorNormalizeParams p;
     OP_REQUIRES_OK(ctx, MakeCmnParams(attrs_, images, offsets, mirror, &p));
     OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));
     const int64_t n = images.dim_size(0);
@@ -177,15 +180,16 @@ class CropMirrorNormalizeOp : public OpKernel {
     auto off = offsets.matrix<int32_t>();
     auto flip = mirror.vec<bool>();
     const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
-    const int64_t out_bytes = int64_t{p.crop_h} * p.crop_w * p.out_channels * CmnElementBytes(p.type);
+    const int64_t out_bytes =
+        int64_t{p.crop_h} * p.crop_w * p.out_channels * CropMirrorNormalizeElementBytes(p.type);
     ForEachImage(ctx, n, [&](int64_t i) {
-      CropMirrorNormalizeCpu(in + i * in_per, p, off(i, 0), off(i, 1), flip(i),
-                             attrs_.mean.data(), attrs_.inv_std.data(), o + i * out_bytes);
+      CropMirrorNormalizeCpu(in + i * in_per, p, off(i, 0), off(i, 1), flip(i), attrs_.mean.data(),
+                             attrs_.inv_std.data(), o + i * out_bytes);
     });
   }
 
  private:
-  CmnAttrs attrs_;
+  CropMirrorNormalizeAttrs attrs_;
 };
 
 class FlipOp : public OpKernel {
@@ -206,9 +210,7 @@ class FlipOp : public OpKernel {
     const size_t per = size_t(hh) * ww * c * elem;
     const auto* in = static_cast<const uint8_t*>(images.data());
     auto* o = static_cast<uint8_t*>(out->data());
-    ForEachImage(ctx, n, [&](int64_t i) {
-      FlipCpu(in + i * per, hh, ww, c, elem, h(i), v(i), o + i * per);
-    });
+    ForEachImage(ctx, n, [&](int64_t i) { FlipCpu(in + i * per, hh, ww, c, elem, h(i), v(i), o + i * per); });
   }
 };
 
@@ -227,8 +229,13 @@ class WarpAffineOp : public OpKernel {
                                                     matrices.dim_size(0), " matrices"));
     int out_h, out_w;
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
-    const AffineParams p{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                         static_cast<int>(images.dim_size(3)), out_h, out_w, interpolation_, fill_};
+    const AffineParams p{static_cast<int>(images.dim_size(1)),
+                         static_cast<int>(images.dim_size(2)),
+                         static_cast<int>(images.dim_size(3)),
+                         out_h,
+                         out_w,
+                         interpolation_,
+                         fill_};
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
     const uint8_t* in = images.flat<uint8_t>().data();
@@ -236,9 +243,7 @@ class WarpAffineOp : public OpKernel {
     uint8_t* o = out->flat<uint8_t>().data();
     const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
     const int64_t out_per = int64_t{out_h} * out_w * p.channels;
-    ForEachImage(ctx, n, [&](int64_t i) {
-      WarpAffineCpu(in + i * in_per, p, m + 6 * i, o + i * out_per);
-    });
+    ForEachImage(ctx, n, [&](int64_t i) { WarpAffineCpu(in + i * in_per, p, m + 6 * i, o + i * out_per); });
   }
 
  private:
@@ -246,33 +251,30 @@ class WarpAffineOp : public OpKernel {
   float fill_;
 };
 
-#define REGISTER_CROP_RESIZE(In, Out)                                             \
-  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")                             \
-                              .Device(tensorflow::DEVICE_CPU)                     \
-                              .TypeConstraint<In>("T")                            \
-                              .TypeConstraint<Out>("out_type"),                   \
+#define REGISTER_CROP_RESIZE(In, Out)                           \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")           \
+                              .Device(tensorflow::DEVICE_CPU)   \
+                              .TypeConstraint<In>("T")          \
+                              .TypeConstraint<Out>("out_type"), \
                           CropResizeOp<In, Out>);
 REGISTER_CROP_RESIZE(uint8_t, uint8_t)
 REGISTER_CROP_RESIZE(uint8_t, float)
 REGISTER_CROP_RESIZE(float, float)
 REGISTER_CROP_RESIZE(float, uint8_t)
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
-                            .Device(tensorflow::DEVICE_CPU)
-                            .TypeConstraint<uint8_t>("out_type"),
-                        DecodeCropResizeOp<uint8_t>);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeCropResize")
-                            .Device(tensorflow::DEVICE_CPU)
-                            .TypeConstraint<float>("out_type"),
-                        DecodeCropResizeOp<float>);
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>DecodeCropResize").Device(tensorflow::DEVICE_CPU).TypeConstraint<uint8_t>("out_type"),
+    DecodeCropResizeOp<uint8_t>);
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>DecodeCropResize").Device(tensorflow::DEVICE_CPU).TypeConstraint<float>("out_type"),
+    DecodeCropResizeOp<float>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeRandomCropResize")
                             .Device(tensorflow::DEVICE_CPU)
                             .TypeConstraint<uint8_t>("out_type"),
                         DecodeCropResizeOp<uint8_t>);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeRandomCropResize")
-                            .Device(tensorflow::DEVICE_CPU)
-                            .TypeConstraint<float>("out_type"),
-                        DecodeCropResizeOp<float>);
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>DecodeRandomCropResize").Device(tensorflow::DEVICE_CPU).TypeConstraint<float>("out_type"),
+    DecodeCropResizeOp<float>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_CPU),
                         CropMirrorNormalizeOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp);

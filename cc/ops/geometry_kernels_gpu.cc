@@ -3,7 +3,9 @@
 #if GOOGLE_CUDA
 #include <vector>
 
-#include "cc/kernels/geometry_gpu.h"
+#include "cc/kernels/normalize/normalize_gpu.h"
+#include "cc/kernels/resample/resample_gpu.h"
+#include "cc/kernels/warp/warp_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/geometry_common.h"
 #include "cc/ops/gpu_stream.h"
@@ -34,8 +36,8 @@ class CropResizeGpuOp : public OpKernel {
     int64_t scratch_floats = 0;
     for (int64_t i = 0; i < n; ++i) scratch_floats += int64_t{batch.heights[i]} * out_w * c;
     Tensor scratch;
-    OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_FLOAT, TensorShape({scratch_floats + 1}),
-                                           &scratch));
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_temp(tensorflow::DT_FLOAT, TensorShape({scratch_floats + 1}), &scratch));
     std::vector<ResampleJob> jobs(n);
     float* s = scratch.flat<float>().data();
     for (int64_t i = 0; i < n; ++i) {
@@ -50,8 +52,8 @@ class CropResizeGpuOp : public OpKernel {
       j.epilogue = call.epilogues[i];
       s += int64_t{batch.heights[i]} * out_w * c;
     }
-    OP_REQUIRES_OK(ctx, ToTfStatus(ResampleBatchGpu(jobs.data(), static_cast<int>(n), c, out_h,
-                                                    out_w, std::is_same<In, float>::value,
+    OP_REQUIRES_OK(ctx, ToTfStatus(ResampleBatchGpu(jobs.data(), static_cast<int>(n), c, out_h, out_w,
+                                                    std::is_same<In, float>::value,
                                                     std::is_same<Out, float>::value, GpuStream(ctx))));
   }
 
@@ -68,7 +70,7 @@ class CropMirrorNormalizeGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& offsets = ctx->input(1);
-    CmnParams p;
+    CropMirrorNormalizeParams p;
     OP_REQUIRES_OK(ctx, MakeCmnParams(attrs_, images, offsets, ctx->input(2), &p));
     OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));  // offsets are in host memory
     const int64_t n = images.dim_size(0);
@@ -79,8 +81,8 @@ class CropMirrorNormalizeGpuOp : public OpKernel {
     // Offsets go to the device as part of a small upload.
     Tensor device_offsets;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(tensorflow::DT_INT32, offsets.shape(), &device_offsets));
-    cudaMemcpyAsync(device_offsets.data(), offsets.data(), offsets.TotalBytes(),
-                    cudaMemcpyHostToDevice, GpuStream(ctx));
+    cudaMemcpyAsync(device_offsets.data(), offsets.data(), offsets.TotalBytes(), cudaMemcpyHostToDevice,
+                    GpuStream(ctx));
     OP_REQUIRES_OK(ctx, ToTfStatus(CropMirrorNormalizeGpu(
                             images.flat<uint8_t>().data(), static_cast<int>(n), p,
                             device_offsets.flat<int32_t>().data(), ctx->input(2).flat<bool>().data(),
@@ -88,7 +90,7 @@ class CropMirrorNormalizeGpuOp : public OpKernel {
   }
 
  private:
-  CmnAttrs attrs_;
+  CropMirrorNormalizeAttrs attrs_;
 };
 
 class FlipGpuOp : public OpKernel {
@@ -102,12 +104,12 @@ class FlipGpuOp : public OpKernel {
                 tensorflow::errors::InvalidArgument("need one horizontal and one vertical flag per image"));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
-    OP_REQUIRES_OK(ctx, ToTfStatus(FlipGpu(
-                            static_cast<const uint8_t*>(images.data()), static_cast<int>(n),
-                            images.dim_size(1), images.dim_size(2), images.dim_size(3),
-                            tensorflow::DataTypeSize(images.dtype()), ctx->input(1).flat<bool>().data(),
-                            ctx->input(2).flat<bool>().data(), static_cast<uint8_t*>(out->data()),
-                            GpuStream(ctx))));
+    OP_REQUIRES_OK(
+        ctx, ToTfStatus(FlipGpu(static_cast<const uint8_t*>(images.data()), static_cast<int>(n),
+                                images.dim_size(1), images.dim_size(2), images.dim_size(3),
+                                tensorflow::DataTypeSize(images.dtype()), ctx->input(1).flat<bool>().data(),
+                                ctx->input(2).flat<bool>().data(), static_cast<uint8_t*>(out->data()),
+                                GpuStream(ctx))));
   }
 };
 
@@ -124,8 +126,13 @@ class WarpAffineGpuOp : public OpKernel {
                 tensorflow::errors::InvalidArgument("need one matrix per image"));
     int out_h, out_w;
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
-    const AffineParams p{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                         static_cast<int>(images.dim_size(3)), out_h, out_w, interpolation_, fill_};
+    const AffineParams p{static_cast<int>(images.dim_size(1)),
+                         static_cast<int>(images.dim_size(2)),
+                         static_cast<int>(images.dim_size(3)),
+                         out_h,
+                         out_w,
+                         interpolation_,
+                         fill_};
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
     OP_REQUIRES_OK(ctx, ToTfStatus(WarpAffineGpu(images.flat<uint8_t>().data(), static_cast<int>(n), p,
@@ -138,26 +145,25 @@ class WarpAffineGpuOp : public OpKernel {
   float fill_;
 };
 
-#define REGISTER_CROP_RESIZE_GPU(In, Out)                                         \
-  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")                             \
-                              .Device(tensorflow::DEVICE_GPU)                     \
-                              .HostMemory("shapes")                               \
-                              .HostMemory("boxes")                                \
-                              .HostMemory("size")                                 \
-                              .HostMemory("mirror")                               \
-                              .TypeConstraint<In>("T")                            \
-                              .TypeConstraint<Out>("out_type"),                   \
+#define REGISTER_CROP_RESIZE_GPU(In, Out)                       \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")           \
+                              .Device(tensorflow::DEVICE_GPU)   \
+                              .HostMemory("shapes")             \
+                              .HostMemory("boxes")              \
+                              .HostMemory("size")               \
+                              .HostMemory("mirror")             \
+                              .TypeConstraint<In>("T")          \
+                              .TypeConstraint<Out>("out_type"), \
                           CropResizeGpuOp<In, Out>);
 REGISTER_CROP_RESIZE_GPU(uint8_t, uint8_t)
 REGISTER_CROP_RESIZE_GPU(uint8_t, float)
 REGISTER_CROP_RESIZE_GPU(float, float)
 REGISTER_CROP_RESIZE_GPU(float, uint8_t)
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize")
-                            .Device(tensorflow::DEVICE_GPU)
-                            .HostMemory("crop_offsets"),
-                        CropMirrorNormalizeGpuOp);
-#define REGISTER_FLIP_GPU(T)                                                                    \
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_GPU).HostMemory("crop_offsets"),
+    CropMirrorNormalizeGpuOp);
+#define REGISTER_FLIP_GPU(T)                                                                           \
   REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_GPU).TypeConstraint<T>("T"), \
                           FlipGpuOp);
 REGISTER_FLIP_GPU(uint8_t)

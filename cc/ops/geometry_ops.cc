@@ -38,15 +38,16 @@ absl::Status CheckNormalizeAttrs(InferenceContext* c, DimensionHandle channels) 
   TF_RETURN_IF_ERROR(c->GetAttr("mean", &mean));
   TF_RETURN_IF_ERROR(c->GetAttr("std", &std));
   if (mean.size() != std.size()) {
-    return errors::InvalidArgument("mean and std need the same length, got ", mean.size(), " and ", std.size());
+    return errors::InvalidArgument("mean and std need the same length, got ", mean.size(), " and ",
+                                   std.size());
   }
   if (mean.empty()) return absl::OkStatus();
   DataType out_type;
   TF_RETURN_IF_ERROR(c->GetAttr("out_type", &out_type));
   if (out_type != DT_FLOAT) return errors::InvalidArgument("normalization (mean/std) needs out_type float");
   if (c->ValueKnown(channels) && c->Value(channels) != static_cast<int64_t>(mean.size())) {
-    return errors::InvalidArgument("mean and std need one value per channel (", c->Value(channels),
-                                   "), got ", mean.size());
+    return errors::InvalidArgument("mean and std need one value per channel (", c->Value(channels), "), got ",
+                                   mean.size());
   }
   for (float v : std) {
     if (v == 0.f) return errors::InvalidArgument("std must not contain 0");
@@ -77,10 +78,10 @@ absl::Status DecodeCropResizeShape(InferenceContext* c, DimensionHandle batch, i
 
 }  // namespace
 
-#define TFGA_RESIZE_ATTRS                                                     \
-  Attr("method: {'nearest', 'bilinear', 'bicubic', 'area'} = 'bilinear'")     \
-      .Attr("antialias: bool = true")                                         \
-      .Attr("mean: list(float) = []")                                         \
+#define TFGPUAUG_RESIZE_ATTRS                                             \
+  Attr("method: {'nearest', 'bilinear', 'bicubic', 'area'} = 'bilinear'") \
+      .Attr("antialias: bool = true")                                     \
+      .Attr("mean: list(float) = []")                                     \
       .Attr("std: list(float) = []")
 
 REGISTER_OP("TfGpuAug>CropResize")
@@ -92,7 +93,7 @@ REGISTER_OP("TfGpuAug>CropResize")
     .Output("resized: out_type")
     .Attr("T: {uint8, float}")
     .Attr("out_type: {uint8, float}")
-    .TFGA_RESIZE_ATTRS
+    .TFGPUAUG_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle values, shapes;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &values));
@@ -117,14 +118,14 @@ mean, std: when given (float output), the output is (x - mean) / std per channel
 Half-pixel centres as tf.image.resize; antialias widens the kernel when downscaling.
 )doc");
 
-#define TFGA_DECODE_CROP_RESIZE_ATTRS                                                             \
-  Attr("out_type: {uint8, float} = DT_UINT8")                                                     \
-      .Attr("channels: int = 3")                                                                  \
-      .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'")      \
-      .Attr("apply_exif_orientation: bool = false")                                               \
-      .Attr("max_pixels: int = 134217728")                                                        \
-      .Attr("max_dct_denom: int = 8")                                                             \
-      .TFGA_RESIZE_ATTRS
+#define TFGPUAUG_DECODE_CROP_RESIZE_ATTRS                                                     \
+  Attr("out_type: {uint8, float} = DT_UINT8")                                                 \
+      .Attr("channels: int = 3")                                                              \
+      .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'") \
+      .Attr("apply_exif_orientation: bool = false")                                           \
+      .Attr("max_pixels: int = 134217728")                                                    \
+      .Attr("max_dct_denom: int = 8")                                                         \
+      .TFGPUAUG_RESIZE_ATTRS
 
 REGISTER_OP("TfGpuAug>DecodeCropResize")
     .Input("contents: string")
@@ -132,7 +133,7 @@ REGISTER_OP("TfGpuAug>DecodeCropResize")
     .Input("size: int32")
     .Input("mirror: bool")
     .Output("images: out_type")
-    .TFGA_DECODE_CROP_RESIZE_ATTRS
+    .TFGPUAUG_DECODE_CROP_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       DimensionHandle batch;
       TF_RETURN_IF_ERROR(BoxesShape(c, 1, &batch));
@@ -156,7 +157,7 @@ REGISTER_OP("TfGpuAug>DecodeRandomCropResize")
     .Input("mirror: bool")
     .Output("images: out_type")
     .Attr("ratio: list(float)")
-    .TFGA_DECODE_CROP_RESIZE_ATTRS
+    .TFGPUAUG_DECODE_CROP_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle areas, aspects, positions;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &areas));
@@ -210,11 +211,10 @@ REGISTER_OP("TfGpuAug>CropMirrorNormalize")
       TF_RETURN_IF_ERROR(c->GetAttr("pad_channels", &pad));
       TF_RETURN_IF_ERROR(c->GetAttr("layout", &layout));
       DimensionHandle channels = c->Dim(images, 3);
-      if (c->ValueKnown(channels) && (static_cast<size_t>(c->Value(channels)) != mean.size() ||
-                                      mean.size() != std.size())) {
-        return errors::InvalidArgument("mean and std need one value per channel (",
-                                       c->Value(channels), "), got ", mean.size(), " and ",
-                                       std.size());
+      if (c->ValueKnown(channels) &&
+          (static_cast<size_t>(c->Value(channels)) != mean.size() || mean.size() != std.size())) {
+        return errors::InvalidArgument("mean and std need one value per channel (", c->Value(channels),
+                                       "), got ", mean.size(), " and ", std.size());
       }
       for (float s : std) {
         if (s == 0.f) return errors::InvalidArgument("std must not contain 0");

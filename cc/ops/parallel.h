@@ -35,8 +35,8 @@ inline void ForEachImage(tensorflow::OpKernelContext* ctx, int64_t n,
 // phases once it holds `group` images or more than `max_bytes`. Workers pull images from
 // a shared counter, so uneven images still balance.
 template <typename State>
-void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group,
-                          size_t max_bytes, const std::function<size_t(int64_t, State*)>& first,
+void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group, size_t max_bytes,
+                          const std::function<size_t(int64_t, State*)>& first,
                           const std::function<void(int64_t, State*)>& second) {
   std::atomic<int64_t> next{0};
   auto work = [&]() {

@@ -11,20 +11,23 @@
 #include <string>
 #include <vector>
 
-#include "cc/kernels/augment_cpu.h"
-#include "cc/kernels/codecs.h"
-#include "cc/kernels/geometry_cpu.h"
-#include "cc/kernels/image_decode.h"
-#include "cc/kernels/resize_cpu.h"
+#include "cc/kernels/augment/augment_cpu.h"
+#include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/image_decode.h"
+#include "cc/kernels/normalize/normalize_cpu.h"
+#include "cc/kernels/resample/resample_cpu.h"
+#include "cc/kernels/warp/warp_cpu.h"
 #ifndef TFGPUAUG_CUDA
 #define TFGPUAUG_CUDA 0
 #endif
 #if TFGPUAUG_CUDA
 #include <cuda_runtime.h>
 
-#include "cc/kernels/augment_gpu.h"
-#include "cc/kernels/geometry_gpu.h"
-#include "cc/kernels/gpu_decode.h"
+#include "cc/kernels/augment/augment_gpu.h"
+#include "cc/kernels/decode/image_decode_gpu.h"
+#include "cc/kernels/normalize/normalize_gpu.h"
+#include "cc/kernels/resample/resample_gpu.h"
+#include "cc/kernels/warp/warp_gpu.h"
 #endif
 
 namespace py = pybind11;
@@ -40,12 +43,12 @@ tfgpuaug::JpegBuild JpegBuildNamed(const std::string& name) {
   throw std::invalid_argument("jpeg_build must be auto, linked or x86_64_v3, got " + name);
 }
 
-DecodeRequest MakeRequest(int channels, std::optional<std::vector<int>> window, int scale,
+DecodeRequest MakeRequest(int channels, std::optional<std::vector<int>> window, int dct_denom,
                           bool orientation, const std::string& jpeg_build) {
   DecodeRequest r;
   r.channels = channels;
   r.jpeg_build = JpegBuildNamed(jpeg_build);
-  r.scale_denom = scale;
+  r.dct_denom = dct_denom;
   r.apply_exif_orientation = orientation;
   if (window) {
     if (window->size() != 4) throw std::invalid_argument("window must be [y, x, height, width]");
@@ -63,11 +66,11 @@ void Check(const tfgpuaug::Status& s) {
 // out packed so tests can compare it with the packed decode.
 // `jpeg_build`: which libjpeg decodes a JPEG ("auto", "linked" or "x86_64_v3").
 py::array_t<uint8_t> Decode(py::bytes data, int channels, std::optional<std::vector<int>> window,
-                            int scale, bool apply_exif_orientation, bool strided,
+                            int dct_denom, bool apply_exif_orientation, bool strided,
                             const std::string& jpeg_build) {
   const std::string bytes = data;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  DecodeRequest r = MakeRequest(channels, window, scale, apply_exif_orientation, jpeg_build);
+  DecodeRequest r = MakeRequest(channels, window, dct_denom, apply_exif_orientation, jpeg_build);
   DecodePlan plan;
   Check(tfgpuaug::PlanDecode(p, bytes.size(), r, &plan));
   py::array_t<uint8_t> out({plan.out_height, plan.out_width, plan.out_channels});
@@ -132,13 +135,16 @@ py::array Resize(U8Image img, int out_h, int out_w, const std::string& method, b
 }
 
 tfgpuaug::AffineParams Affine(const U8Image& img, bool bilinear, float fill) {
-  return {int(img.shape(0)), int(img.shape(1)), int(img.shape(2)), int(img.shape(0)),
+  return {int(img.shape(0)),
           int(img.shape(1)),
-          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest, fill};
+          int(img.shape(2)),
+          int(img.shape(0)),
+          int(img.shape(1)),
+          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest,
+          fill};
 }
 
-py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill,
-                                bool general) {
+py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill, bool general) {
   if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
   const auto p = Affine(img, bilinear, fill);
   py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
@@ -150,22 +156,23 @@ py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear
   return out;
 }
 
-py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<float> aux,
-                                  float fill, bool general) {
+py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<float> aux, float fill,
+                                  bool general) {
   if (aux.size() != 2) throw std::invalid_argument("aux must have 2 values");
   if (op < 0 || op >= int(tfgpuaug::AugmentOp::kNumOps)) throw std::invalid_argument("unknown op id");
-  const tfgpuaug::AugmentImage im{int(img.shape(0)), int(img.shape(1)), int(img.shape(2)), fill,
-                                  tfgpuaug::Interpolation::kBilinear};
-  py::array_t<uint8_t> out({im.h, im.w, im.c});
+  const tfgpuaug::AugmentImage image_info{int(img.shape(0)), int(img.shape(1)), int(img.shape(2)), fill,
+                                          tfgpuaug::Interpolation::kBilinear};
+  py::array_t<uint8_t> out({image_info.h, image_info.w, image_info.c});
   uint8_t* o = out.mutable_data();
   if (!general) {
-    tfgpuaug::AugmentStageCpu(op, param, aux.data(), img.data(), im, o);
+    tfgpuaug::AugmentStageCpu(op, param, aux.data(), img.data(), image_info, o);
     return out;
   }
   if (tfgpuaug::IsLutOp(op)) throw std::invalid_argument("general=True is for per-pixel (non-LUT) ops");
-  const auto sp = tfgpuaug::PrepareStage(op, param, aux.data(), im);
-  for (int y = 0; y < im.h; ++y)
-    for (int x = 0; x < im.w; ++x, o += im.c) tfgpuaug::AugmentPixel(sp, img.data(), im, y, x, o);
+  const auto stage_params = tfgpuaug::PrepareStage(op, param, aux.data(), image_info);
+  for (int y = 0; y < image_info.h; ++y)
+    for (int x = 0; x < image_info.w; ++x, o += image_info.c)
+      tfgpuaug::AugmentPixel(stage_params, img.data(), image_info, y, x, o);
   return out;
 }
 
@@ -182,17 +189,18 @@ tfgpuaug::OutputType OutType(const std::string& dtype) {
 
 // Crop-mirror-normalize of a [B, H, W, C] batch: offsets [B, 2], mirror [B]; float32 output
 // as float32, 16-bit outputs as their uint16 bit patterns (compare bits across devices).
-struct CmnCall {
-  tfgpuaug::CmnParams p;
+struct CropMirrorNormalizeCall {
+  tfgpuaug::CropMirrorNormalizeParams p;
   std::vector<float> mean4, inv_std4;
   size_t out_elements_per_image, out_element_bytes;
 };
 
-CmnCall MakeCmn(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
-                const std::vector<float>& std, bool nchw, const std::string& dtype, bool pad) {
+CropMirrorNormalizeCall MakeCmn(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
+                                const std::vector<float>& std, bool nchw, const std::string& dtype,
+                                bool pad) {
   const int c = images.shape(3);
   if (int(mean.size()) != c || int(std.size()) != c) throw std::invalid_argument("mean/std per channel");
-  CmnCall call;
+  CropMirrorNormalizeCall call;
   call.p = {int(images.shape(1)), int(images.shape(2)), c, crop_h, crop_w, pad ? 4 : c, nchw, OutType(dtype)};
   call.mean4.assign(4, 0.f);
   call.inv_std4.assign(4, 0.f);
@@ -202,10 +210,11 @@ CmnCall MakeCmn(const U8Image& images, int crop_h, int crop_w, const std::vector
   return call;
 }
 
-py::array MakeCmnOutput(const CmnCall& call, int batch) {
+py::array MakeCmnOutput(const CropMirrorNormalizeCall& call, int batch) {
   const auto& p = call.p;
-  std::vector<py::ssize_t> shape = p.nchw ? std::vector<py::ssize_t>{batch, p.out_channels, p.crop_h, p.crop_w}
-                                          : std::vector<py::ssize_t>{batch, p.crop_h, p.crop_w, p.out_channels};
+  std::vector<py::ssize_t> shape = p.nchw
+                                       ? std::vector<py::ssize_t>{batch, p.out_channels, p.crop_h, p.crop_w}
+                                       : std::vector<py::ssize_t>{batch, p.crop_h, p.crop_w, p.out_channels};
   if (call.out_element_bytes == 4) return py::array_t<float>(shape);
   return py::array_t<uint16_t>(shape);
 }
@@ -213,7 +222,7 @@ py::array MakeCmnOutput(const CmnCall& call, int batch) {
 py::array CropMirrorNormalizeBatch(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                    std::vector<float> mean, std::vector<float> std, bool nchw,
                                    const std::string& dtype, bool pad_channels) {
-  const CmnCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
   py::array out = MakeCmnOutput(call, b);
   const size_t in_bytes = size_t(call.p.in_h) * call.p.in_w * call.p.channels;
@@ -230,17 +239,19 @@ py::array CropMirrorNormalizeBatch(U8Image images, int crop_h, int crop_w, I32 o
 // K augment stages per sample of a [B, H, W, C] batch, stage after stage, on the CPU.
 py::array_t<uint8_t> AugmentBatch(U8Image images, I32 ops, F32 params, F32 aux, float fill, bool bilinear) {
   const int b = images.shape(0), k = ops.shape(1);
-  const tfgpuaug::AugmentImage im{int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
-                                  bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
-  const size_t bytes = size_t(im.h) * im.w * im.c;
-  py::array_t<uint8_t> out({b, im.h, im.w, im.c});
+  const tfgpuaug::AugmentImage image_info{
+      int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
+      bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
+  const size_t bytes = size_t(image_info.h) * image_info.w * image_info.c;
+  py::array_t<uint8_t> out({b, image_info.h, image_info.w, image_info.c});
   std::vector<uint8_t> a(bytes), t(bytes);
   for (int i = 0; i < b; ++i) {
     std::memcpy(a.data(), images.data() + i * bytes, bytes);
     for (int s = 0; s < k; ++s) {
       const int op = ops.data()[i * k + s];
       if (op < 0 || op >= int(tfgpuaug::AugmentOp::kNumOps)) throw std::invalid_argument("unknown op id");
-      tfgpuaug::AugmentStageCpu(op, params.data()[i * k + s], aux.data() + 2 * (i * k + s), a.data(), im, t.data());
+      tfgpuaug::AugmentStageCpu(op, params.data()[i * k + s], aux.data() + 2 * (i * k + s), a.data(),
+                                image_info, t.data());
       std::swap(a, t);
     }
     std::memcpy(out.mutable_data() + i * bytes, a.data(), bytes);
@@ -297,8 +308,7 @@ std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int ch
   CudaOk(cudaMallocHost(&staging, staging_bytes + 1));
   cudaStream_t stream;
   CudaOk(cudaStreamCreate(&stream));
-  const tfgpuaug::Status status =
-      tfgpuaug::GpuDecodeBatch(targets.data(), int(n), scratch, staging, stream);
+  const tfgpuaug::Status status = tfgpuaug::GpuDecodeBatch(targets.data(), int(n), scratch, staging, stream);
   std::vector<py::array_t<uint8_t>> out;
   for (size_t i = 0; i < n && status.ok(); ++i) {
     py::array_t<uint8_t> a({plans[i].out_height, plans[i].out_width, channels});
@@ -319,7 +329,9 @@ struct DeviceBuffer {
   explicit DeviceBuffer(size_t bytes) { CudaOk(cudaMalloc(&ptr, bytes ? bytes : 1)); }
   ~DeviceBuffer() { cudaFree(ptr); }
   template <typename T>
-  T* as() { return static_cast<T*>(ptr); }
+  T* as() {
+    return static_cast<T*>(ptr);
+  }
 };
 
 template <typename A>
@@ -334,9 +346,9 @@ void Download(DeviceBuffer& d, py::array& out) {
   CudaOk(cudaMemcpy(out.mutable_data(), d.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
 }
 
-py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias,
-                    bool mirror, std::optional<std::vector<float>> mean,
-                    std::optional<std::vector<float>> std, bool uint8_out) {
+py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias, bool mirror,
+                    std::optional<std::vector<float>> mean, std::optional<std::vector<float>> std,
+                    bool uint8_out) {
   const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
   const tfgpuaug::Epilogue e = MakeEpilogue(c, mirror, mean, std);
   if (uint8_out && e.normalize) throw std::invalid_argument("normalized output is float");
@@ -344,10 +356,15 @@ py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method
                             : py::array(py::array_t<float>({out_h, out_w, c}));
   DeviceBuffer src(img.nbytes()), scratch(size_t(h) * out_w * c * 4), dst(out.nbytes());
   CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
-  tfgpuaug::ResampleJob job{src.ptr, h, w, long(w) * c,
+  tfgpuaug::ResampleJob job{src.ptr,
+                            h,
+                            w,
+                            long(w) * c,
                             tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
                             tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w),
-                            dst.ptr, scratch.as<float>(), e};
+                            dst.ptr,
+                            scratch.as<float>(),
+                            e};
   Check(tfgpuaug::ResampleBatchGpu(&job, 1, c, out_h, out_w, false, !uint8_out, nullptr));
   Download(dst, out);
   return out;
@@ -356,7 +373,7 @@ py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method
 py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                       std::vector<float> mean, std::vector<float> std, bool nchw,
                                       const std::string& dtype, bool pad_channels) {
-  const CmnCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
   py::array out = MakeCmnOutput(call, b);
   DeviceBuffer src = Upload(images), off = Upload(offsets), mir = Upload(mirror), dst(out.nbytes());
@@ -367,15 +384,19 @@ py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I3
   return out;
 }
 
-py::array_t<uint8_t> AugmentBatchGpu(U8Image images, I32 ops, F32 params, F32 aux, float fill, bool bilinear) {
+py::array_t<uint8_t> AugmentBatchGpu(U8Image images, I32 ops, F32 params, F32 aux, float fill,
+                                     bool bilinear) {
   const int b = images.shape(0), k = ops.shape(1);
-  const tfgpuaug::AugmentImage im{int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
-                                  bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
-  py::array out = py::array_t<uint8_t>({b, im.h, im.w, im.c});
+  const tfgpuaug::AugmentImage image_info{
+      int(images.shape(1)), int(images.shape(2)), int(images.shape(3)), fill,
+      bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest};
+  py::array out = py::array_t<uint8_t>({b, image_info.h, image_info.w, image_info.c});
   DeviceBuffer src = Upload(images), o = Upload(ops), pr = Upload(params), ax = Upload(aux);
-  DeviceBuffer scratch(tfgpuaug::AugmentGpuScratchBytes(b, size_t(im.h) * im.w * im.c)), dst(out.nbytes());
-  Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, im, o.as<int32_t>(), pr.as<float>(), ax.as<float>(), k,
-                                  scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+  DeviceBuffer scratch(
+      tfgpuaug::AugmentGpuScratchBytes(b, size_t(image_info.h) * image_info.w * image_info.c)),
+      dst(out.nbytes());
+  Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, image_info, o.as<int32_t>(), pr.as<float>(),
+                                  ax.as<float>(), k, scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -384,7 +405,8 @@ py::array_t<uint8_t> FlipBatchGpu(U8Image images, Flags horizontal, Flags vertic
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, h, w, c});
   DeviceBuffer src = Upload(images), hz = Upload(horizontal), vt = Upload(vertical), dst(out.nbytes());
-  Check(tfgpuaug::FlipGpu(src.as<uint8_t>(), b, h, w, c, 1, hz.as<bool>(), vt.as<bool>(), dst.as<uint8_t>(), nullptr));
+  Check(tfgpuaug::FlipGpu(src.as<uint8_t>(), b, h, w, c, 1, hz.as<bool>(), vt.as<bool>(), dst.as<uint8_t>(),
+                          nullptr));
   Download(dst, out);
   return out;
 }
@@ -406,14 +428,14 @@ py::array_t<uint8_t> WarpAffineGpu(U8Image img, std::vector<float> m, bool bilin
 
 PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
-  m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3,
-        py::arg("window") = py::none(), py::arg("scale") = 1,
-        py::arg("apply_exif_orientation") = false, py::arg("strided") = false,
+  m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3, py::arg("window") = py::none(),
+        py::arg("dct_denom") = 1, py::arg("apply_exif_orientation") = false, py::arg("strided") = false,
         py::arg("jpeg_build") = "auto",
         "Decodes JPEG/PNG bytes on the CPU (strided: through ExecuteDecodeStrided).");
-  m.def("jpeg_build_available",
-        [](const std::string& name) { return tfgpuaug::JpegBuildAvailable(JpegBuildNamed(name)); },
-        py::arg("name"), "Whether this module can decode with the named libjpeg here.");
+  m.def(
+      "jpeg_build_available",
+      [](const std::string& name) { return tfgpuaug::JpegBuildAvailable(JpegBuildNamed(name)); },
+      py::arg("name"), "Whether this module can decode with the named libjpeg here.");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false,
@@ -423,15 +445,14 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("fill") = 128.f, py::arg("general") = false,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
   m.def("augment_stage", &AugmentStage, py::arg("image"), py::arg("op"), py::arg("param") = 0.f,
-        py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f,
-        py::arg("general") = false,
+        py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f, py::arg("general") = false,
         "One augment stage on the CPU; general=True runs the per-pixel function the GPU runs.");
   m.def("crop_mirror_normalize", &CropMirrorNormalizeBatch, py::arg("images"), py::arg("crop_h"),
         py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
         py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false,
         "Crop-mirror-normalize of a uint8 [B, H, W, C] batch on the CPU (16-bit outputs as bits).");
-  m.def("augment_batch", &AugmentBatch, py::arg("images"), py::arg("ops"), py::arg("params"),
-        py::arg("aux"), py::arg("fill") = 128.f, py::arg("bilinear") = true,
+  m.def("augment_batch", &AugmentBatch, py::arg("images"), py::arg("ops"), py::arg("params"), py::arg("aux"),
+        py::arg("fill") = 128.f, py::arg("bilinear") = true,
         "K augment stages per sample of a uint8 batch on the CPU, one sample at a time.");
   m.def("flip", &FlipBatch, py::arg("images"), py::arg("horizontal"), py::arg("vertical"));
   m.def("cuda_built", &CudaBuilt);
@@ -442,8 +463,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false);
-  m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"),
-        py::arg("bilinear") = true, py::arg("fill") = 128.f);
+  m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
+        py::arg("fill") = 128.f);
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
         py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
         py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false);

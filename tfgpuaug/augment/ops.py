@@ -11,7 +11,7 @@ from tfgpuaug import _checks, _loader
 
 
 def _op_ids() -> dict:
-    """name -> id, read from the op library (cc/kernels/augment.h's table), not copied."""
+    """name -> id, read from the op library (cc/kernels/augment/augment.h's table), not copied."""
     with tf.init_scope():  # eager even when imported inside a graph or tf.function
         names = _loader.ops().tf_gpu_aug_augment_op_names().numpy()
     return {name.decode(): i for i, name in enumerate(names)}

@@ -24,7 +24,7 @@ def machine() -> Dict:
     from tfgpuaug import _build_info
 
     # Which libjpeg decodes: the x86-64-v3 build when linked in, the CPU has it and
-    # TFGPUAUG_DISABLE_JPEG_V3 is unset (cc/kernels/jpeg_codec_select.cc), else the system's.
+    # TFGPUAUG_DISABLE_JPEG_V3 is unset (cc/kernels/decode/jpeg_codec_select.cc), else the system's.
     v3 = (getattr(_build_info, "JPEG_X86_64_V3", False) and _cpu_has_x86_64_v3()
           and not os.environ.get("TFGPUAUG_DISABLE_JPEG_V3"))
     return dict(date=datetime.date.today().isoformat(), platform=platform.platform(), cpu=cpu,

@@ -1,0 +1,442 @@
+// Per-sample augmentations with PIL's semantics (ImageOps, ImageEnhance, Image.transform),
+// as inline math shared by the CPU driver and the CUDA kernels.
+//
+// Each stage applies one operation per sample, chosen by an op id with one parameter in
+// natural units (degrees, factors, pixels, bits, levels) and two uniform numbers `aux` for
+// operations that need a random position or stream (cutout, noise).
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "cc/kernels/common/host_device.h"
+#include "cc/kernels/common/portable_math.h"
+#include "cc/kernels/decode/pixel_convert.h"
+#include "cc/kernels/warp/warp.h"
+
+namespace tfgpuaug {
+
+// The augmentation ops, in id order: the one table behind the enum, the names the library
+// exports (TfGpuAug>AugmentOpNames) and Python's OP_IDS. Ids are stable: append only.
+#define TFGPUAUG_AUGMENT_OPS(X)                                                              \
+  X(kIdentity, "identity")                                                                   \
+  X(kAutoContrast, "auto_contrast")                                                          \
+  X(kEqualize, "equalize")                                                                   \
+  X(kInvert, "invert")                                                                       \
+  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */         \
+  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                            \
+  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                \
+  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                             \
+  X(kColor, "color")              /* ImageEnhance factors */                                 \
+  X(kContrast, "contrast")                                                                   \
+  X(kBrightness, "brightness")                                                               \
+  X(kSharpness, "sharpness")                                                                 \
+  X(kShearX, "shear_x") /* shear factor */                                                   \
+  X(kShearY, "shear_y")                                                                      \
+  X(kTranslateX, "translate_x") /* pixels */                                                 \
+  X(kTranslateY, "translate_y")                                                              \
+  X(kCutout, "cutout")                /* square side in pixels, centre from aux */           \
+  X(kGrayscale, "grayscale")          /* parameter ignored */                                \
+  X(kHue, "hue")                      /* hue shift in turns (tf.image.adjust_hue's delta) */ \
+  X(kSaturation, "saturation")        /* saturation factor (tf.image.adjust_saturation) */   \
+  X(kGaussianNoise, "gaussian_noise") /* standard deviation in levels; stream from aux */    \
+  X(kGaussianBlur, "gaussian_blur")   /* sigma in pixels; reflect-101 border */
+
+enum class AugmentOp : int {
+#define TFGPUAUG_AUGMENT_ENUM(id, name) id,
+  TFGPUAUG_AUGMENT_OPS(TFGPUAUG_AUGMENT_ENUM)
+#undef TFGPUAUG_AUGMENT_ENUM
+      kNumOps,
+};
+constexpr int kNumAugmentOps = int(AugmentOp::kNumOps);
+
+// The op names, indexed by id (host code: the op library and the kernels module export them).
+inline const char* const* AugmentOpNames() {
+#define TFGPUAUG_AUGMENT_NAME(id, name) name,
+  static const char* const names[] = {TFGPUAUG_AUGMENT_OPS(TFGPUAUG_AUGMENT_NAME)};
+#undef TFGPUAUG_AUGMENT_NAME
+  static_assert(sizeof(names) / sizeof(names[0]) == kNumAugmentOps, "one name per op");
+  return names;
+}
+
+// Point operations become a per-channel lookup table.
+TFGPUAUG_HD bool IsLutOp(int op) {
+  return op == int(AugmentOp::kIdentity) || op == int(AugmentOp::kAutoContrast) ||
+         op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kInvert) ||
+         op == int(AugmentOp::kPosterize) || op == int(AugmentOp::kSolarize) ||
+         op == int(AugmentOp::kSolarizeAdd) || op == int(AugmentOp::kContrast) ||
+         op == int(AugmentOp::kBrightness);
+}
+
+TFGPUAUG_HD bool IsAffineOp(int op) {
+  return op == int(AugmentOp::kRotate) || op == int(AugmentOp::kShearX) || op == int(AugmentOp::kShearY) ||
+         op == int(AugmentOp::kTranslateX) || op == int(AugmentOp::kTranslateY);
+}
+
+// Whether the stage needs per-channel histograms (equalize, auto_contrast) or the mean of
+// the image's luma (contrast).
+TFGPUAUG_HD bool NeedsHistogram(int op) {
+  return op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kAutoContrast);
+}
+TFGPUAUG_HD bool NeedsLumaMean(int op) { return op == int(AugmentOp::kContrast); }
+
+// PIL's Image.blend of 8-bit images: float interpolation, truncated, clipped.
+TFGPUAUG_HD uint8_t BlendPil(float from, float to, float alpha) {
+  const float t = from + alpha * (to - from);
+  return t <= 0.f ? 0 : (t >= 255.f ? 255 : static_cast<uint8_t>(t));
+}
+
+// Lookup table of one channel for a point operation. `hist` is that channel's 256-bin
+// histogram (equalize, auto_contrast); `luma_mean` is PIL's rounded mean of the L image.
+TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_mean, uint8_t* lut) {
+  switch (static_cast<AugmentOp>(op)) {
+    case AugmentOp::kAutoContrast: {
+      int lo = 0, hi = 255;
+      while (lo < 256 && hist[lo] == 0) ++lo;
+      while (hi >= 0 && hist[hi] == 0) --hi;
+      if (hi <= lo) break;  // flat channel: identity, as PIL
+      // Double precision, as PIL's Python arithmetic, so truncation lands identically.
+      const double scale = 255.0 / (hi - lo), offset = -lo * scale;
+      for (int i = 0; i < 256; ++i) {
+        const int v = static_cast<int>(i * scale + offset);  // truncation, as PIL's int()
+        lut[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+      }
+      return;
+    }
+    case AugmentOp::kEqualize: {
+      uint64_t total = 0, last = 0, nonzero = 0;
+      for (int i = 0; i < 256; ++i) {
+        if (hist[i] == 0) continue;
+        total += hist[i];
+        last = hist[i];
+        ++nonzero;
+      }
+      const uint64_t step = nonzero <= 1 ? 0 : (total - last) / 255;
+      if (step == 0) break;  // identity, as PIL
+      uint64_t n = step / 2;
+      for (int i = 0; i < 256; ++i) {
+        const uint64_t v = n / step;
+        lut[i] = static_cast<uint8_t>(v > 255 ? 255 : v);
+        n += hist[i];
+      }
+      return;
+    }
+    case AugmentOp::kInvert:
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(255 - i);
+      return;
+    case AugmentOp::kPosterize: {
+      const int bits = param < 0.f ? 0 : (param > 8.f ? 8 : static_cast<int>(param + 0.5f));
+      const int mask = bits == 0 ? 0 : ~((1 << (8 - bits)) - 1) & 0xff;
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i & mask);
+      return;
+    }
+    case AugmentOp::kSolarize:
+      for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i < param ? i : 255 - i);
+      return;
+    case AugmentOp::kSolarizeAdd: {
+      const int add = static_cast<int>(floorf(param + 0.5f));
+      for (int i = 0; i < 256; ++i) {
+        const int v = i < 128 ? i + add : i;
+        lut[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+      }
+      return;
+    }
+    case AugmentOp::kContrast:
+      for (int i = 0; i < 256; ++i) lut[i] = BlendPil(float(luma_mean), float(i), param);
+      return;
+    case AugmentOp::kBrightness:
+      for (int i = 0; i < 256; ++i) lut[i] = BlendPil(0.f, float(i), param);
+      return;
+    default:
+      break;
+  }
+  for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i);
+}
+
+// The 2x3 matrix (output pixel centre -> input coordinate) of an affine operation on a
+// w x h image, as PIL builds it (Image.rotate rounds cos/sin to 15 digits; float here).
+TFGPUAUG_HD void AffineMatrix(int op, float param, int h, int w, float* m) {
+  m[0] = 1.f;
+  m[1] = 0.f;
+  m[2] = 0.f;
+  m[3] = 0.f;
+  m[4] = 1.f;
+  m[5] = 0.f;
+  switch (static_cast<AugmentOp>(op)) {
+    case AugmentOp::kRotate: {
+      const double a = -static_cast<double>(param) * 3.14159265358979323846 / 180.0;
+      const double c = cos(a), s = sin(a), cx = w / 2.0, cy = h / 2.0;
+      m[0] = float(c);
+      m[1] = float(s);
+      m[2] = float(c * -cx + s * -cy + cx);
+      m[3] = float(-s);
+      m[4] = float(c);
+      m[5] = float(-s * -cx + c * -cy + cy);
+      return;
+    }
+    case AugmentOp::kShearX:
+      m[1] = param;
+      return;
+    case AugmentOp::kShearY:
+      m[3] = param;
+      return;
+    case AugmentOp::kTranslateX:
+      m[2] = param;
+      return;
+    case AugmentOp::kTranslateY:
+      m[5] = param;
+      return;
+    default:
+      return;
+  }
+}
+
+// PIL's ImageFilter.SMOOTH (3x3, weights 1 around a centre of 5, divided by 13) at an
+// interior pixel; PIL copies border pixels unfiltered. PIL sums float weights; the exact
+// integer sum / 13 is never within float error of a .5 tie (13 is odd), so integer
+// rounding gives the same values.
+// The SMOOTH value at `mid` (one channel of an interior pixel); rows are `row` bytes
+// apart and pixels `c` bytes.
+TFGPUAUG_HD uint8_t SmoothPilAt(const uint8_t* mid, size_t row, int c) {
+  const uint8_t* up = mid - row;
+  const uint8_t* down = mid + row;
+  const int sum = up[-c] + up[0] + up[c] + mid[-c] + 5 * mid[0] + mid[c] + down[-c] + down[0] + down[c];
+  return static_cast<uint8_t>((2 * sum + 13) / 26);
+}
+
+TFGPUAUG_HD uint8_t SmoothPil(const uint8_t* img, int w, int c, int y, int x, int k) {
+  return SmoothPilAt(img + (size_t(y) * w + x) * c + k, size_t(w) * c, c);
+}
+
+TFGPUAUG_HD void RgbToHsv(float r, float g, float b, float* h, float* s, float* v) {
+  const float mx = fmaxf(r, fmaxf(g, b)), mn = fminf(r, fminf(g, b)), d = mx - mn;
+  *v = mx;
+  *s = mx > 0.f ? d / mx : 0.f;
+  if (d <= 0.f) {
+    *h = 0.f;
+    return;
+  }
+  float hh;
+  if (mx == r)
+    hh = (g - b) / d;
+  else if (mx == g)
+    hh = 2.f + (b - r) / d;
+  else
+    hh = 4.f + (r - g) / d;
+  hh /= 6.f;
+  *h = hh < 0.f ? hh + 1.f : hh;
+}
+
+TFGPUAUG_HD void HsvToRgb(float h, float s, float v, float* r, float* g, float* b) {
+  h = h - floorf(h);
+  const float hh = h * 6.f;
+  const int i = static_cast<int>(hh) % 6;
+  const float f = hh - floorf(hh), p = v * (1.f - s), q = v * (1.f - s * f), t = v * (1.f - s * (1.f - f));
+  switch (i) {
+    case 0:
+      *r = v;
+      *g = t;
+      *b = p;
+      break;
+    case 1:
+      *r = q;
+      *g = v;
+      *b = p;
+      break;
+    case 2:
+      *r = p;
+      *g = v;
+      *b = t;
+      break;
+    case 3:
+      *r = p;
+      *g = q;
+      *b = v;
+      break;
+    case 4:
+      *r = t;
+      *g = p;
+      *b = v;
+      break;
+    default:
+      *r = v;
+      *g = p;
+      *b = q;
+      break;
+  }
+}
+
+// A counter-based uniform in (0, 1) for noise: same numbers on every device.
+TFGPUAUG_HD float HashUniform(uint32_t seed, uint32_t index) {
+  uint32_t x = seed * 0x9E3779B9u ^ (index + 0x7F4A7C15u);
+  x ^= x >> 16;
+  x *= 0x85EBCA6Bu;
+  x ^= x >> 13;
+  x *= 0xC2B2AE35u;
+  x ^= x >> 16;
+  return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
+}
+
+// Byte `index` of an image plus Gaussian noise of deviation `sigma`: uniforms 2 index and
+// 2 index + 1 of the seed's stream.
+TFGPUAUG_HD uint8_t NoisyByte(uint32_t seed, uint32_t index, float sigma, uint8_t value) {
+  const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
+  return SaturateToUint8(value + sigma * z);
+}
+
+struct AugmentImage {
+  int h, w, c;
+  float fill;
+  Interpolation interpolation;
+};
+
+// Gaussian blur: a separable kernel of radius ceil(3 sigma) (at most kMaxBlurRadius),
+// weights exp(-d^2 / (2 sigma^2)) normalised to sum 1.
+constexpr int kMaxBlurRadius = 16;
+
+TFGPUAUG_HD int BlurRadius(float sigma) {
+  if (!(sigma > 0.f)) return 0;
+  const float r = ceilf(3.f * sigma);
+  return r > float(kMaxBlurRadius) ? kMaxBlurRadius : static_cast<int>(r);
+}
+
+// w[0 .. 2r] for offsets -r .. r.
+TFGPUAUG_HD void BlurWeights(float sigma, int r, float* w) {
+  const float inv = 1.f / (2.f * sigma * sigma);
+  float sum = 0.f;
+  for (int i = 0; i <= 2 * r; ++i) {
+    const float d = float(i - r);
+    w[i] = ExpNonPositive(-d * d * inv);
+    sum += w[i];
+  }
+  for (int i = 0; i <= 2 * r; ++i) w[i] /= sum;
+}
+
+// What one stage needs for one sample, computed once per sample (not per pixel).
+struct StageParams {
+  int op;
+  float param;
+  float aux[2];
+  float matrix[6];  // affine ops
+  uint32_t seed;    // gaussian noise
+  int blur_radius;  // gaussian blur: radius and weights w[0 .. 2r] (offsets -r .. r)
+  float blur[2 * kMaxBlurRadius + 1];
+};
+
+TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& image_info) {
+  StageParams stage_params;
+  stage_params.op = op;
+  stage_params.param = param;
+  stage_params.aux[0] = aux[0];
+  stage_params.aux[1] = aux[1];
+  AffineMatrix(op, param, image_info.h, image_info.w, stage_params.matrix);
+  stage_params.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+  stage_params.blur_radius = op == int(AugmentOp::kGaussianBlur) ? BlurRadius(param) : 0;
+  if (stage_params.blur_radius > 0) BlurWeights(param, stage_params.blur_radius, stage_params.blur);
+  return stage_params;
+}
+
+// Cutout's square: centre (from aux, as fractions of the size) and half side in pixels.
+struct CutoutSquare {
+  float cy, cx, half;
+};
+TFGPUAUG_HD CutoutSquare CutoutOf(const StageParams& stage_params, const AugmentImage& image_info) {
+  return {stage_params.aux[0] * image_info.h, stage_params.aux[1] * image_info.w, 0.5f * stage_params.param};
+}
+// Whether a pixel centre at `pos` lies inside the square along one axis.
+TFGPUAUG_HD bool CutoutCovers(float centre, float half, float pos) {
+  return pos >= centre - half && pos < centre + half;
+}
+
+// Index i mirrored into [0, n) without repeating the edge pixel (..., 2, 1, 0, 1, 2, ...).
+TFGPUAUG_HD int Reflect101(int i, int n) {
+  if (n == 1) return 0;
+  const int period = 2 * (n - 1);
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - i;
+}
+
+// Channel k of blurred pixel (y, x): each source row's horizontal sum, then the vertical
+// sum of those, both in ascending offset order. The CPU computes the row sums once per
+// row and the vertical sums in the same order, so its results are bit-identical to this.
+TFGPUAUG_HD uint8_t BlurPixel(const uint8_t* src, const AugmentImage& image_info, const float* w, int r,
+                              int y, int x, int k) {
+  float acc = 0.f;
+  for (int dy = -r; dy <= r; ++dy) {
+    const uint8_t* row = src + size_t(Reflect101(y + dy, image_info.h)) * image_info.w * image_info.c + k;
+    float h = 0.f;
+    for (int dx = -r; dx <= r; ++dx) h += w[dx + r] * row[Reflect101(x + dx, image_info.w) * image_info.c];
+    acc += w[dy + r] * h;
+  }
+  return SaturateToUint8(acc);
+}
+
+// All channels of output pixel (y, x) of a non-LUT stage applied to `src`.
+TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* src,
+                              const AugmentImage& image_info, int y, int x, uint8_t* out) {
+  const size_t at = (size_t(y) * image_info.w + x) * image_info.c;
+  const uint8_t* px = src + at;
+  const int color_channels = image_info.c >= 3 ? 3 : 0;  // colour ops leave gray and alpha alone
+  for (int k = 0; k < image_info.c; ++k) out[k] = px[k];
+  switch (static_cast<AugmentOp>(stage_params.op)) {
+    case AugmentOp::kColor:
+    case AugmentOp::kGrayscale: {
+      if (!color_channels) return;
+      const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+      for (int k = 0; k < 3; ++k)
+        out[k] =
+            stage_params.op == int(AugmentOp::kGrayscale) ? gray : BlendPil(gray, px[k], stage_params.param);
+      return;
+    }
+    case AugmentOp::kSharpness: {
+      if (y == 0 || x == 0 || y == image_info.h - 1 || x == image_info.w - 1) return;
+      const int n = image_info.c >= 3 ? 3 : image_info.c;
+      for (int k = 0; k < n; ++k)
+        out[k] = BlendPil(SmoothPil(src, image_info.w, image_info.c, y, x, k), px[k], stage_params.param);
+      return;
+    }
+    case AugmentOp::kCutout: {
+      const CutoutSquare sq = CutoutOf(stage_params, image_info);
+      if (CutoutCovers(sq.cy, sq.half, y + 0.5f) && CutoutCovers(sq.cx, sq.half, x + 0.5f))
+        for (int k = 0; k < image_info.c; ++k) out[k] = SaturateToUint8(image_info.fill);
+      return;
+    }
+    case AugmentOp::kHue:
+    case AugmentOp::kSaturation: {
+      if (!color_channels) return;
+      float h, s, v, rgb[3];
+      RgbToHsv(px[0] / 255.f, px[1] / 255.f, px[2] / 255.f, &h, &s, &v);
+      if (stage_params.op == int(AugmentOp::kHue)) {
+        h += stage_params.param;
+      } else {
+        s = fminf(1.f, fmaxf(0.f, s * stage_params.param));
+      }
+      HsvToRgb(h, s, v, &rgb[0], &rgb[1], &rgb[2]);
+      for (int k = 0; k < 3; ++k) out[k] = SaturateToUint8(rgb[k] * 255.f);
+      return;
+    }
+    case AugmentOp::kGaussianBlur:
+      if (stage_params.blur_radius == 0) return;
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = BlurPixel(src, image_info, stage_params.blur, stage_params.blur_radius, y, x, k);
+      return;
+    case AugmentOp::kGaussianNoise:
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = NoisyByte(stage_params.seed, static_cast<uint32_t>(at + k), stage_params.param, px[k]);
+      return;
+    default:
+      break;
+  }
+  if (IsAffineOp(stage_params.op)) {
+    const AffineParams p{image_info.h,   image_info.w, image_info.c,
+                         image_info.h,   image_info.w, image_info.interpolation,
+                         image_info.fill};
+    AffineSamplePixel(src, p, stage_params.matrix, y, x, out);
+  }
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_H_

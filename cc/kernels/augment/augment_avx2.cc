@@ -1,0 +1,173 @@
+#include "cc/kernels/augment/augment_avx2.h"
+
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+
+#include <cstring>
+
+#include "cc/kernels/augment/augment.h"
+
+namespace tfgpuaug {
+namespace {
+
+// Hue shift or saturation scale of eight RGB pixels per step: RgbToHsv, the stage's change
+// and HsvToRgb of augment.h with the same IEEE operations in the same order, their
+// branches turned into lane selects (lanes a branch does not take may compute NaN or
+// infinity; selects drop them). The per-pixel code branches on the data (largest channel,
+// hue sector), which photos make unpredictable.
+__attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
+  return _mm256_blendv_ps(if_false, if_true, mask);
+}
+
+__attribute__((target("avx2"))) inline __m256 SectorIs(__m256i sector, int k) {
+  return _mm256_castsi256_ps(_mm256_cmpeq_epi32(sector, _mm256_set1_epi32(k)));
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_t n, int c, bool hue,
+                                                       float param, uint8_t* dst) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), six = _mm256_set1_ps(6.f);
+  const __m256 c255 = _mm256_set1_ps(255.f), p = _mm256_set1_ps(param);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    const int lanes = n - i0 < 8 ? int(n - i0) : 8;
+    alignas(32) float in[3][8] = {};
+    for (int l = 0; l < lanes; ++l)
+      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
+    const __m256 r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
+    const __m256 g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
+    const __m256 b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+    // RgbToHsv
+    const __m256 mx = _mm256_max_ps(r, _mm256_max_ps(g, b)), mn = _mm256_min_ps(r, _mm256_min_ps(g, b));
+    const __m256 d = _mm256_sub_ps(mx, mn);
+    const __m256 v = mx;
+    __m256 s = Select(_mm256_cmp_ps(mx, zero, _CMP_GT_OQ), _mm256_div_ps(d, mx), zero);
+    const __m256 is_r = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ);
+    const __m256 is_g = _mm256_andnot_ps(is_r, _mm256_cmp_ps(mx, g, _CMP_EQ_OQ));
+    const __m256 num =
+        Select(is_r, _mm256_sub_ps(g, b), Select(is_g, _mm256_sub_ps(b, r), _mm256_sub_ps(r, g)));
+    const __m256 q0 = _mm256_div_ps(num, d);
+    const __m256 offset = Select(is_g, _mm256_set1_ps(2.f), _mm256_set1_ps(4.f));
+    __m256 hh = _mm256_div_ps(Select(is_r, q0, _mm256_add_ps(offset, q0)), six);
+    hh = Select(_mm256_cmp_ps(hh, zero, _CMP_LT_OQ), _mm256_add_ps(hh, one), hh);
+    __m256 h = Select(_mm256_cmp_ps(d, zero, _CMP_LE_OQ), zero, hh);
+    // The stage
+    if (hue) {
+      h = _mm256_add_ps(h, p);
+    } else {
+      s = _mm256_min_ps(one, _mm256_max_ps(zero, _mm256_mul_ps(s, p)));
+    }
+    // HsvToRgb
+    h = _mm256_sub_ps(h, _mm256_floor_ps(h));
+    const __m256 h6 = _mm256_mul_ps(h, six);
+    __m256i sector = _mm256_cvttps_epi32(h6);
+    sector = _mm256_blendv_epi8(sector, _mm256_setzero_si256(),
+                                _mm256_cmpeq_epi32(sector, _mm256_set1_epi32(6)));  // % 6 of 0..6
+    const __m256 f = _mm256_sub_ps(h6, _mm256_floor_ps(h6));
+    const __m256 pp = _mm256_mul_ps(v, _mm256_sub_ps(one, s));
+    const __m256 qq = _mm256_mul_ps(v, _mm256_sub_ps(one, _mm256_mul_ps(s, f)));
+    const __m256 tt = _mm256_mul_ps(v, _mm256_sub_ps(one, _mm256_mul_ps(s, _mm256_sub_ps(one, f))));
+    const __m256 s0 = SectorIs(sector, 0), s1 = SectorIs(sector, 1), s2 = SectorIs(sector, 2);
+    const __m256 s3 = SectorIs(sector, 3), s4 = SectorIs(sector, 4);
+    // sector: 0 -> (v, t, p), 1 -> (q, v, p), 2 -> (p, v, t), 3 -> (p, q, v), 4 -> (t, p, v), 5 -> (v, p, q)
+    const __m256 out_r = Select(s0, v, Select(s1, qq, Select(_mm256_or_ps(s2, s3), pp, Select(s4, tt, v))));
+    const __m256 out_g = Select(s0, tt, Select(_mm256_or_ps(s1, s2), v, Select(s3, qq, pp)));
+    const __m256 out_b =
+        Select(_mm256_or_ps(s0, s1), pp, Select(s2, tt, Select(_mm256_or_ps(s3, s4), v, qq)));
+    alignas(32) int out[3][8];
+    const __m256 rgb[3] = {out_r, out_g, out_b};
+    for (int k = 0; k < 3; ++k)  // SaturateToUint8(x * 255)
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), SaturateLanes8(_mm256_mul_ps(rgb[k], c255)));
+    for (int l = 0; l < lanes; ++l) {
+      uint8_t* o = dst + (i0 + l) * c;
+      for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
+      for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
+    }
+  }
+}
+
+namespace {
+
+// HashUniform of augment.h on eight indices.
+__attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256i index) {
+  __m256i x = _mm256_xor_si256(_mm256_set1_epi32(int(seed * 0x9E3779B9u)),
+                               _mm256_add_epi32(index, _mm256_set1_epi32(0x7F4A7C15)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+  x = _mm256_mullo_epi32(x, _mm256_set1_epi32(int(0x85EBCA6Bu)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 13));
+  x = _mm256_mullo_epi32(x, _mm256_set1_epi32(int(0xC2B2AE35u)));
+  x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 16));
+  const __m256 top = _mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8));  // < 2^24: exact
+  return _mm256_mul_ps(_mm256_add_ps(top, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.f / 16777216.f));
+}
+
+// GaussianFromUniforms of portable_math.h on eight lanes, operation for operation.
+__attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, __m256 u2) {
+  const __m256 one = _mm256_set1_ps(1.f);
+  // LogPositive(u1)
+  const __m256i bits = _mm256_castps_si256(u1);
+  __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127));
+  __m256 m = _mm256_castsi256_ps(
+      _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)), _mm256_set1_epi32(0x3f800000)));
+  const __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(kSqrtTwo), _CMP_GT_OQ);
+  m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), big);
+  e = _mm256_sub_epi32(e, _mm256_castps_si256(big));  // the mask is -1 where m was halved
+  const __m256 s = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one));
+  const __m256 s2 = _mm256_mul_ps(s, s);
+  __m256 p = _mm256_mul_ps(s2, _mm256_set1_ps(2.f / 9.f));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 7.f), p));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 5.f), p));
+  p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 3.f), p));
+  p = _mm256_mul_ps(s, _mm256_add_ps(_mm256_set1_ps(2.f), p));
+  const __m256 ef = _mm256_cvtepi32_ps(e);
+  const __m256 log_u1 = _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Hi)),
+                                      _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Lo)), p));
+  // CosTurns(u2)
+  const __m256 y = _mm256_mul_ps(u2, _mm256_set1_ps(4.f));
+  const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, _mm256_set1_ps(0.5f)));
+  const __m256 a = _mm256_mul_ps(_mm256_sub_ps(y, _mm256_cvtepi32_ps(q)), _mm256_set1_ps(kHalfPi));
+  const __m256 a2 = _mm256_mul_ps(a, a);
+  __m256 c = _mm256_mul_ps(a2, _mm256_set1_ps(1.f / 40320.f));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 720.f), c));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 24.f), c));
+  c = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 2.f), c));
+  c = _mm256_sub_ps(one, c);
+  __m256 sn = _mm256_mul_ps(a2, _mm256_set1_ps(1.f / 362880.f));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 5040.f), sn));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 120.f), sn));
+  sn = _mm256_mul_ps(a2, _mm256_sub_ps(_mm256_set1_ps(1.f / 6.f), sn));
+  sn = _mm256_mul_ps(a, _mm256_sub_ps(one, sn));
+  const __m256i quadrant = _mm256_and_si256(q, _mm256_set1_epi32(3));
+  const __m256 odd = _mm256_castsi256_ps(_mm256_slli_epi32(quadrant, 31));  // quadrants 1, 3
+  const __m256 negate = _mm256_castsi256_ps(                                // sign bit for quadrants 1 and 2
+      _mm256_slli_epi32(_mm256_xor_si256(quadrant, _mm256_srli_epi32(quadrant, 1)), 31));
+  const __m256 cos_u2 = _mm256_xor_ps(_mm256_blendv_ps(c, sn, odd), negate);
+  const __m256 r = _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.f), log_u1));
+  return _mm256_mul_ps(r, cos_u2);
+}
+
+}  // namespace
+
+// NoisyByte of augment.h over every byte (all channels, as the per-pixel code), eight
+// bytes per step.
+__attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed,
+                                                       float param, uint8_t* dst) {
+  const __m256 sigma = _mm256_set1_ps(param);
+  const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+  size_t i = 0;
+  for (; i + 8 <= elements; i += 8) {
+    const __m256i even = _mm256_add_epi32(_mm256_set1_epi32(int(uint32_t(2 * i))), lane2);
+    const __m256 z = GaussianFromUniforms8(HashUniform8(seed, even),
+                                           HashUniform8(seed, _mm256_add_epi32(even, _mm256_set1_epi32(1))));
+    __m256i q = SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i), _mm256_mul_ps(sigma, z)));
+    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+    const uint32_t lo = uint32_t(_mm256_cvtsi256_si32(q));
+    const uint32_t hi = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+    const uint64_t both = uint64_t(lo) | (uint64_t(hi) << 32);
+    std::memcpy(dst + i, &both, 8);
+  }
+  for (; i < elements; ++i) dst[i] = NoisyByte(seed, static_cast<uint32_t>(i), param, src[i]);
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_HAVE_AVX2_LOOPS

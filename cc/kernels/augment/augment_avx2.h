@@ -1,0 +1,24 @@
+// AVX2 loops of the CPU augment driver, eight lanes per step, bit-identical to the
+// per-pixel inline math of augment.h (which the CUDA kernels run). Callers check
+// CpuHasAvx2() first. CPU only.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_AVX2_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_AVX2_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/kernels/common/simd_x86.h"
+
+namespace tfgpuaug {
+
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// Hue shift (hue = true; param in turns) or saturation scale of n pixels of c >= 3 channels.
+void HueSaturationAvx2(const uint8_t* src, size_t n, int c, bool hue, float param, uint8_t* dst);
+
+// Gaussian noise of standard deviation param over every byte.
+void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
+#endif
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_AVX2_H_

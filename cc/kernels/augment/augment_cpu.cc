@@ -1,0 +1,262 @@
+#include "cc/kernels/augment/augment_cpu.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cc/kernels/augment/augment_avx2.h"
+#include "cc/kernels/common/simd_x86.h"
+#include "cc/kernels/resample/row_sums.h"
+#include "cc/kernels/warp/warp_cpu.h"
+
+namespace tfgpuaug {
+namespace {
+
+void Histograms(const uint8_t* src, const AugmentImage& image_info, uint32_t* hist) {
+  // Even and odd pixels count into separate tables: neighbouring pixels often share a
+  // value, and back-to-back increments of one counter would wait on each other.
+  uint32_t odd[4 * 256];
+  std::memset(hist, 0, sizeof(uint32_t) * 256 * image_info.c);
+  std::memset(odd, 0, sizeof(uint32_t) * 256 * image_info.c);
+  const size_t n = size_t(image_info.h) * image_info.w, c = image_info.c;
+  size_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    for (size_t k = 0; k < c; ++k) {
+      ++hist[k * 256 + src[i * c + k]];
+      ++odd[k * 256 + src[(i + 1) * c + k]];
+    }
+  }
+  for (; i < n; ++i)
+    for (size_t k = 0; k < c; ++k) ++hist[k * 256 + src[i * c + k]];
+  for (size_t j = 0; j < 256 * c; ++j) hist[j] += odd[j];
+}
+
+// ImageEnhance.Color of an RGB image: each channel blended with the pixel's luma.
+void ColorRgb(const uint8_t* src, size_t n, float param, uint8_t* dst) {
+  size_t i = 0;
+#if TFGPUAUG_HAVE_SSE2
+  // BlendPil on four lanes; the last pixel stays scalar (its 4-byte load would overrun).
+  const __m128 alpha = _mm_set1_ps(param), lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.f);
+  for (; i + 1 < n; ++i) {
+    const uint8_t* px = src + 3 * i;
+    const __m128 gray = _mm_set1_ps(float(RgbToLuma(px[0], px[1], px[2])));
+    const __m128 t = Lerp4(gray, LoadPixel4(px), alpha);
+    StoreTruncated(_mm_min_ps(_mm_max_ps(t, lo), hi), 3, dst + 3 * i);
+  }
+#endif
+  for (; i < n; ++i) {
+    const uint8_t* px = src + 3 * i;
+    const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+    for (int k = 0; k < 3; ++k) dst[3 * i + k] = BlendPil(gray, px[k], param);
+  }
+}
+
+// PIL: int(mean of the L image + 0.5); the L image of a gray image is itself.
+int LumaMean(const uint8_t* src, const AugmentImage& image_info) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* p = src + i * image_info.c;
+    sum += image_info.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
+  }
+  return static_cast<int>(double(sum) / double(n) + 0.5);
+}
+
+// Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
+// per-pixel code computes them; written as one flat loop so that it vectorises.
+template <int C>
+TFGPUAUG_VECTOR_CLONES void SharpenRowT(const uint8_t* s, size_t row, float param, uint8_t* o) {
+  for (size_t i = C; i + C < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, C), s[i], param);
+}
+
+void SharpenRow(const uint8_t* s, size_t row, int c, float param, uint8_t* o) {
+  if (c == 3) return SharpenRowT<3>(s, row, param, o);
+  if (c == 1) return SharpenRowT<1>(s, row, param, o);
+  for (size_t i = c; i + c < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, c), s[i], param);
+}
+
+// SaturateToUint8 over a row: clamp to [0, 255], add 0.5, truncate; 16 values per step
+// with SSE2 (the same operations on each lane), the tail one by one.
+void SaturateRow(const float* in, size_t n, uint8_t* out) {
+  size_t e = 0;
+#if TFGPUAUG_HAVE_SSE2
+  const __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.f), half = _mm_set1_ps(0.5f);
+  auto lanes = [&](size_t at) {
+    const __m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(in + at), lo), hi);
+    return _mm_cvttps_epi32(_mm_add_ps(v, half));
+  };
+  for (; e + 16 <= n; e += 16) {
+    const __m128i a = _mm_packs_epi32(lanes(e), lanes(e + 4));
+    const __m128i b = _mm_packs_epi32(lanes(e + 8), lanes(e + 12));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + e), _mm_packus_epi16(a, b));
+  }
+#endif
+  for (; e < n; ++e) out[e] = SaturateToUint8(in[e]);
+}
+
+// Gaussian blur, separably: every source row's horizontal sums once, then each output
+// row's vertical sum over those rows. Per element these are BlurPixel's additions in
+// BlurPixel's order, so the output is bit-identical to the per-pixel (GPU) function.
+void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const StageParams& stage_params,
+                     uint8_t* dst) {
+  const int r = stage_params.blur_radius, c = image_info.c;
+  const float* w = stage_params.blur;
+  const size_t row = size_t(image_info.w) * c;
+  if (r == 0) {
+    std::memcpy(dst, src, row * image_info.h);
+    return;
+  }
+  // Scratch per pool thread, reused; raw pointers so the loops do not look up the
+  // thread-local storage on every access.
+  thread_local std::vector<float> scratch;
+  scratch.resize(row * image_info.h + size_t(image_info.w + 2 * r) * c + row);
+  float* sums = scratch.data();
+  float* padded = sums + row * image_info.h;
+  float* acc = padded + size_t(image_info.w + 2 * r) * c;
+  const float* taps[2 * kMaxBlurRadius + 1];
+  for (int y = 0; y < image_info.h; ++y) {
+    const uint8_t* s = src + size_t(y) * row;
+    // The row as floats with its reflected borders (only border pixels need Reflect101).
+    float* p = padded + size_t(r) * c;
+    for (size_t e = 0; e < row; ++e) p[e] = s[e];
+    for (int x = -r; x < 0; ++x)
+      for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, image_info.w) * c + k];
+    for (int x = image_info.w; x < image_info.w + r; ++x)
+      for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, image_info.w) * c + k];
+    // Tap t of every pixel is the padded row shifted by t pixels. (Products of the
+    // non-negative weights and pixels are never -0, so assigning the first one equals
+    // BlurPixel's adding it to +0.)
+    for (int t = 0; t <= 2 * r; ++t) taps[t] = padded + size_t(t) * c;
+    WeightedRowSum(taps, w, 2 * r + 1, row, sums + size_t(y) * row);
+  }
+  for (int y = 0; y < image_info.h; ++y) {
+    for (int t = 0; t <= 2 * r; ++t) taps[t] = sums + size_t(Reflect101(y + t - r, image_info.h)) * row;
+    WeightedRowSum(taps, w, 2 * r + 1, row, acc);
+    SaturateRow(acc, row, dst + size_t(y) * row);
+  }
+}
+
+}  // namespace
+
+void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
+                     const AugmentImage& image_info, uint8_t* dst) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  if (op == int(AugmentOp::kIdentity)) {
+    std::memcpy(dst, src, n * image_info.c);
+    return;
+  }
+  if (IsLutOp(op)) {
+    uint32_t hist[4 * 256];
+    uint8_t lut[4 * 256];
+    if (NeedsHistogram(op)) Histograms(src, image_info, hist);
+    const int mean = NeedsLumaMean(op) ? LumaMean(src, image_info) : 0;
+    for (int k = 0; k < image_info.c; ++k) BuildLut(op, param, hist + 256 * k, mean, lut + 256 * k);
+    if (image_info.c == 3) {
+      for (size_t i = 0; i < n; ++i) {
+        dst[3 * i] = lut[src[3 * i]];
+        dst[3 * i + 1] = lut[256 + src[3 * i + 1]];
+        dst[3 * i + 2] = lut[512 + src[3 * i + 2]];
+      }
+      return;
+    }
+    for (size_t i = 0; i < n; ++i)
+      for (int k = 0; k < image_info.c; ++k)
+        dst[i * image_info.c + k] = lut[256 * k + src[i * image_info.c + k]];
+    return;
+  }
+  const StageParams stage_params = PrepareStage(op, param, aux, image_info);
+  // Loops specialised per family so the per-pixel work inlines; the math is the shared
+  // inline code the CUDA kernel runs.
+  if (IsAffineOp(op)) {
+    const AffineParams p{image_info.h,   image_info.w, image_info.c,
+                         image_info.h,   image_info.w, image_info.interpolation,
+                         image_info.fill};
+    WarpAffineCpu(src, p, stage_params.matrix, dst);
+    return;
+  }
+  if (op == int(AugmentOp::kColor) && image_info.c == 3) return ColorRgb(src, n, param, dst);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if ((op == int(AugmentOp::kHue) || op == int(AugmentOp::kSaturation)) && image_info.c >= 3 && CpuHasAvx2())
+    return HueSaturationAvx2(src, n, image_info.c, op == int(AugmentOp::kHue), param, dst);
+  if (op == int(AugmentOp::kGaussianNoise) && CpuHasAvx2())
+    return GaussianNoiseAvx2(src, n * image_info.c, stage_params.seed, param, dst);
+#endif
+  if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
+  if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart
+    std::memcpy(dst, src, n * image_info.c);
+    const CutoutSquare sq = CutoutOf(stage_params, image_info);
+    const uint8_t fill = SaturateToUint8(image_info.fill);
+    for (int y = 0; y < image_info.h; ++y) {
+      if (!CutoutCovers(sq.cy, sq.half, y + 0.5f)) continue;
+      for (int x = 0; x < image_info.w; ++x)
+        if (CutoutCovers(sq.cx, sq.half, x + 0.5f))
+          std::memset(dst + (size_t(y) * image_info.w + x) * image_info.c, fill, image_info.c);
+    }
+    return;
+  }
+  if ((op == int(AugmentOp::kColor) || op == int(AugmentOp::kGrayscale)) && image_info.c >= 3) {
+    const bool gray_only = op == int(AugmentOp::kGrayscale);
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t* px = src + i * image_info.c;
+      uint8_t* o = dst + i * image_info.c;
+      const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+      for (int k = 0; k < 3; ++k) o[k] = gray_only ? gray : BlendPil(gray, px[k], param);
+      for (int k = 3; k < image_info.c; ++k) o[k] = px[k];
+    }
+    return;
+  }
+  if (op == int(AugmentOp::kSharpness) && image_info.h > 2 && image_info.w > 2) {
+    const int nc = image_info.c >= 3 ? 3 : image_info.c;
+    const size_t row = size_t(image_info.w) * image_info.c;
+    std::memcpy(dst, src, row);
+    std::memcpy(dst + (image_info.h - 1) * row, src + (image_info.h - 1) * row, row);
+    for (int y = 1; y < image_info.h - 1; ++y) {
+      const uint8_t* s = src + y * row;
+      uint8_t* o = dst + y * row;
+      std::memcpy(o, s, image_info.c);
+      std::memcpy(o + row - image_info.c, s + row - image_info.c, image_info.c);
+      if (nc == image_info.c) {  // every channel sharpened: one flat loop over the row's bytes
+        SharpenRow(s, row, image_info.c, param, o);
+        continue;
+      }
+      for (int x = 1; x < image_info.w - 1; ++x) {
+        for (int k = 0; k < nc; ++k)
+          o[x * image_info.c + k] =
+              BlendPil(SmoothPil(src, image_info.w, image_info.c, y, x, k), s[x * image_info.c + k], param);
+        for (int k = nc; k < image_info.c; ++k) o[x * image_info.c + k] = s[x * image_info.c + k];
+      }
+    }
+    return;
+  }
+  uint8_t* o = dst;
+  for (int y = 0; y < image_info.h; ++y)
+    for (int x = 0; x < image_info.w; ++x, o += image_info.c)
+      AugmentPixel(stage_params, src, image_info, y, x, o);
+}
+
+Status AugmentSampleCpu(const uint8_t* in, const AugmentImage& image_info, const int32_t* ops,
+                        const float* params, const float* aux, int num_stages, uint8_t* scratch,
+                        uint8_t* out) {
+  if (image_info.c > 4) return Status::Invalid("augment supports at most 4 channels");
+  for (int k = 0; k < num_stages; ++k) {
+    if (ops[k] < 0 || ops[k] >= int(AugmentOp::kNumOps)) {
+      return Status::Invalid("unknown augmentation op id " + std::to_string(ops[k]));
+    }
+  }
+  const size_t bytes = size_t(image_info.h) * image_info.w * image_info.c;
+  if (num_stages == 0) {
+    std::memcpy(out, in, bytes);
+    return Status::Ok();
+  }
+  // Ping-pong so that the last stage writes `out`: stage k writes out when
+  // (num_stages - 1 - k) is even, scratch otherwise.
+  const uint8_t* src = in;
+  for (int k = 0; k < num_stages; ++k) {
+    uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : scratch;
+    AugmentStageCpu(ops[k], params[k], aux + 2 * k, src, image_info, dst);
+    src = dst;
+  }
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug

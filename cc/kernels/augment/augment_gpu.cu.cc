@@ -1,0 +1,126 @@
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "cc/kernels/common/cuda_launch.h"
+
+#include "cc/kernels/augment/augment_gpu.h"
+
+namespace tfgpuaug {
+namespace {
+
+struct Scratch {
+  uint32_t* hist;            // [B, 4, 256]
+  unsigned long long* luma;  // [B]
+  uint8_t* lut;              // [B, 4, 256]
+  StageParams* stage;        // [B] the current stage's per-sample parameters
+  uint8_t* image;            // [B, h, w, c] ping-pong buffer
+};
+
+size_t Align(size_t n) { return (n + 255) & ~size_t(255); }
+
+Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
+  Scratch s;
+  s.hist = reinterpret_cast<uint32_t*>(base);
+  base += Align(size_t(batch) * 4 * 256 * sizeof(uint32_t));
+  s.luma = reinterpret_cast<unsigned long long*>(base);
+  base += Align(size_t(batch) * sizeof(unsigned long long));
+  s.lut = base;
+  base += Align(size_t(batch) * 4 * 256);
+  s.stage = reinterpret_cast<StageParams*>(base);
+  base += Align(size_t(batch) * sizeof(StageParams));
+  s.image = base;
+  return s;
+}
+
+__global__ void StatsKernel(const uint8_t* src, int batch, AugmentImage image_info, const int32_t* ops,
+                            int stage, int num_stages, Scratch s) {
+  const size_t pixels = size_t(image_info.h) * image_info.w, total = pixels * batch;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const int b = e / pixels;
+    const int op = ops[b * num_stages + stage];
+    const uint8_t* p = src + e * image_info.c;
+    if (NeedsHistogram(op)) {
+      for (int k = 0; k < image_info.c; ++k) atomicAdd(&s.hist[(b * 4 + k) * 256 + p[k]], 1u);
+    } else if (NeedsLumaMean(op)) {
+      const unsigned long long v = image_info.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
+      atomicAdd(&s.luma[b], v);
+    }
+  }
+}
+
+__global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops, const float* params,
+                          const float* aux, int stage, int num_stages, Scratch s) {
+  const int total = batch * image_info.c;
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += blockDim.x * gridDim.x) {
+    const int b = e / image_info.c, k = e % image_info.c;
+    const int op = ops[b * num_stages + stage];
+    if (k == 0) {
+      const int idx = b * num_stages + stage;
+      s.stage[b] = PrepareStage(op, params[idx], aux + 2 * idx, image_info);
+    }
+    if (!IsLutOp(op)) continue;
+    const double n = double(image_info.h) * image_info.w;
+    const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
+    BuildLut(op, params[b * num_stages + stage], s.hist + (b * 4 + k) * 256, mean, s.lut + (b * 4 + k) * 256);
+  }
+}
+
+// One thread per pixel; stage parameters (affine matrices, noise seeds) were derived once
+// per sample in LutKernel by the same inline function the CPU uses.
+__global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage image_info, const int32_t* ops,
+                            int stage, int num_stages, Scratch s, uint8_t* dst) {
+  const size_t pixels = size_t(image_info.h) * image_info.w, total = pixels * batch;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const int b = e / pixels;
+    const size_t r = e % pixels;
+    const int x = r % image_info.w, y = r / image_info.w;
+    const int idx = b * num_stages + stage;
+    const int op = ops[idx];
+    const uint8_t* img = src + b * pixels * image_info.c;
+    uint8_t* out = dst + e * image_info.c;
+    if (IsLutOp(op)) {
+      for (int k = 0; k < image_info.c; ++k) out[k] = s.lut[(b * 4 + k) * 256 + img[r * image_info.c + k]];
+    } else {
+      AugmentPixel(s.stage[b], img, image_info, y, x, out);
+    }
+  }
+}
+
+}  // namespace
+
+size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
+  return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
+         Align(size_t(batch) * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
+         Align(size_t(batch) * sizeof(StageParams)) + size_t(batch) * image_bytes;
+}
+
+Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& image_info, const int32_t* ops,
+                       const float* params, const float* aux, int num_stages, uint8_t* scratch, uint8_t* out,
+                       cudaStream_t stream) {
+  const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
+  const Scratch s = Carve(scratch, batch, image_bytes);
+  if (num_stages == 0) {
+    cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream);
+  }
+  const uint8_t* src = images;
+  for (int k = 0; k < num_stages; ++k) {
+    uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
+    cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream);
+    cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream);
+    StatsKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
+        src, batch, image_info, ops, k, num_stages, s);
+    LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
+        batch, image_info, ops, params, aux, k, num_stages, s);
+    ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
+        src, batch, image_info, ops, k, num_stages, s, dst);
+    src = dst;
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return CudaError(e, "augment kernels");
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug

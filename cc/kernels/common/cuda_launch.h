@@ -1,0 +1,39 @@
+// Grid-stride launch geometry and CUDA error statuses shared by the CUDA launchers.
+#ifndef TFGPUAUG_CC_KERNELS_COMMON_CUDA_LAUNCH_H_
+#define TFGPUAUG_CC_KERNELS_COMMON_CUDA_LAUNCH_H_
+
+#include <cstddef>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+#include "cc/kernels/common/status.h"
+
+namespace tfgpuaug {
+
+constexpr int kThreadsPerBlock = 256;
+
+// Blocks for `total` grid-stride items, capped: each thread loops over the rest.
+inline int GridBlocks(size_t total) {
+  const size_t b = (total + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  return static_cast<int>(b == 0 ? 1 : (b < 4096 ? b : 4096));
+}
+
+// A failed CUDA call: out of memory, or a device error (never the input's fault).
+inline Status CudaError(cudaError_t e, const char* what) {
+  std::string message = std::string(what) + ": " + cudaGetErrorString(e);
+  return e == cudaErrorMemoryAllocation ? Status::OutOfMemory(std::move(message))
+                                        : Status::Device(std::move(message));
+}
+
+// Ok, or the error of a CUDA call.
+inline Status CudaStatus(cudaError_t e, const char* what) {
+  return e == cudaSuccess ? Status::Ok() : CudaError(e, what);
+}
+
+// Ok, or the error of the last kernel launch on this thread.
+inline Status LaunchStatus(const char* what) { return CudaStatus(cudaGetLastError(), what); }
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_COMMON_CUDA_LAUNCH_H_

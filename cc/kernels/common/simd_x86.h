@@ -1,0 +1,81 @@
+// SSE2 helpers (baseline x86-64) for CPU loops that process the channels of one pixel as
+// four float lanes. Each lane runs the same IEEE operations, in the same order, as the
+// scalar inline math the CUDA kernels run, so results are bit-identical to it. CPU only.
+#ifndef TFGPUAUG_CC_KERNELS_COMMON_SIMD_X86_H_
+#define TFGPUAUG_CC_KERNELS_COMMON_SIMD_X86_H_
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TFGPUAUG_HAVE_SSE2 1
+#else
+#define TFGPUAUG_HAVE_SSE2 0
+#endif
+
+// Hot loops get an AVX2 clone picked at load time on CPUs that have it; the default build
+// stays baseline x86-64 so the library runs everywhere. Contraction is off (build flags),
+// so both clones round every multiply and add alike: results do not depend on the CPU.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TFGPUAUG_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TFGPUAUG_VECTOR_CLONES
+#endif
+
+// Hand-written AVX2 loops (target("avx2") functions picked at run time by CpuHasAvx2).
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TFGPUAUG_HAVE_AVX2_LOOPS 1
+#else
+#define TFGPUAUG_HAVE_AVX2_LOOPS 0
+#endif
+
+namespace tfgpuaug {
+
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// Whether this CPU runs the AVX2 loops. TFGPUAUG_DISABLE_AVX2 forces the baseline loops,
+// so tests can compare the two paths bit for bit.
+inline bool CpuHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") && std::getenv("TFGPUAUG_DISABLE_AVX2") == nullptr;
+  return has;
+}
+
+// Eight bytes at p as eight floats.
+__attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
+  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+}
+
+// SaturateToUint8 on eight lanes (clamp to [0, 255], add 0.5, truncate), as int32 lanes.
+__attribute__((target("avx2"))) inline __m256i SaturateLanes8(__m256 v) {
+  const __m256 clamped = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
+  return _mm256_cvttps_epi32(_mm256_add_ps(clamped, _mm256_set1_ps(0.5f)));
+}
+#endif
+
+#if TFGPUAUG_HAVE_SSE2
+// Four bytes from p as floats. For an RGB pixel, lane 3 is the next pixel's first byte:
+// callers make sure p + 3 is inside the buffer and never store that lane.
+inline __m128 LoadPixel4(const uint8_t* p) {
+  int v;
+  std::memcpy(&v, p, 4);
+  const __m128i zero = _mm_setzero_si128();
+  return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero), zero));
+}
+
+// Lerp(a, b, t) = a + (b - a) * t, lane by lane.
+inline __m128 Lerp4(__m128 a, __m128 b, __m128 t) { return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t)); }
+
+// Truncates lanes already in [0, 256) to bytes and stores the first `c` (3 or 4).
+inline void StoreTruncated(__m128 v, int c, uint8_t* o) {
+  __m128i q = _mm_cvttps_epi32(v);
+  q = _mm_packus_epi16(_mm_packs_epi32(q, q), q);
+  const int bytes = _mm_cvtsi128_si32(q);
+  std::memcpy(o, &bytes, c == 4 ? 4 : 3);
+}
+#endif
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_COMMON_SIMD_X86_H_

@@ -1,0 +1,41 @@
+// Per-format decoders behind image_decode.h. Windows are in stored (not re-oriented)
+// coordinates at the requested scale.
+#ifndef TFGPUAUG_CC_KERNELS_DECODE_CODECS_H_
+#define TFGPUAUG_CC_KERNELS_DECODE_CODECS_H_
+
+#include "cc/kernels/decode/image_decode.h"
+
+namespace tfgpuaug {
+
+// JPEG through the libjpeg the request names (see JpegBuild; jpeg_codec_select.cc).
+Status ProbeJpeg(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                        uint8_t* out);
+// The window's rows as libjpeg writes them (see ExecuteDecodeStrided), in `storage`.
+Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                               const Window& window, std::unique_ptr<uint8_t[]>* storage, StridedPixels* out);
+
+// Whether `build` can decode on this machine (kAuto and kLinked always can).
+bool JpegBuildAvailable(JpegBuild build);
+
+// One libjpeg's decoder: jpeg_codec.cc compiled against it.
+struct JpegCodec {
+  Status (*probe)(const uint8_t* data, size_t size, ImageInfo* info);
+  Status (*decode_window)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                          const Window& window, uint8_t* out);
+  Status (*decode_window_strided)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                                  const Window& window, std::unique_ptr<uint8_t[]>* storage,
+                                  StridedPixels* out);
+};
+extern const JpegCodec kLinkedJpegCodec;
+#if TFGPUAUG_JPEG_X86_64_V3
+extern const JpegCodec kX86_64V3JpegCodec;  // jpeg_codec_x86_64_v3.cc
+#endif
+
+Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_DECODE_CODECS_H_

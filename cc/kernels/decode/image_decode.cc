@@ -1,0 +1,125 @@
+#include "cc/kernels/decode/image_decode.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/orientation.h"
+
+namespace tfgpuaug {
+
+ImageFormat SniffFormat(const uint8_t* data, size_t size) {
+  static const uint8_t kPng[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return ImageFormat::kJpeg;
+  if (size >= 8 && std::memcmp(data, kPng, 8) == 0) return ImageFormat::kPng;
+  return ImageFormat::kUnknown;
+}
+
+Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
+  if (size == 0) return Status::Invalid("empty image data");
+  switch (SniffFormat(data, size)) {
+    case ImageFormat::kJpeg:
+      TFGPUAUG_RETURN_IF_ERROR(ProbeJpeg(data, size, info));
+      break;
+    case ImageFormat::kPng:
+      TFGPUAUG_RETURN_IF_ERROR(ProbePng(data, size, info));
+      break;
+    default:
+      return Status::Invalid("unknown image format: expected JPEG or PNG (" + std::to_string(size) +
+                             " bytes)");
+  }
+  if (info->height <= 0 || info->width <= 0) return Status::Invalid("image has an empty size");
+  return Status::Ok();
+}
+
+Status PlanDecode(const uint8_t* data, size_t size, const DecodeRequest& request, DecodePlan* plan) {
+  ImageInfo info;
+  TFGPUAUG_RETURN_IF_ERROR(ProbeImage(data, size, &info));
+  return PlanFromInfo(info, request, plan);
+}
+
+Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodePlan* plan) {
+  if (request.channels != 1 && request.channels != 3 && request.channels != 4) {
+    return Status::Invalid("channels must be 1, 3 or 4");
+  }
+  if (request.dct_denom != 1 && request.dct_denom != 2 && request.dct_denom != 4 && request.dct_denom != 8) {
+    return Status::Invalid("dct_denom must be 1, 2, 4 or 8");
+  }
+  plan->info = info;
+  const int s = request.dct_denom;
+  const int64_t pixels = int64_t{info.height} * info.width;
+  if (pixels > request.max_pixels) {
+    return Status::Invalid("image of " + std::to_string(info.height) + "x" + std::to_string(info.width) +
+                           " pixels exceeds max_pixels=" + std::to_string(request.max_pixels));
+  }
+  const int orientation = request.apply_exif_orientation ? info.orientation : 1;
+  int h = ScaledSize(info.height, s), w = ScaledSize(info.width, s);
+  if (OrientationTransposes(orientation)) std::swap(h, w);
+  plan->full_height = h;
+  plan->full_width = w;
+  plan->out_channels = request.channels;
+  if (!request.has_window) {
+    plan->out_height = h;
+    plan->out_width = w;
+    return Status::Ok();
+  }
+  const Window& win = request.window;
+  if (win.height <= 0 || win.width <= 0 || win.y < 0 || win.x < 0 || int64_t{win.y} + win.height > h ||
+      int64_t{win.x} + win.width > w) {
+    return Status::Invalid("crop window [y=" + std::to_string(win.y) + ", x=" + std::to_string(win.x) +
+                           ", h=" + std::to_string(win.height) + ", w=" + std::to_string(win.width) +
+                           "] does not fit the " + std::to_string(h) + "x" + std::to_string(w) + " image");
+  }
+  plan->out_height = win.height;
+  plan->out_width = win.width;
+  return Status::Ok();
+}
+
+Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
+                     uint8_t* out) {
+  const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
+  Window oriented;
+  if (request.has_window) {
+    oriented = request.window;
+  } else {
+    oriented.height = plan.full_height;
+    oriented.width = plan.full_width;
+  }
+  const int hs = ScaledSize(plan.info.height, request.dct_denom);
+  const int ws = ScaledSize(plan.info.width, request.dct_denom);
+  const Window stored = StoredWindow(orientation, oriented, hs, ws);
+  std::vector<uint8_t> buffer;
+  uint8_t* target = out;
+  if (orientation != 1) {
+    buffer.resize(size_t(stored.height) * stored.width * request.channels);
+    target = buffer.data();
+  }
+  if (plan.info.format == ImageFormat::kJpeg) {
+    TFGPUAUG_RETURN_IF_ERROR(DecodeJpegWindow(data, size, request, stored, target));
+  } else {
+    TFGPUAUG_RETURN_IF_ERROR(DecodePngWindow(data, size, request, stored, target));
+  }
+  if (orientation != 1) {
+    ReorientWindow(orientation, target, stored, hs, ws, oriented, request.channels, out);
+  }
+  return Status::Ok();
+}
+
+Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const DecodePlan& plan, std::unique_ptr<uint8_t[]>* storage, StridedPixels* out) {
+  const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
+  if (plan.info.format == ImageFormat::kJpeg && orientation == 1) {
+    Window window{0, 0, plan.full_height, plan.full_width};
+    if (request.has_window) window = request.window;
+    return DecodeJpegWindowStrided(data, size, request, window, storage, out);
+  }
+  const long row = long(plan.out_width) * plan.out_channels;
+  // Uninitialised on purpose: the decoder writes every byte.
+  storage->reset(new uint8_t[size_t(plan.out_height) * row]);
+  TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, storage->get()));
+  *out = StridedPixels{storage->get(), row};
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug

@@ -1,0 +1,158 @@
+// PNG decoding with libpng: every format variant is expanded to 8-bit gray, gray+alpha,
+// RGB or RGBA (16-bit samples keep their high byte, as PIL does), then converted.
+#include <algorithm>
+#include <csetjmp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <png.h>
+
+#include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/orientation.h"
+#include "cc/kernels/decode/pixel_convert.h"
+
+namespace tfgpuaug {
+namespace {
+
+constexpr size_t kPngSignatureSize = 8;
+// Ancillary chunks (text, ICC profiles) larger than this are refused.
+constexpr png_alloc_size_t kMaxChunkBytes = 8u << 20;
+
+struct Reader {
+  const uint8_t* data;
+  size_t size;
+  size_t offset;
+  char message[256];
+};
+
+void OnRead(png_structp png, png_bytep out, png_size_t length) {
+  auto* r = static_cast<Reader*>(png_get_io_ptr(png));
+  if (length > r->size - r->offset) png_error(png, "truncated PNG data");
+  std::memcpy(out, r->data + r->offset, length);
+  r->offset += length;
+}
+
+[[noreturn]] void OnError(png_structp png, png_const_charp message) {
+  auto* r = static_cast<Reader*>(png_get_error_ptr(png));
+  std::strncpy(r->message, message, sizeof(r->message) - 1);
+  r->message[sizeof(r->message) - 1] = '\0';
+  png_longjmp(png, 1);
+}
+
+void OnWarning(png_structp, png_const_charp) {}
+
+// Owns the libpng structs; callers must setjmp(png_jmpbuf(png)) before use.
+struct PngSession {
+  Reader reader;
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+
+  PngSession(const uint8_t* data, size_t size) : reader{data, size, 0, {0}} {}
+  ~PngSession() { png_destroy_read_struct(&png, info ? &info : nullptr, nullptr); }
+  bool Create() {
+    png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, OnError, OnWarning);
+    if (png == nullptr) return false;
+    info = png_create_info_struct(png);
+    if (info == nullptr) return false;
+    png_set_read_fn(png, &reader, OnRead);
+    png_set_chunk_malloc_max(png, kMaxChunkBytes);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  // pixel limit is checked by the planner
+    return true;
+  }
+  Status Failure() const { return Status::Invalid(std::string("invalid PNG: ") + reader.message); }
+};
+
+int NativeChannels(png_structp png, png_infop info) {
+  const int type = png_get_color_type(png, info);
+  const bool alpha = (type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+  const bool color = type & PNG_COLOR_MASK_COLOR;
+  return (color ? 3 : 1) + (alpha ? 1 : 0);
+}
+
+int OrientationOf(png_structp png, png_infop info) {
+#ifdef PNG_eXIf_SUPPORTED
+  png_uint_32 length = 0;
+  png_bytep exif = nullptr;
+  if (png_get_eXIf_1(png, info, &length, &exif) != 0 && exif != nullptr) {
+    return ParseExifOrientation(exif, length);
+  }
+#endif
+  return 1;
+}
+
+// Mean of the in-bounds pixels of each denom x denom block (reduced-size decode).
+void BoxReduce(const uint8_t* in, int h, int w, int c, int denom, const Window& window, uint8_t* out) {
+  for (int r = 0; r < window.height; ++r) {
+    const int y0 = (window.y + r) * denom, y1 = std::min(y0 + denom, h);
+    for (int col = 0; col < window.width; ++col) {
+      const int x0 = (window.x + col) * denom, x1 = std::min(x0 + denom, w);
+      const int n = (y1 - y0) * (x1 - x0);
+      for (int k = 0; k < c; ++k) {
+        int sum = 0;
+        for (int y = y0; y < y1; ++y)
+          for (int x = x0; x < x1; ++x) sum += in[(size_t(y) * w + x) * c + k];
+        out[(size_t(r) * window.width + col) * c + k] = static_cast<uint8_t>((sum + n / 2) / n);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info) {
+  PngSession s(data, size);
+  if (!s.Create()) return Status::Invalid("could not allocate PNG decoder");
+  if (setjmp(png_jmpbuf(s.png))) return s.Failure();
+  png_read_info(s.png, s.info);
+  info->format = ImageFormat::kPng;
+  info->width = static_cast<int>(png_get_image_width(s.png, s.info));
+  info->height = static_cast<int>(png_get_image_height(s.png, s.info));
+  info->channels = NativeChannels(s.png, s.info);
+  info->orientation = OrientationOf(s.png, s.info);
+  info->progressive = png_get_interlace_type(s.png, s.info) != PNG_INTERLACE_NONE;
+  return Status::Ok();
+}
+
+Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out) {
+  PngSession s(data, size);
+  if (!s.Create()) return Status::Invalid("could not allocate PNG decoder");
+  std::vector<uint8_t> pixels;
+  std::vector<png_bytep> rows;
+  if (setjmp(png_jmpbuf(s.png))) return s.Failure();
+  png_read_info(s.png, s.info);
+  png_set_expand(s.png);
+  png_set_strip_16(s.png);
+  png_set_interlace_handling(s.png);
+  png_read_update_info(s.png, s.info);
+  const int h = static_cast<int>(png_get_image_height(s.png, s.info));
+  const int w = static_cast<int>(png_get_image_width(s.png, s.info));
+  const int c = png_get_channels(s.png, s.info);
+  pixels.resize(size_t(h) * w * c);
+  rows.resize(h);
+  for (int y = 0; y < h; ++y) rows[y] = pixels.data() + size_t(y) * w * c;
+  png_read_image(s.png, rows.data());
+  // Trailing chunks are not read: the pixels are complete once the last row is.
+
+  const int out_c = request.channels;
+  const int denom = request.dct_denom;
+  std::vector<uint8_t> reduced;
+  const uint8_t* src = pixels.data();
+  int src_w = w, sx = window.x, sy = window.y;
+  if (denom > 1) {
+    reduced.resize(size_t(window.height) * window.width * c);
+    BoxReduce(pixels.data(), h, w, c, denom, window, reduced.data());
+    src = reduced.data();
+    src_w = window.width;
+    sx = sy = 0;
+  }
+  for (int r = 0; r < window.height; ++r) {
+    const uint8_t* in = src + (size_t(sy + r) * src_w + sx) * c;
+    uint8_t* o = out + size_t(r) * window.width * out_c;
+    for (int x = 0; x < window.width; ++x) ConvertPixel(in + x * c, c, o + x * out_c, out_c);
+  }
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug
