@@ -16,6 +16,7 @@ import platform
 import tensorflow as tf
 from absl import app, flags
 
+import anchors  # benchmarks/anchors (this script's folder is on sys.path)
 import tfgpuaug as tga
 from tfgpuaug.bench import timing
 
@@ -29,7 +30,7 @@ AUTOTUNE = tf.data.AUTOTUNE
 
 def main(argv):
     del argv
-    blobs, files = timing.load_images(_DATA.value, jpeg_only=True)
+    blobs, files = timing.load_images(_DATA.value or anchors.sample_data_dir(), jpeg_only=True)
     data_dir, windows = os.path.dirname(files[0]), timing.windows_for(blobs)
     n, b = len(blobs), _BATCH.value
     blobs_t = tf.constant(blobs)

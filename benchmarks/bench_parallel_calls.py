@@ -16,6 +16,7 @@ import sys
 
 from absl import app, flags
 
+import anchors  # benchmarks/anchors (this script's folder is on sys.path)
 import tfgpuaug as tga
 from tfgpuaug.bench import pipelines, timing
 
@@ -35,9 +36,9 @@ def makers(inp: pipelines.Inputs) -> dict:
 
     train = pipelines.train(inp)
     out = {ONE: train["tfgpuaug"], TWO: two_in_flight, "floor": train[pipelines.FLOOR]}
-    if pipelines.installed_anchors()["DALI"]:
-        from tfgpuaug.bench import dali_pipelines
-        out["DALI"] = dali_pipelines.makers(inp)["train"]["DALI CPU (TF plugin)"]
+    dali = anchors.makers(inp).get("train", {}).get("DALI CPU (TF plugin)")
+    if dali is not None:
+        out["DALI"] = dali
     return out
 
 
@@ -50,7 +51,7 @@ def peak_rss_rise(name: str) -> float:
 
 def main(argv):
     del argv
-    blobs, files = timing.load_images(timing.default_data_dir(), jpeg_only=True)
+    blobs, files = timing.load_images(anchors.sample_data_dir(), jpeg_only=True)
     inp = pipelines.Inputs(blobs, files, 64)
     ms = makers(inp)
     if _RSS_OF.value:
@@ -71,12 +72,12 @@ def main(argv):
                     a / b for a, b in zip(per_round[name], per_round[anchor])), 3)
         rows.append(row)
         print(row)
-    anchors = {a: round(medians[a], 1) for a in ("floor", "DALI") if a in medians}
-    print("anchors (median img/s):", anchors)
+    anchor_rates = {a: round(medians[a], 1) for a in ("floor", "DALI") if a in medians}
+    print("anchors (median img/s):", anchor_rates)
     if _JSON.value:
         with open(_JSON.value, "w") as f:
-            json.dump(dict(rounds=_ROUNDS.value, images=len(blobs), variants=rows, anchors=anchors,
-                           anchor_rounds={a: per_round[a] for a in anchors}), f, indent=1)
+            json.dump(dict(rounds=_ROUNDS.value, images=len(blobs), variants=rows, anchors=anchor_rates,
+                           anchor_rounds={a: per_round[a] for a in anchor_rates}), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _run(tmp_path, *args):
     out = tmp_path / "bench.json"
-    run = subprocess.run([sys.executable, "-m", "tfgpuaug.bench", "--quick", f"--json={out}", *args],
+    run = subprocess.run([sys.executable, "-m", "tfgpuaug.bench", "--quick", f"--json={out}",
+                          "--anchors=benchmarks/anchors", *args],
                          cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
     return json.loads(out.read_text()), run.stdout
@@ -42,7 +43,7 @@ def test_quick_run_reports_every_suite(tmp_path):
 
 
 def test_peak_rss_is_measured_per_pipeline(tmp_path):
-    report, _ = _run(tmp_path, "--suites=eval", "--keras=false", "--markdown")
+    report, _ = _run(tmp_path, "--suites=eval", "--skip=keras", "--markdown")
     rows = report["suites"]["eval"]
     assert len(rows) >= 2
     for r in rows:

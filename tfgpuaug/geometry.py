@@ -11,13 +11,13 @@ from typing import Optional, Sequence, Tuple, Union
 import tensorflow as tf
 
 from tfgpuaug import _checks, _loader
+from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, image_shape
 
 METHODS = ("nearest", "bilinear", "bicubic", "area")
 IMAGENET_MEAN = (123.675, 116.28, 103.53)  # ImageNet RGB mean on the 0..255 scale
 IMAGENET_STD = (58.395, 57.12, 57.375)
 
-Size = Union[int, Sequence[int], tf.Tensor]
 
 
 def _size_tensor(size: Size) -> tf.Tensor:
@@ -97,7 +97,7 @@ def _image_dims(images) -> tf.Tensor:
     return tf.cast(shapes, tf.float32)
 
 
-def resize(images, size: Size, method: str = "bilinear", antialias: bool = False,
+def resize(images: Images, size: Size, method: str = "bilinear", antialias: bool = False,
            name: Optional[str] = None) -> tf.Tensor:
     """Resizes a dense `[B, H, W, C]` / `[H, W, C]` or ragged batch to `size`.
 
@@ -111,8 +111,10 @@ def resize(images, size: Size, method: str = "bilinear", antialias: bool = False
         return _crop_resize(images, boxes, size, method, antialias)
 
 
-def crop_and_resize(images, boxes, size: Size, method: str = "bilinear", antialias: bool = True,
-                    mirror=None, mean=None, std=None, seed=None,
+def crop_and_resize(images: Images, boxes: TensorLike, size: Size, method: str = "bilinear",
+                    antialias: bool = True, mirror: Flags = None,
+                    mean: Optional[Sequence[float]] = None, std: Optional[Sequence[float]] = None,
+                    seed: Seed = None,
                     name: Optional[str] = None) -> tf.Tensor:
     """Resizes the box `[y, x, height, width]` (input pixels, fractions allowed) of each image.
 
@@ -148,8 +150,8 @@ def _crop_box_draws(n, scale, ratio, seed, attempts: int):
     return areas, aspects, tf.random.stateless_uniform([n, 2], s3)
 
 
-def random_crop_boxes(image_dims: tf.Tensor, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
-                      seed=None, attempts: int = 10) -> tf.Tensor:
+def random_crop_boxes(image_dims: tf.Tensor, scale: Range = (0.08, 1.0), ratio: Range = (3 / 4, 4 / 3),
+                      seed: Seed = None, attempts: int = 10) -> tf.Tensor:
     """Inception-style random boxes `[B, 4]` (y, x, h, w) for images of `image_dims` [B, 2].
 
     Per image: up to `attempts` draws of area fraction in `scale` and log-uniform aspect
@@ -216,9 +218,11 @@ def _mirror_seed(seed):
     return None if seed is None else tf.random.experimental.stateless_fold_in(_seed_tensor(seed), 1)
 
 
-def random_resized_crop(contents_or_images, size: Size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3),
-                        seed=None, method: str = "bilinear", antialias: bool = True,
-                        mirror=None, mean=None, std=None, channels: int = 3,
+def random_resized_crop(contents_or_images: Union[TensorLike, Images], size: Size,
+                        scale: Range = (0.08, 1.0), ratio: Range = (3 / 4, 4 / 3),
+                        seed: Seed = None, method: str = "bilinear", antialias: bool = True,
+                        mirror: Flags = None, mean: Optional[Sequence[float]] = None,
+                        std: Optional[Sequence[float]] = None, channels: int = 3,
                         dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = 2,
                         apply_exif_orientation: bool = False,
                         max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
@@ -254,8 +258,9 @@ def center_crop_boxes(image_dims: tf.Tensor, resize_shorter: int, crop: Tuple[in
     return tf.stack([oy * sy, ox * sx, ch * sy, cw * sx], axis=1)
 
 
-def resize_center_crop(contents_or_images, resize_shorter: int = 256, crop: Size = 224,
-                       method: str = "bilinear", antialias: bool = True, mean=None, std=None,
+def resize_center_crop(contents_or_images: Union[TensorLike, Images], resize_shorter: int = 256,
+                       crop: Size = 224, method: str = "bilinear", antialias: bool = True,
+                       mean: Optional[Sequence[float]] = None, std: Optional[Sequence[float]] = None,
                        channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
                        max_dct_denom: int = 2, apply_exif_orientation: bool = False,
                        max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
@@ -291,10 +296,11 @@ def _flags(value, n, name: str, seed=None) -> tf.Tensor:
     return tf.cast(t, tf.bool)
 
 
-def crop_mirror_normalize(images, mean: Sequence[float], std: Sequence[float],
-                          crop: Optional[Size] = None, mirror=None, layout: str = "NHWC",
+def crop_mirror_normalize(images: Images, mean: Sequence[float], std: Sequence[float],
+                          crop: Optional[Size] = None, mirror: Flags = None, layout: str = "NHWC",
                           dtype: tf.DType = tf.float32, pad_channels: bool = False,
-                          crop_offsets=None, seed=None, name: Optional[str] = None) -> tf.Tensor:
+                          crop_offsets: Optional[TensorLike] = None, seed: Seed = None,
+                          name: Optional[str] = None) -> tf.Tensor:
     """Crop + per-sample horizontal flip + `(x - mean) / std` + layout + dtype, one pass.
 
     Args:
@@ -338,7 +344,7 @@ def crop_mirror_normalize(images, mean: Sequence[float], std: Sequence[float],
             pad_channels=bool(pad_channels))
 
 
-def flip(images, horizontal=None, vertical=None, name: Optional[str] = None) -> tf.Tensor:
+def flip(images: Images, horizontal: Flags = None, vertical: Flags = None, name: Optional[str] = None) -> tf.Tensor:
     """Flips each image of `[B, H, W, C]` by its own flags (None, a bool, or `[B]` bools)."""
     with tf.name_scope(name or "flip"):
         images = tf.convert_to_tensor(images)
@@ -349,7 +355,7 @@ def flip(images, horizontal=None, vertical=None, name: Optional[str] = None) -> 
                                              _flags(vertical, n, "vertical"))
 
 
-def warp_affine(images, matrices, size: Optional[Size] = None, interpolation: str = "bilinear",
+def warp_affine(images: Images, matrices: TensorLike, size: Optional[Size] = None, interpolation: str = "bilinear",
                 fill_value: float = 128.0, name: Optional[str] = None) -> tf.Tensor:
     """Per-sample affine warp of uint8 `[B, H, W, C]`, as PIL's `Image.transform(AFFINE)`.
 

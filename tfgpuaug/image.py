@@ -1,17 +1,17 @@
 """Decoding ops: `decode_image` and `image_shape`, with tf.image-style signatures."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Optional, Union
 
 import tensorflow as tf
 
 from tfgpuaug import _checks, _loader
+from tfgpuaug._types import TensorLike
 
 DEFAULT_MAX_PIXELS = 1 << 27  # 134 megapixels; larger headers are refused before allocating
 DEFAULT_MAX_BATCH_BYTES = 1 << 32  # 4 GiB of decoded pixels per batch
 DCT_METHODS = ("INTEGER_ACCURATE", "INTEGER_FAST", "FLOAT")
 
-TensorLike = Union[tf.Tensor, Sequence, bytes, str]
 
 
 def _decode_attrs(channels: int, dct_denom: int, dct_method: str, apply_exif_orientation: bool,
@@ -29,7 +29,8 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
                  crop_window: Optional[TensorLike] = None, dct_denom: int = 1,
                  dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
-                 max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES, name: Optional[str] = None):
+                 max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES,
+                 name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
     """Decodes JPEG or PNG bytes to uint8 pixels.
 
     Args:

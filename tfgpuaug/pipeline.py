@@ -218,7 +218,7 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
 def distribute(strategy: tf.distribute.Strategy,
                dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset],
                transforms: Transforms, seed: Optional[int] = None, prefetch: int = 1,
-               num_parallel_calls: int = 1):
+               num_parallel_calls: int = 1) -> tf.distribute.DistributedDataset:
     """One input pipeline per replica, each with its `gpu_augment` stage on its own device.
 
     `dataset_fn(input_context)` returns the replica's batches (per-replica batch size; shard the

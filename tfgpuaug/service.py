@@ -11,6 +11,8 @@ Workers must `import tfgpuaug` (this module does) and see the files the pipeline
 """
 from __future__ import annotations
 
+from typing import Optional, Sequence
+
 import tensorflow as tf
 from absl import app, flags, logging
 
@@ -23,19 +25,20 @@ _WORKER_ADDRESS = flags.DEFINE_string("worker_address", None,
 _WORK_DIR = flags.DEFINE_string("work_dir", None, "Dispatcher: directory for fault-tolerant state.")
 
 
-def start_dispatcher(port: int = 0, work_dir=None) -> tf.data.experimental.service.DispatchServer:
+def start_dispatcher(port: int = 0, work_dir: Optional[str] = None) -> tf.data.experimental.service.DispatchServer:
     config = tf.data.experimental.service.DispatcherConfig(
         port=port, work_dir=work_dir, fault_tolerant_mode=work_dir is not None)
     return tf.data.experimental.service.DispatchServer(config)
 
 
-def start_worker(dispatcher: str, port: int = 0, worker_address=None) -> tf.data.experimental.service.WorkerServer:
+def start_worker(dispatcher: str, port: int = 0,
+                 worker_address: Optional[str] = None) -> tf.data.experimental.service.WorkerServer:
     config = tf.data.experimental.service.WorkerConfig(
         dispatcher_address=dispatcher, port=port, worker_address=worker_address)
     return tf.data.experimental.service.WorkerServer(config)
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> None:
     if len(argv) != 2 or argv[1] not in ("dispatcher", "worker"):
         raise app.UsageError("usage: python -m tfgpuaug.service dispatcher|worker [flags]")
     if argv[1] == "dispatcher":

@@ -15,6 +15,7 @@ from typing import Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tfgpuaug import geometry
+from tfgpuaug._types import Range, Seed, Size
 
 
 class Transform:
@@ -45,7 +46,7 @@ class Transform:
         """`training=False` gives the inference behaviour: deterministic, no augmentation."""
         raise NotImplementedError
 
-    def output_shape(self, input_shape) -> tuple:
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         """The output batch shape for an input batch shape (encoded bytes: `(B,)`)."""
         return tuple(input_shape)
 
@@ -71,7 +72,8 @@ class RandomResizedCrop(Transform):
 
     decodes = True
 
-    def __init__(self, size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), method: str = "bilinear",
+    def __init__(self, size: Size, scale: Range = (0.08, 1.0), ratio: Range = (3 / 4, 4 / 3),
+                 method: str = "bilinear",
                  antialias: bool = True, max_dct_denom: int = 2, seed: Optional[int] = None):
         super().__init__(seed)
         self.size, self.scale, self.ratio = size, tuple(scale), tuple(ratio)
@@ -90,10 +92,10 @@ class RandomResizedCrop(Transform):
             antialias=self.antialias, mirror=mirror, mean=mean, std=std,
             max_dct_denom=self.max_dct_denom)
 
-    def output_shape(self, input_shape):
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(size=self.size, scale=self.scale, ratio=self.ratio, method=self.method,
                     antialias=self.antialias, max_dct_denom=self.max_dct_denom, seed=self.seed)
 
@@ -103,7 +105,7 @@ class ResizeCenterCrop(Transform):
 
     decodes = True
 
-    def __init__(self, resize_shorter: int = 256, crop=224, method: str = "bilinear",
+    def __init__(self, resize_shorter: int = 256, crop: Size = 224, method: str = "bilinear",
                  antialias: bool = True, max_dct_denom: int = 2):
         super().__init__(None)
         self.resize_shorter, self.crop = resize_shorter, crop
@@ -117,10 +119,10 @@ class ResizeCenterCrop(Transform):
                                            self.antialias, mean=mean, std=std,
                                            max_dct_denom=self.max_dct_denom)
 
-    def output_shape(self, input_shape):
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.crop), _channels(input_shape))
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(resize_shorter=self.resize_shorter, crop=self.crop, method=self.method,
                     antialias=self.antialias, max_dct_denom=self.max_dct_denom)
 
@@ -131,7 +133,7 @@ class Resize(Transform):
 
     decodes = True
 
-    def __init__(self, size, method: str = "bilinear", antialias: bool = False):
+    def __init__(self, size: Size, method: str = "bilinear", antialias: bool = False):
         super().__init__(None)
         self.size, self.method, self.antialias = size, method, antialias
 
@@ -142,10 +144,10 @@ class Resize(Transform):
             images = decode_image(images)
         return geometry.resize(images, self.size, self.method, self.antialias)
 
-    def output_shape(self, input_shape):
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(size=self.size, method=self.method, antialias=self.antialias)
 
 
@@ -167,7 +169,7 @@ class RandomFlip(Transform):
         u = tf.random.stateless_uniform([2, n], s)
         return geometry.flip(images, horizontal=u[0] < self.horizontal, vertical=u[1] < self.vertical)
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(horizontal=self.horizontal, vertical=self.vertical, seed=self.seed)
 
 
@@ -175,8 +177,9 @@ class CropMirrorNormalize(Transform):
     """`geometry.crop_mirror_normalize` as a transform; `mirror` is a flip probability."""
 
     def __init__(self, mean: Sequence[float] = geometry.IMAGENET_MEAN,
-                 std: Sequence[float] = geometry.IMAGENET_STD, crop=None, mirror: float = 0.0,
-                 layout: str = "NHWC", dtype=tf.float32, pad_channels: bool = False,
+                 std: Sequence[float] = geometry.IMAGENET_STD, crop: Optional[Size] = None,
+                 mirror: float = 0.0,
+                 layout: str = "NHWC", dtype: tf.DType = tf.float32, pad_channels: bool = False,
                  seed: Optional[int] = None):
         super().__init__(seed)
         if not 0.0 <= mirror <= 1.0:
@@ -193,7 +196,7 @@ class CropMirrorNormalize(Transform):
         return (self.crop is None and self.layout == "NHWC" and self.dtype == tf.float32
                 and not self.pad_channels)
 
-    def mirror_flags(self, n, seed=None):
+    def mirror_flags(self, n: tf.Tensor, seed: Seed = None) -> Optional[tf.Tensor]:
         if self.mirror == 0.0:
             return None
         return tf.random.stateless_uniform([n], self._next_seed(seed)) < self.mirror
@@ -203,14 +206,14 @@ class CropMirrorNormalize(Transform):
         return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop, flags,
                                               self.layout, self.dtype, self.pad_channels)
 
-    def output_shape(self, input_shape):
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         b, h, w, c = input_shape
         if self.crop is not None:
             h, w = _hw(self.crop)
         c = 4 if self.pad_channels else c
         return (b, c, h, w) if self.layout == "NCHW" else (b, h, w, c)
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(mean=self.mean, std=self.std, crop=self.crop, mirror=self.mirror,
                     layout=self.layout, dtype=self.dtype.name, pad_channels=self.pad_channels,
                     seed=self.seed)
@@ -263,7 +266,7 @@ class Compose(Transform):
                 return i + 1
         return 0
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return {"transforms": [repr(t) for t in self.transforms]}
 
 
@@ -285,7 +288,7 @@ class _Policy(Transform):
     def __call__(self, images, seed=None, training: bool = True):
         return self._apply(images, self._next_seed(seed)) if training else images
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(fill_value=self.fill_value, interpolation=self.interpolation, seed=self.seed)
 
 
@@ -293,7 +296,7 @@ class RandAugment(_Policy):
     """`tfgpuaug.augment.rand_augment` as a transform."""
 
     def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
-                 monotonic_mag: bool = True, augmentations=None, **kwargs):
+                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, **kwargs):
         super().__init__(**kwargs)
         self.num_ops, self.magnitude = num_ops, magnitude
         self.num_magnitude_bins, self.monotonic_mag = num_magnitude_bins, monotonic_mag
@@ -307,7 +310,7 @@ class RandAugment(_Policy):
                             self.monotonic_mag, self.augmentations, seed, self.fill_value,
                             self.interpolation)
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(super().get_config(), num_ops=self.num_ops, magnitude=self.magnitude,
                     num_magnitude_bins=self.num_magnitude_bins, monotonic_mag=self.monotonic_mag,
                     augmentations=_names(self.augmentations))
@@ -316,7 +319,7 @@ class RandAugment(_Policy):
 class TrivialAugment(_Policy):
     """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
 
-    def __init__(self, num_magnitude_bins: int = 31, augmentations=None, **kwargs):
+    def __init__(self, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None, **kwargs):
         super().__init__(**kwargs)
         self.num_magnitude_bins, self.augmentations = num_magnitude_bins, augmentations
 
@@ -325,7 +328,7 @@ class TrivialAugment(_Policy):
         return trivial_augment(images, self.num_magnitude_bins, self.augmentations, seed,
                                self.fill_value, self.interpolation)
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(super().get_config(), num_magnitude_bins=self.num_magnitude_bins,
                     augmentations=_names(self.augmentations))
 
@@ -344,5 +347,5 @@ class AutoAugment(_Policy):
         from tfgpuaug.augment import auto_augment
         return auto_augment(images, self.policy, seed, self.fill_value, self.interpolation)
 
-    def get_config(self):
+    def get_config(self) -> dict:
         return dict(super().get_config(), policy=self.policy)

@@ -72,7 +72,7 @@ absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeA
   return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}), &call->out);
 }
 
-absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* a) {
+absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* a) {
   std::vector<float> std;
   TF_RETURN_IF_ERROR(ctx->GetAttr("mean", &a->mean));
   TF_RETURN_IF_ERROR(ctx->GetAttr("std", &std));
@@ -100,7 +100,7 @@ absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNorma
   return absl::OkStatus();
 }
 
-absl::Status MakeCmnParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
+absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
                            const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
                            CropMirrorNormalizeParams* p) {
   if (images.dims() != 4) return InvalidArgument("images must be [B, H, W, C]");

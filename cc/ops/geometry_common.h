@@ -52,10 +52,10 @@ struct CropMirrorNormalizeAttrs {
   bool nchw = false, pad = false;
   OutputType type = OutputType::kFloat32;
 };
-absl::Status ReadCmnAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* attrs);
+absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* attrs);
 
 // Params for images [B, H, W, C]; checks crop offsets [B, 2] and mirror [B].
-absl::Status MakeCmnParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
+absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
                            const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
                            CropMirrorNormalizeParams* p);
 

@@ -160,7 +160,7 @@ class DecodeCropResizeOp : public OpKernel {
 class CropMirrorNormalizeOp : public OpKernel {
  public:
   explicit CropMirrorNormalizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadCmnAttrs(ctx, &attrs_));
+    OP_REQUIRES_OK(ctx, ReadCropMirrorNormalizeAttrs(ctx, &attrs_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -168,7 +168,7 @@ class CropMirrorNormalizeOp : public OpKernel {
     const Tensor& offsets = ctx->input(1);
     const Tensor& mirror = ctx->input(2);
     CropMirrorNormalizeParams p;
-    OP_REQUIRES_OK(ctx, MakeCmnParams(attrs_, images, offsets, mirror, &p));
+    OP_REQUIRES_OK(ctx, MakeCropMirrorNormalizeParams(attrs_, images, offsets, mirror, &p));
     OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));
     const int64_t n = images.dim_size(0);
     TensorShape shape = p.nchw ? TensorShape({n, p.out_channels, p.crop_h, p.crop_w})

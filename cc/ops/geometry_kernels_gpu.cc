@@ -64,14 +64,14 @@ class CropResizeGpuOp : public OpKernel {
 class CropMirrorNormalizeGpuOp : public OpKernel {
  public:
   explicit CropMirrorNormalizeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadCmnAttrs(ctx, &attrs_));
+    OP_REQUIRES_OK(ctx, ReadCropMirrorNormalizeAttrs(ctx, &attrs_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& offsets = ctx->input(1);
     CropMirrorNormalizeParams p;
-    OP_REQUIRES_OK(ctx, MakeCmnParams(attrs_, images, offsets, ctx->input(2), &p));
+    OP_REQUIRES_OK(ctx, MakeCropMirrorNormalizeParams(attrs_, images, offsets, ctx->input(2), &p));
     OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));  // offsets are in host memory
     const int64_t n = images.dim_size(0);
     TensorShape shape = p.nchw ? TensorShape({n, p.out_channels, p.crop_h, p.crop_w})

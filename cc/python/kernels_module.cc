@@ -195,7 +195,7 @@ struct CropMirrorNormalizeCall {
   size_t out_elements_per_image, out_element_bytes;
 };
 
-CropMirrorNormalizeCall MakeCmn(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
+CropMirrorNormalizeCall MakeCropMirrorNormalizeCall(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
                                 const std::vector<float>& std, bool nchw, const std::string& dtype,
                                 bool pad) {
   const int c = images.shape(3);
@@ -210,7 +210,7 @@ CropMirrorNormalizeCall MakeCmn(const U8Image& images, int crop_h, int crop_w, c
   return call;
 }
 
-py::array MakeCmnOutput(const CropMirrorNormalizeCall& call, int batch) {
+py::array MakeCropMirrorNormalizeOutput(const CropMirrorNormalizeCall& call, int batch) {
   const auto& p = call.p;
   std::vector<py::ssize_t> shape = p.nchw
                                        ? std::vector<py::ssize_t>{batch, p.out_channels, p.crop_h, p.crop_w}
@@ -222,9 +222,9 @@ py::array MakeCmnOutput(const CropMirrorNormalizeCall& call, int batch) {
 py::array CropMirrorNormalizeBatch(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                    std::vector<float> mean, std::vector<float> std, bool nchw,
                                    const std::string& dtype, bool pad_channels) {
-  const CropMirrorNormalizeCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call = MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
-  py::array out = MakeCmnOutput(call, b);
+  py::array out = MakeCropMirrorNormalizeOutput(call, b);
   const size_t in_bytes = size_t(call.p.in_h) * call.p.in_w * call.p.channels;
   auto* o = static_cast<uint8_t*>(out.mutable_data());
   for (int i = 0; i < b; ++i) {
@@ -373,9 +373,9 @@ py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method
 py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                       std::vector<float> mean, std::vector<float> std, bool nchw,
                                       const std::string& dtype, bool pad_channels) {
-  const CropMirrorNormalizeCall call = MakeCmn(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call = MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
-  py::array out = MakeCmnOutput(call, b);
+  py::array out = MakeCropMirrorNormalizeOutput(call, b);
   DeviceBuffer src = Upload(images), off = Upload(offsets), mir = Upload(mirror), dst(out.nbytes());
   // mean and 1/std travel by value in the launch (host pointers here, as in the op kernel)
   Check(tfgpuaug::CropMirrorNormalizeGpu(src.as<uint8_t>(), b, call.p, off.as<int32_t>(), mir.as<bool>(),

@@ -8,6 +8,7 @@ from typing import Callable, Optional, Sequence
 import tensorflow as tf
 
 from tfgpuaug.geometry import _seed_tensor
+from tfgpuaug._types import Images, Seed
 
 BatchFn = Callable[[tf.Tensor], tf.Tensor]
 
@@ -17,8 +18,8 @@ def _choose(n, probs, seed) -> tf.Tensor:
     return tf.reshape(tf.random.stateless_categorical(logits, n, _seed_tensor(seed), dtype=tf.int32), [n])
 
 
-def random_choice(images, transforms: Sequence[BatchFn], probs: Optional[Sequence[float]] = None,
-                  seed=None) -> tf.Tensor:
+def random_choice(images: Images, transforms: Sequence[BatchFn],
+                  probs: Optional[Sequence[float]] = None, seed: Seed = None) -> tf.Tensor:
     """Sends each sample through one of `transforms`, picked with `probs` (uniform if None).
 
     Every transform must map `[n, ...]` to the same output shape and dtype (n may be 0).
@@ -46,7 +47,7 @@ def random_choice(images, transforms: Sequence[BatchFn], probs: Optional[Sequenc
     return merged
 
 
-def random_apply(images, transform: BatchFn, p: float = 0.5, seed=None) -> tf.Tensor:
+def random_apply(images: Images, transform: BatchFn, p: float = 0.5, seed: Seed = None) -> tf.Tensor:
     """Applies `transform` to each sample with probability `p`; the others pass unchanged."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be in [0, 1], got {p}")

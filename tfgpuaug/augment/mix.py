@@ -1,9 +1,12 @@
 """Batch-level MixUp and CutMix that mix the labels with the images."""
 from __future__ import annotations
 
+from typing import Tuple
+
 import tensorflow as tf
 
 from tfgpuaug.geometry import _seed_tensor
+from tfgpuaug._types import Images, Seed
 
 
 def _beta(n, alpha, seed):
@@ -28,7 +31,8 @@ def _check(images, labels, alpha):
     return images, labels
 
 
-def mixup(images, labels, alpha: float = 0.2, seed=None):
+def mixup(images: Images, labels: tf.Tensor, alpha: float = 0.2,
+          seed: Seed = None) -> Tuple[tf.Tensor, tf.Tensor]:
     """Per-sample MixUp with a shuffled partner: lam ~ Beta(alpha, alpha);
     images lam * x + (1 - lam) * x_partner (rounded for uint8), labels likewise."""
     images, labels = _check(images, labels, alpha)
@@ -47,7 +51,8 @@ def mixup(images, labels, alpha: float = 0.2, seed=None):
     return mixed, lam_y * labels + (1 - lam_y) * tf.gather(labels, partner)
 
 
-def cutmix(images, labels, alpha: float = 1.0, seed=None):
+def cutmix(images: Images, labels: tf.Tensor, alpha: float = 1.0,
+           seed: Seed = None) -> Tuple[tf.Tensor, tf.Tensor]:
     """Per-sample CutMix: a box of area fraction 1 - lam (lam ~ Beta(alpha, alpha)) is pasted
     from a shuffled partner; labels are mixed by the pasted box's exact area."""
     images, labels = _check(images, labels, alpha)

@@ -4,7 +4,7 @@ per stage over the whole batch), with custom TF-op augmentations run on the samp
 chose them."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
@@ -12,6 +12,10 @@ from tfgpuaug.augment import ops as aug_ops
 from tfgpuaug.augment import registry
 from tfgpuaug.augment.auto_augment_policies import POLICIES
 from tfgpuaug.geometry import _seed_tensor
+from tfgpuaug._types import Images, Seed
+
+# The augmented images, or (images, plan) with return_plan=True.
+ImagesOrPlan = Union[tf.Tensor, Tuple[tf.Tensor, dict]]
 
 
 def _split(seed, n):
@@ -99,10 +103,10 @@ def check_rand_augment_args(num_ops: int, magnitude: int, num_magnitude_bins: in
                          f"(num_magnitude_bins={num_magnitude_bins}), got {magnitude}")
 
 
-def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
-                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, seed=None,
+def rand_augment(images: Images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
+                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, seed: Seed = None,
                  fill_value: float = 128.0, interpolation: str = "bilinear",
-                 return_plan: bool = False):
+                 return_plan: bool = False) -> ImagesOrPlan:
     """RandAugment: each sample gets `num_ops` ops chosen uniformly, all at `magnitude`.
 
     `monotonic_mag=False` uses the original implementations' posterize and solarize mappings,
@@ -126,9 +130,9 @@ def rand_augment(images, num_ops: int = 2, magnitude: int = 9, num_magnitude_bin
                        interpolation, return_plan=return_plan)
 
 
-def trivial_augment(images, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
-                    seed=None, fill_value: float = 128.0, interpolation: str = "bilinear",
-                    return_plan: bool = False):
+def trivial_augment(images: Images, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
+                    seed: Seed = None, fill_value: float = 128.0, interpolation: str = "bilinear",
+                    return_plan: bool = False) -> ImagesOrPlan:
     """TrivialAugmentWide: one op per sample, uniformly chosen, at a uniform magnitude bin."""
     if num_magnitude_bins < 2:
         raise ValueError(f"num_magnitude_bins must be >= 2, got {num_magnitude_bins}")
@@ -145,8 +149,8 @@ def trivial_augment(images, num_magnitude_bins: int = 31, augmentations: Optiona
 AUTO_AUGMENT_BINS = 11  # magnitudes 0..10, as the AutoAugment paper's policies
 
 
-def auto_augment(images, policy: str = "imagenet", seed=None, fill_value: float = 128.0,
-                 interpolation: str = "bilinear", return_plan: bool = False):
+def auto_augment(images: Images, policy: str = "imagenet", seed: Seed = None, fill_value: float = 128.0,
+                 interpolation: str = "bilinear", return_plan: bool = False) -> ImagesOrPlan:
     """AutoAugment: each sample draws one sub-policy; each of its ops applies with its
     probability at its magnitude (11 bins)."""
     if policy not in POLICIES:

@@ -1,8 +1,13 @@
-"""Side-by-side benchmark of tfgpuaug and its anchors on the same images, in one run.
+"""Side-by-side benchmark of tfgpuaug and plain tf.data + tf.image (plus any anchors) on the
+same images, in one run, on this machine.
 
     python -m tfgpuaug.bench [--data DIR] [--suites train,eval,randaugment,micro]
                              [--rounds 5] [--batch_size 64] [--json out.json] [--markdown]
+                             [--anchors PATH] [--skip NAME,...]
     python -m tfgpuaug.bench --quick      # a few generated images; checks the harness runs
+
+--anchors names a Python file or package with `makers(inputs) -> {suite: {name: maker}}`; the
+source tree's `benchmarks/anchors` adds TF Model Garden, Keras 3 and DALI (not in the wheel).
 
 Each pipeline is timed in steady state (warm-up batches first) in interleaved rounds; the
 median images/s is reported. Peak RSS is measured per pipeline in its own process, as the
@@ -10,6 +15,7 @@ rise of the peak resident set after TensorFlow is up and the images are loaded.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -17,16 +23,16 @@ import sys
 
 from absl import app, flags
 
-_DATA = flags.DEFINE_string("data", None, "Image folder (default: ../shared/data/imagenet-sample "
-                            "beside the repository when present, else generated images).")
+_DATA = flags.DEFINE_string("data", None, "Image folder (default: generated sample images).")
 _SUITES = flags.DEFINE_list("suites", ["train", "eval", "randaugment", "micro"], "What to run.")
 _ROUNDS = flags.DEFINE_integer("rounds", 5, "Timed rounds (median reported).")
 _BATCH = flags.DEFINE_integer("batch_size", 64, "Batch size.")
 _JSON = flags.DEFINE_string("json", None, "Write the results to this JSON file.")
 _MARKDOWN = flags.DEFINE_bool("markdown", False, "Also print the README's Markdown table.")
 _RSS = flags.DEFINE_bool("rss", True, "Measure each pipeline's peak RSS in a subprocess.")
-_KERAS = flags.DEFINE_bool("keras", True, "Include keras.layers.RandAugment (slow).")
-_DALI = flags.DEFINE_bool("dali", True, "Include DALI's CPU pipelines when DALI is installed.")
+_ANCHORS = flags.DEFINE_string("anchors", None, "Python file or package with makers(inputs) "
+                               "adding other libraries' pipelines (e.g. benchmarks/anchors).")
+_SKIP = flags.DEFINE_list("skip", [], "Leave out pipelines whose name contains one of these.")
 _QUICK = flags.DEFINE_bool("quick", False, "A few generated images, one short round.")
 _RSS_OF = flags.DEFINE_string("rss_of", None, "Internal: 'suite/pipeline' to run for peak RSS.")
 
@@ -47,17 +53,32 @@ def _inputs():
     return inp, os.path.dirname(files[0])
 
 
+def _load_anchors(path: str):
+    """The module at `path` (a .py file, or a folder with __init__.py loaded as a package)."""
+    path = os.path.abspath(path)
+    package = os.path.isdir(path)
+    spec = importlib.util.spec_from_file_location(
+        "tfgpuaug_bench_anchors", os.path.join(path, "__init__.py") if package else path,
+        submodule_search_locations=[path] if package else None)
+    if spec is None:
+        raise app.UsageError(f"--anchors: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def _makers(inp):
     from tfgpuaug.bench import pipelines
 
     suites = {"train": pipelines.train(inp), "eval": pipelines.evaluation(inp),
-              "randaugment": pipelines.randaugment(inp, with_keras=_KERAS.value)}
-    if _DALI.value and pipelines.installed_anchors()["DALI"]:
-        from tfgpuaug.bench import dali_pipelines
-
-        for suite, extra in dali_pipelines.makers(inp).items():
-            suites[suite].update(extra)
-    return {s: suites[s] for s in PIPELINE_SUITES if s in _SUITES.value}
+              "randaugment": pipelines.randaugment(inp)}
+    if _ANCHORS.value:
+        for suite, extra in _load_anchors(_ANCHORS.value).makers(inp).items():
+            suites.setdefault(suite, {}).update(extra)
+    keep = lambda name: not any(part in name for part in _SKIP.value)  # noqa: E731
+    return {s: {name: m for name, m in suites[s].items() if keep(name)}
+            for s in PIPELINE_SUITES if s in _SUITES.value}
 
 
 def _measure_rss(spec: str) -> float:
@@ -65,8 +86,9 @@ def _measure_rss(spec: str) -> float:
     from tfgpuaug.bench import timing
 
     cmd = [sys.executable, "-m", "tfgpuaug.bench", f"--rss_of={spec}",
-           f"--batch_size={_BATCH.value}", f"--quick={_QUICK.value}", f"--keras={_KERAS.value}",
-           f"--dali={_DALI.value}"] + ([f"--data={_DATA.value}"] if _DATA.value else [])
+           f"--batch_size={_BATCH.value}", f"--quick={_QUICK.value}", f"--skip={','.join(_SKIP.value)}"]
+    cmd += [f"--data={_DATA.value}"] if _DATA.value else []
+    cmd += [f"--anchors={os.path.abspath(_ANCHORS.value)}"] if _ANCHORS.value else []
     rises = []
     for _ in range(timing.RSS_RUNS):
         out = subprocess.run(cmd, capture_output=True, text=True).stdout

@@ -1,10 +1,14 @@
-"""The pipelines the harness compares, as makers: each takes the round's seed and returns a
-tf.data dataset of batches (repeated), so they are timed the same way and every round draws
-new crops and augmentations (tf.image's and the anchors' stateful RNG redraws anyway).
+"""The pipelines the harness always has (tfgpuaug and plain tf.data + tf.image), as makers:
+each takes the round's seed and returns a tf.data dataset of batches (repeated), so they are
+timed the same way and every round draws new crops and augmentations (tf.image's and the
+anchors' stateful RNG redraws anyway).
 
 train: random-resized-crop 224 + random flip + normalize to float32.
 eval: resize the shorter side to 256, centre crop 224, normalize.
 randaugment: train with RandAugment(2, 9) between the crop and the normalisation.
+
+Other libraries' pipelines (TF Model Garden, Keras 3, DALI) are anchors outside the package:
+`--anchors benchmarks/anchors` in a source checkout.
 """
 from __future__ import annotations
 
@@ -101,7 +105,7 @@ def evaluation(inp: Inputs) -> Dict[str, Maker]:
 WITHOUT_RANDAUGMENT = "tfgpuaug without RandAugment"
 
 
-def randaugment(inp: Inputs, with_keras: bool = True) -> Dict[str, Maker]:
+def randaugment(inp: Inputs) -> Dict[str, Maker]:
     def ours(seed):
         return inp.batches().apply(tga.gpu_augment(
             [tga.RandomResizedCrop(inp.size), tga.RandAugment(num_ops=2, magnitude=9),
@@ -110,39 +114,4 @@ def randaugment(inp: Inputs, with_keras: bool = True) -> Dict[str, Maker]:
     # The train pipeline again, timed in the same interleaved rounds: RandAugment's cost is
     # read against it, not against the train suite measured minutes earlier (machine drift).
     makers = {"tfgpuaug": ours, WITHOUT_RANDAUGMENT: train(inp)["tfgpuaug"]}
-    try:
-        from official.vision.ops import augment as model_garden
-    except ImportError:
-        model_garden = None
-    if model_garden is not None:
-        def garden(seed):
-            ra = model_garden.RandAugment(num_layers=2, magnitude=9)
-            def one(x):
-                img = tf.cast(tf.clip_by_value(tf.round(tf_random_crop_uint8(x, inp.size)), 0, 255), tf.uint8)
-                return (tf.cast(ra.distort(img), tf.float32) - inp.mean) / inp.std
-            return inp.per_image(one)
-        makers["TF Model Garden augment.RandAugment"] = garden
-    if with_keras:
-        import keras
-
-        def keras_layer(seed):
-            layer = keras.layers.RandAugment(value_range=(0, 255), num_ops=2, factor=9 / 30)
-            ds = inp.per_image(lambda x: tf.cast(tf.round(tf_random_crop_uint8(x, inp.size)), tf.uint8))
-            ds = ds.map(lambda x: (tf.cast(layer(x, training=True), tf.float32) - inp.mean) / inp.std,
-                        num_parallel_calls=AUTOTUNE)
-            return ds.prefetch(AUTOTUNE)
-        makers["keras.layers.RandAugment"] = keras_layer
     return makers
-
-
-def installed_anchors() -> Dict[str, bool]:
-    """Which optional anchors this environment can run."""
-    found = {}
-    for name, module in (("TF Model Garden", "official.vision.ops.augment"),
-                         ("DALI", "nvidia.dali.plugin.tf")):
-        try:
-            __import__(module)
-            found[name] = True
-        except Exception:  # noqa: BLE001 - a broken install counts as absent
-            found[name] = False
-    return found

@@ -10,18 +10,8 @@ from typing import Callable
 import numpy as np
 import tensorflow as tf
 
-# The repository's sibling folder of 500 ImageNet JPEGs, used when present: beside the
-# source tree, or beside the working directory when the package runs from site-packages.
-_REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_SAMPLE = os.path.join("shared", "data", "imagenet-sample")
-SHARED_SAMPLE = os.path.join(os.path.dirname(_REPO), _SAMPLE)
-
-
 def default_data_dir(generated_per_class: int = 40) -> str:
-    """The shared ImageNet sample when present, else a generated image folder."""
-    for candidate in (SHARED_SAMPLE, os.path.join(os.path.dirname(os.getcwd()), _SAMPLE)):
-        if os.path.isdir(candidate):
-            return candidate
+    """A folder of generated sample images (pass --data for real photos)."""
     return generated_data_dir(generated_per_class)
 
 

@@ -11,7 +11,7 @@
 
 namespace tfgpuaug {
 
-// Warps `image` by the 2x3 matrix m (PIL's convention, see geometry.h) into out, with
+// Warps `image` by the 2x3 matrix m (PIL's convention, see warp.h) into out, with
 // p.interpolation bilinear. Returns false, writing nothing, when this CPU or build has no
 // AVX2 or the channel count is not 1, 3 or 4: the caller then runs its own loop.
 bool WarpAffineBilinearAvx2(const uint8_t* image, const AffineParams& p, const float* m, uint8_t* out);

@@ -1,5 +1,5 @@
 """NVIDIA DALI's CPU pipelines through its TensorFlow plugin (`DALIDataset`), the same
-three pipelines as `pipelines.py`. Only imported when DALI is installed:
+three pipelines as `tfgpuaug/bench/pipelines.py`. Only imported when DALI is installed:
 `pip install nvidia-dali-cuda120 nvidia-dali-tf-plugin-cuda120` (the plugin builds
 against the installed TensorFlow). DALI gets the same encoded bytes from memory as the other
 pipelines (`DALIDatasetWithInputs` over a tf.data dataset of the blobs; its file reader would
