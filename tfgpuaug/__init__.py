@@ -5,12 +5,12 @@ _loader.ops()  # registers every op exactly once, on import
 
 from tfgpuaug.geometry import (  # noqa: E402
     IMAGENET_MEAN, IMAGENET_STD, center_crop_boxes, crop_and_resize, crop_mirror_normalize, flip,
-    random_crop_boxes, random_resized_crop, resize, resize_center_crop, warp_affine)
+    random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AutoAugment, Compose, CropMirrorNormalize, RandAugment, RandomFlip, RandomResizedCrop, Resize,
-    ResizeCenterCrop, Transform, TrivialAugment)
-from tfgpuaug import augment, data, keras  # noqa: E402
+    AutoAugment, Compose, CropMirrorNormalize, Letterbox, RandAugment, RandomFlip, RandomResizedCrop, Resize,
+    ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
+from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
 
@@ -20,9 +20,10 @@ __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
     "host_stage", "device_stage", "distribute",
     "random_apply", "random_choice",
-    "Compose", "CropMirrorNormalize", "RandomFlip", "RandomResizedCrop", "Resize", "ResizeCenterCrop",
+    "Compose", "CropMirrorNormalize", "Letterbox", "RandomFlip", "RandomResizedCrop", "Resize",
+    "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
     "crop_mirror_normalize", "decode_image", "flip", "image_shape", "random_crop_boxes",
-    "random_resized_crop", "resize", "resize_center_crop", "warp_affine",
+    "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes",
 ]

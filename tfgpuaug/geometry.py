@@ -376,3 +376,55 @@ def warp_affine(images: Images, matrices: TensorLike, size: Optional[Size] = Non
         size_t = tf.shape(images)[1:3] if size is None else _size_tensor(size)
         return _loader.ops().tf_gpu_aug_warp_affine(images, m, size_t, interpolation=interpolation,
                                                     fill_value=float(fill_value))
+
+
+def resize_and_pad(contents_or_images: Union[TensorLike, Images], size: Size, scale: Range = (1.0, 1.0),
+                   jitter: bool = False, center: bool = False, seed: Seed = None,
+                   method: str = "bilinear", antialias: bool = False, mirror: Flags = None,
+                   mean: Optional[Sequence[float]] = None, std: Optional[Sequence[float]] = None,
+                   pad_value: float = 0.0, channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
+                   max_dct_denom: int = 1, apply_exif_orientation: bool = False,
+                   max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None
+                   ) -> Tuple[tf.Tensor, tf.Tensor]:
+    """Places each image, resized with its aspect kept, in a `size` output: fit into `size`
+    times a scale drawn from `scale`; with `jitter` a random `size` crop where it is larger
+    (TF Model Garden's `resize_and_crop_image` with `aug_scale_min/max`); with `center` centred
+    (letterbox); the rest is `pad_value` (after normalization). `mirror` flips the image
+    before it is placed. Encoded input is decoded inside the op, only where the output shows.
+
+    Returns `(images [B, H, W, C], image_info [B, 6])`, the info being (scale_y, scale_x,
+    offset_y, offset_x, height, width): an input pixel coordinate (after the flip) maps to the
+    output coordinate `input * scale - offset`.
+    """
+    if jitter and center:
+        raise ValueError("jitter and center exclude each other")
+    if not (0 < scale[0] <= scale[1]):
+        raise ValueError(f"scale must be (low, high) with 0 < low <= high, got {scale}")
+    _checks.one_of("method", method, METHODS)
+    with tf.name_scope(name or "resize_and_pad"):
+        encoded = _is_encoded(contents_or_images)
+        n = tf.shape(contents_or_images)[0] if encoded else tf.shape(_image_dims(contents_or_images))[0]
+        draws = tf.random.stateless_uniform([n, 3], _seed_tensor(seed)) if (jitter or scale[0] != scale[1]) \
+            else tf.zeros([n, 3])
+        attrs = dict(scale=[float(s) for s in scale], jitter=bool(jitter), center=bool(center),
+                     pad_value=float(pad_value), method=method, antialias=bool(antialias))
+        flags = _flags(mirror, n, "mirror", _mirror_seed(seed))
+        if encoded:
+            _checks.one_of("channels", channels, (1, 3, 4))
+            _checks.one_of("max_dct_denom", max_dct_denom, (1, 2, 4, 8))
+            contents = _checks.string_tensor("contents", contents_or_images)
+            _checks.static_rank("contents", contents, (1,))
+            norm = _normalize_attrs(mean, std, channels)
+            return _loader.ops().tf_gpu_aug_decode_resize_pad(
+                contents, draws, _size_tensor(size), flags, channels=channels, dct_method=dct_method,
+                apply_exif_orientation=bool(apply_exif_orientation), max_pixels=int(max_pixels),
+                max_dct_denom=max_dct_denom, out_type=tf.float32 if norm["mean"] else tf.uint8,
+                **norm, **attrs)
+        _check_dtype(contents_or_images)
+        values, shapes, rank = _flat_images(contents_or_images)
+        if rank != 4:
+            raise ValueError("resize_and_pad needs a batch [B, H, W, C] (dense or ragged)")
+        norm = _normalize_attrs(mean, std, values.shape[-1])
+        return _loader.ops().tf_gpu_aug_resize_pad(
+            values, shapes, draws, _size_tensor(size), flags,
+            out_type=tf.float32 if norm["mean"] else values.dtype, **norm, **attrs)

@@ -31,25 +31,25 @@ import tensorflow as tf
 
 from tfgpuaug._batch_seeds import batch_seeds, checkpoint_options
 from tfgpuaug._device_dataset import DeviceStageDataset
+from tfgpuaug._elements import Layout
+from tfgpuaug.targets import BoxFilter
 from tfgpuaug.transforms import Compose, Transform
 
 __all__ = ["gpu_augment", "host_stage", "device_stage", "distribute", "resolve_device",
            "batch_seeds", "DeviceStageDataset"]
 
-_IMAGE_KEYS = ("image", "images")
 Transforms = Union[Sequence[Callable], Callable]
+_PLAIN = Layout()
+_NO_DEVICE_TARGETS = ("bounding boxes, masks and keypoints run on the CPU path for now (device='/cpu:0'); "
+                      "the GPU-placed stage does not carry them yet")
 
 
 def _split(element):
-    """(images, rebuild) for a tuple/list/dict/tensor element."""
-    if isinstance(element, dict):
-        key = next((k for k in _IMAGE_KEYS if k in element), None)
-        if key is None:
-            raise ValueError(f"dict elements need an 'image' or 'images' key, got {sorted(element)}")
-        return element[key], lambda images: {**element, key: images}
-    if isinstance(element, (tuple, list)):
-        return element[0], lambda images: (images, *element[1:])
-    return element, lambda images: images
+    """(images, rebuild) for a tuple/list/dict/tensor element without annotations."""
+    if Layout.has_targets(element):
+        raise NotImplementedError(_NO_DEVICE_TARGETS)
+    images, _, rebuild = _PLAIN.split(element)
+    return images, lambda out: rebuild(out, None)
 
 
 def _takes_seed(fn) -> bool:
@@ -88,6 +88,11 @@ class _Plan:
         if isinstance(self.fn, Transform) or _takes_seed(self.fn):
             return self.fn(images, seed=seed)
         return self.fn(images)
+
+    def run_with_targets(self, images, targets, seed):
+        """Every transform, with boxes, masks and keypoints following the pixels."""
+        fn = self.fn if self.composed else Compose([self.fn])
+        return fn.apply(images, targets, seed)
 
 
 def _base_seed(seed: Optional[int]) -> int:
@@ -183,7 +188,9 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
 
 
 def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Optional[int] = None,
-                prefetch: int = 1, num_parallel_calls: int = 1) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+                prefetch: int = 1, num_parallel_calls: int = 1, bounding_box_format: str = "xyxy",
+                max_boxes: Optional[int] = None, min_box_area: float = 0.0,
+                min_box_visibility: float = 0.0) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """A dataset transformation applying `transforms` to every batch.
 
     Args:
@@ -196,12 +203,29 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
       prefetch: batches prefetched after the stage (on the device when placed).
       num_parallel_calls: batches processed at once on the host; tfgpuaug's ops already use
         every core per batch, so 1 keeps memory low with full throughput.
+      bounding_box_format: the format of `bounding_boxes["boxes"]` in dict elements (Keras 3's
+        names, see `tfgpuaug.boxes`); boxes come out in it.
+      max_boxes: pad boxes (and their per-box fields) to this many with -1, as Keras 3's
+        `MaxNumBoundingBoxes`; None gives ragged boxes.
+      min_box_area, min_box_visibility: a box clipped by a transform is kept when its area is
+        more than `min_box_area` pixels and at least `min_box_visibility` of its area before
+        clipping; dropped boxes take their labels with them.
     """
     plan = _Plan(transforms)
     base = _base_seed(seed)
+    layout = Layout(bounding_box_format, max_boxes, BoxFilter(min_box_area, min_box_visibility))
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         target = resolve_device(device)
+        if Layout.has_targets(ds.element_spec):
+            if target is not None:
+                raise NotImplementedError(_NO_DEVICE_TARGETS)
+
+            def run_targets(batch_seed, element):
+                images, targets, rebuild = layout.split(element)
+                return rebuild(*plan.run_with_targets(images, targets, batch_seed))
+
+            return _seeded_map(ds, base, run_targets, num_parallel_calls).prefetch(prefetch)
         if target is None:  # CPU: every transform in one map, resampling + normalize fused
             def run(batch_seed, element):
                 images, rebuild = _split(element)

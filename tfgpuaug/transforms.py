@@ -15,7 +15,9 @@ from typing import Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tfgpuaug import geometry
+from tfgpuaug import targets as tg
 from tfgpuaug._types import Range, Seed, Size
+from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape
 
 
 class Transform:
@@ -50,6 +52,18 @@ class Transform:
         """The output batch shape for an input batch shape (encoded bytes: `(B,)`)."""
         return tuple(input_shape)
 
+    def apply(self, images, targets: Optional[tg.Targets], seed=None, training: bool = True):
+        """`(images, targets)` after this transform: boxes, masks and keypoints follow the
+        pixels. Transforms that move pixels implement this; the base refuses to leave
+        annotations behind."""
+        out = self(images, seed=seed, training=training)
+        if targets is not None and targets.moves:
+            raise NotImplementedError(
+                f"{type(self).__name__} does not move boxes, masks or keypoints; supported: "
+                "RandomFlip, RandomResizedCrop, ResizeCenterCrop, Resize, ScaleJitter, Letterbox, "
+                "CropMirrorNormalize (mirror, no crop) and the augmentation policies")
+        return out, targets
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
         return f"{type(self).__name__}({args})"
@@ -62,6 +76,39 @@ def _channels(input_shape, default: int = 3) -> Optional[int]:
 
 def _hw(size) -> Tuple[int, int]:
     return (size, size) if isinstance(size, int) else tuple(size)
+
+
+def _dims(images) -> tf.Tensor:
+    """[B, 2] float (height, width) of encoded (from the headers) or decoded images."""
+    if geometry._is_encoded(images):
+        return tf.cast(image_shape(images)[:, :2], tf.float32)
+    return tg.image_sizes(images)
+
+
+def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antialias, mirror=None,
+                              mean=None, std=None, max_dct_denom=2):
+    """Resizes each image's box [y, x, h, w] to `size` (and the masks with nearest), moving the
+    targets by the same map; `mirror` [B] flags flip after the resize."""
+    hw = _hw(size)
+    n = tf.shape(boxes)[0]
+    if geometry._is_encoded(images):
+        out = geometry._decode_crop_resize(images, boxes, hw, method, antialias, 3, "INTEGER_ACCURATE",
+                                           max_dct_denom, False, DEFAULT_MAX_PIXELS, mirror=mirror,
+                                           mean=mean, std=std)
+    else:
+        out = geometry.crop_and_resize(images, boxes, hw, method, antialias, mirror=mirror, mean=mean, std=std)
+    masks = targets.masks
+    if masks is not None:
+        if geometry._is_encoded(masks):
+            masks = geometry._decode_crop_resize(masks, boxes, hw, "nearest", False, 1, "INTEGER_ACCURATE", 1,
+                                                 False, DEFAULT_MAX_PIXELS, mirror=mirror)
+        else:
+            masks = geometry.crop_and_resize(masks, boxes, hw, "nearest", False, mirror=mirror)
+    m = tg.crop_resize_matrices(boxes, hw[0], hw[1])
+    out_hw = tf.tile(tf.constant([hw], tf.float32), [n, 1])
+    if mirror is not None:
+        m = tg.compose(tg.flip_matrices(mirror, None, out_hw, n), m)
+    return out, targets.replace(masks=masks).affine(m, out_hw)
 
 
 class RandomResizedCrop(Transform):
@@ -92,6 +139,18 @@ class RandomResizedCrop(Transform):
             antialias=self.antialias, mirror=mirror, mean=mean, std=std,
             max_dct_denom=self.max_dct_denom)
 
+    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+        if targets is None or not targets.moves:
+            return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
+        dims = _dims(images)
+        h, w = _hw(self.size)
+        if training:  # the boxes the kernel would draw (random_crop_boxes is its reference)
+            boxes = geometry.random_crop_boxes(dims, self.scale, self.ratio, self._next_seed(seed))
+        else:
+            boxes = geometry.center_crop_boxes(dims, round(max(h, w) * 256 / 224), (h, w))
+        return _crop_resize_with_targets(images, targets, boxes, dims, self.size, self.method, self.antialias,
+                                         mirror, mean, std, self.max_dct_denom)
+
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
@@ -119,6 +178,14 @@ class ResizeCenterCrop(Transform):
                                            self.antialias, mean=mean, std=std,
                                            max_dct_denom=self.max_dct_denom)
 
+    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+        if targets is None or not targets.moves:
+            return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
+        dims = _dims(images)
+        boxes = geometry.center_crop_boxes(dims, self.resize_shorter, _hw(self.crop))
+        return _crop_resize_with_targets(images, targets, boxes, dims, self.crop, self.method, self.antialias,
+                                         mirror, mean, std, self.max_dct_denom)
+
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.crop), _channels(input_shape))
 
@@ -144,11 +211,111 @@ class Resize(Transform):
             images = decode_image(images)
         return geometry.resize(images, self.size, self.method, self.antialias)
 
+    def apply(self, images, targets, seed=None, training: bool = True):
+        if targets is None or not targets.moves:
+            return self(images, seed, training=training), targets
+        if geometry._is_encoded(images):
+            images = decode_image(images)
+        if targets.masks is not None and geometry._is_encoded(targets.masks):
+            targets = targets.replace(masks=decode_image(targets.masks, channels=1))
+        dims = tg.image_sizes(images)
+        boxes = tf.concat([tf.zeros_like(dims), dims], axis=1)  # whole images
+        return _crop_resize_with_targets(images, targets, boxes, dims, self.size, self.method, self.antialias)
+
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return (input_shape[0], *_hw(self.size), _channels(input_shape))
 
     def get_config(self) -> dict:
         return dict(size=self.size, method=self.method, antialias=self.antialias)
+
+
+class _Placed(Transform):
+    """Shared by ScaleJitter and Letterbox: `geometry.resize_and_pad` with targets following."""
+
+    decodes = True
+    _jitter = _center = False
+
+    def __init__(self, size: Size, scale: Range, method: str, antialias: bool, pad_value: float,
+                 max_dct_denom: int, seed: Optional[int]):
+        super().__init__(seed)
+        if not (0 < scale[0] <= scale[1]):
+            raise ValueError(f"scale must be (low, high) with 0 < low <= high, got {scale}")
+        geometry._checks.one_of("method", method, geometry.METHODS)
+        self.size, self.scale, self.method, self.antialias = size, tuple(float(x) for x in scale), method, antialias
+        self.pad_value, self.max_dct_denom = float(pad_value), max_dct_denom
+
+    def _place(self, images, seed, training, mirror=None, mean=None, std=None, method=None, channels=3):
+        scale, jitter = (self.scale, self._jitter) if training else ((1.0, 1.0), False)
+        random = jitter or scale[0] != scale[1]
+        return geometry.resize_and_pad(
+            images, self.size, scale, jitter, self._center, seed if random else None,
+            method or self.method, self.antialias and method is None, mirror, mean, std,
+            self.pad_value if method is None else 0.0, channels,
+            max_dct_denom=self.max_dct_denom if method is None else 1)
+
+    def __call__(self, images, seed=None, mirror=None, mean=None, std=None, training: bool = True):
+        return self._place(images, self._next_seed(seed), training, mirror, mean, std)[0]
+
+    def with_info(self, images, seed=None, training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
+        """`(images, image_info [B, 6])`: (scale_y, scale_x, offset_y, offset_x, height, width);
+        a prediction at output (y, x) is at input ((y + offset_y) / scale_y, (x + offset_x) /
+        scale_x)."""
+        return self._place(images, self._next_seed(seed), training)
+
+    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+        if targets is None or not targets.moves:
+            return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
+        s = self._next_seed(seed)
+        n = tf.shape(images)[0] if geometry._is_encoded(images) else tf.shape(tg.image_sizes(images))[0]
+        flags = None if mirror is None else geometry._flags(mirror, n, "mirror", s)
+        out, info = self._place(images, s, training, flags, mean, std)
+        masks = targets.masks
+        if masks is not None:  # the same draws place the masks (nearest, padded with 0)
+            masks = self._place(masks, s, training, flags, method="nearest", channels=1)[0]
+        hw = info[:, 4:6]
+        m = tf.stack([tf.stack([info[:, 1], tf.zeros_like(info[:, 1]), -info[:, 3]], -1),
+                      tf.stack([tf.zeros_like(info[:, 0]), info[:, 0], -info[:, 2]], -1)], axis=1)
+        if flags is not None:
+            m = tg.compose(m, tg.flip_matrices(flags, None, hw, n))
+        out_hw = tf.tile(tf.constant([_hw(self.size)], tf.float32), [n, 1])
+        return out, targets.replace(masks=masks).affine(m, out_hw)
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
+
+
+class ScaleJitter(_Placed):
+    """Detection training resize (RetinaNet, Mask R-CNN; TF Model Garden's `resize_and_crop_image`
+    with `aug_scale_min/max`): the image, aspect kept, fit into `size` times a scale drawn from
+    `scale`, a random `size` crop where it is larger, padding (`pad_value`) where smaller. Boxes,
+    masks and keypoints follow. Inference: fit into `size`, no crop, padded bottom and right."""
+
+    _jitter = True
+
+    def __init__(self, size: Size, scale: Range = (0.8, 1.25), method: str = "bilinear",
+                 antialias: bool = False, pad_value: float = 0.0, max_dct_denom: int = 1,
+                 seed: Optional[int] = None):
+        super().__init__(size, scale, method, antialias, pad_value, max_dct_denom, seed)
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, scale=self.scale, method=self.method, antialias=self.antialias,
+                    pad_value=self.pad_value, max_dct_denom=self.max_dct_denom, seed=self.seed)
+
+
+class Letterbox(_Placed):
+    """Fit each image into `size` with its aspect kept and pad the rest, centred (YOLO-style
+    letterbox); `with_info` returns the scale and offset that map predictions back. Boxes,
+    masks and keypoints follow."""
+
+    _center = True
+
+    def __init__(self, size: Size, method: str = "bilinear", antialias: bool = False,
+                 pad_value: float = 0.0, max_dct_denom: int = 1):
+        super().__init__(size, (1.0, 1.0), method, antialias, pad_value, max_dct_denom, None)
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, method=self.method, antialias=self.antialias, pad_value=self.pad_value,
+                    max_dct_denom=self.max_dct_denom)
 
 
 class RandomFlip(Transform):
@@ -162,12 +329,22 @@ class RandomFlip(Transform):
         self.horizontal, self.vertical = float(horizontal), float(vertical)
 
     def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images, targets, seed=None, training: bool = True):
         if not training:
-            return images
+            return images, targets
         s = self._next_seed(seed)
         n = tf.shape(images)[0]
         u = tf.random.stateless_uniform([2, n], s)
-        return geometry.flip(images, horizontal=u[0] < self.horizontal, vertical=u[1] < self.vertical)
+        horizontal, vertical = u[0] < self.horizontal, u[1] < self.vertical
+        out = geometry.flip(images, horizontal=horizontal, vertical=vertical)
+        if targets is None or not targets.moves:
+            return out, targets
+        if targets.masks is not None:
+            targets = targets.replace(masks=geometry.flip(targets.masks, horizontal, vertical))
+        hw = tg.image_sizes(images)
+        return out, targets.affine(tg.flip_matrices(horizontal, vertical, hw, n), hw)
 
     def get_config(self) -> dict:
         return dict(horizontal=self.horizontal, vertical=self.vertical, seed=self.seed)
@@ -206,6 +383,21 @@ class CropMirrorNormalize(Transform):
         return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop, flags,
                                               self.layout, self.dtype, self.pad_channels)
 
+    def apply(self, images, targets, seed=None, training: bool = True):
+        if targets is None or not targets.moves or ((not training or self.mirror == 0.0) and self.crop is None):
+            return self(images, seed, training=training), targets
+        if self.crop is not None:
+            raise NotImplementedError("CropMirrorNormalize(crop=...) does not move boxes, masks or "
+                                      "keypoints; crop with RandomResizedCrop or ResizeCenterCrop")
+        n = tf.shape(images)[0]
+        flags = self.mirror_flags(n, self._next_seed(seed))
+        out = geometry.crop_mirror_normalize(images, self.mean, self.std, None, flags, self.layout,
+                                             self.dtype, self.pad_channels)
+        if targets.masks is not None:
+            targets = targets.replace(masks=geometry.flip(targets.masks, flags))
+        hw = tg.image_sizes(images)
+        return out, targets.affine(tg.flip_matrices(flags, None, hw, n), hw)
+
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         b, h, w, c = input_shape
         if self.crop is not None:
@@ -235,28 +427,45 @@ class Compose(Transform):
                  training: bool = True):
         """Runs transforms[start:stop]; transform i always gets the seed folded with i, so a
         pipeline split in two (host part, device part) draws what the whole one draws."""
+        return self.apply(images, None, seed, training, start, stop)[0]
+
+    def apply(self, images, targets, seed=None, training: bool = True, start: int = 0,
+              stop: Optional[int] = None):
+        moving = targets is not None and targets.moves
+
+        def step(t, images, targets, s, training):
+            if isinstance(t, Transform):
+                return t.apply(images, targets, s, training)
+            if moving:
+                raise NotImplementedError(
+                    f"{t!r} is a plain callable: it cannot move boxes, masks or keypoints. Use "
+                    "Transform objects in pipelines with annotations")
+            return t(images), targets
+
         if not training:
             for t in self.transforms[start:stop]:
-                images = t(images, training=False) if isinstance(t, Transform) else t(images)
-            return images
+                images, targets = step(t, images, targets, None, False)
+            return images, targets
         base = None if seed is None else geometry._seed_tensor(seed)
         sub = lambda i: None if base is None else tf.random.experimental.stateless_fold_in(base, i)
         i, ts = start, self.transforms[:stop]
         while i < len(ts):
             t = ts[i]
             nxt = ts[i + 1] if i + 1 < len(ts) else None
-            if (isinstance(t, (RandomResizedCrop, ResizeCenterCrop)) and
+            if (isinstance(t, (RandomResizedCrop, ResizeCenterCrop, _Placed)) and
                     isinstance(nxt, CropMirrorNormalize) and nxt.fusible):
                 mirror = nxt.mirror_flags(tf.shape(images)[0], sub(i + 1))
                 if isinstance(t, ResizeCenterCrop) and mirror is not None:
-                    images = nxt(t(images, sub(i)), sub(i + 1))
+                    images, targets = t.apply(images, targets, sub(i))
+                    images, targets = nxt.apply(images, targets, sub(i + 1))
                 else:
-                    images = t(images, sub(i), mirror=mirror, mean=nxt.mean, std=nxt.std)
+                    images, targets = t.apply(images, targets, sub(i), mirror=mirror, mean=nxt.mean,
+                                              std=nxt.std)
                 i += 2
                 continue
-            images = t(images, seed=sub(i)) if isinstance(t, Transform) else t(images)
+            images, targets = step(t, images, targets, sub(i), True)
             i += 1
-        return images
+        return images, targets
 
     def host_stop(self) -> int:
         """How many leading transforms a GPU-placed stage runs on the host: through the first
@@ -288,6 +497,24 @@ class _Policy(Transform):
     def __call__(self, images, seed=None, training: bool = True):
         return self._apply(images, self._next_seed(seed)) if training else images
 
+    def apply(self, images, targets, seed=None, training: bool = True):
+        if not training or targets is None or not targets.moves:
+            return self(images, seed, training=training), targets
+        from tfgpuaug.augment import ops as aug_ops
+        from tfgpuaug.augment.plan_geometry import geometric_stages, stage_maps
+
+        out, op_ids, params = self._apply(images, self._next_seed(seed), return_plan=True)
+        tf.debugging.assert_non_negative(op_ids, "custom augmentations cannot move boxes, masks or keypoints")
+        hw = tg.image_sizes(images)
+        if targets.masks is not None:  # the kernel's own warps, stage by stage (nearest, fill 0)
+            moving = geometric_stages(op_ids)
+            targets = targets.replace(masks=aug_ops.apply_stages(
+                targets.masks, tf.where(moving, op_ids, 0), tf.where(moving, params, 0.0), fill_value=0.0,
+                interpolation="nearest"))
+        for forward in stage_maps(op_ids, params, hw[0, 0], hw[0, 1]):
+            targets = targets.affine(forward, hw)
+        return out, targets
+
     def get_config(self) -> dict:
         return dict(fill_value=self.fill_value, interpolation=self.interpolation, seed=self.seed)
 
@@ -304,11 +531,11 @@ class RandAugment(_Policy):
         from tfgpuaug.augment.policies import check_rand_augment_args
         check_rand_augment_args(num_ops, magnitude, num_magnitude_bins)
 
-    def _apply(self, images, seed):
+    def _apply(self, images, seed, return_plan: bool = False):
         from tfgpuaug.augment import rand_augment
         return rand_augment(images, self.num_ops, self.magnitude, self.num_magnitude_bins,
                             self.monotonic_mag, self.augmentations, seed, self.fill_value,
-                            self.interpolation)
+                            self.interpolation, return_plan)
 
     def get_config(self) -> dict:
         return dict(super().get_config(), num_ops=self.num_ops, magnitude=self.magnitude,
@@ -323,10 +550,10 @@ class TrivialAugment(_Policy):
         super().__init__(**kwargs)
         self.num_magnitude_bins, self.augmentations = num_magnitude_bins, augmentations
 
-    def _apply(self, images, seed):
+    def _apply(self, images, seed, return_plan: bool = False):
         from tfgpuaug.augment import trivial_augment
         return trivial_augment(images, self.num_magnitude_bins, self.augmentations, seed,
-                               self.fill_value, self.interpolation)
+                               self.fill_value, self.interpolation, return_plan)
 
     def get_config(self) -> dict:
         return dict(super().get_config(), num_magnitude_bins=self.num_magnitude_bins,
@@ -343,9 +570,9 @@ class AutoAugment(_Policy):
             raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")
         self.policy = policy
 
-    def _apply(self, images, seed):
+    def _apply(self, images, seed, return_plan: bool = False):
         from tfgpuaug.augment import auto_augment
-        return auto_augment(images, self.policy, seed, self.fill_value, self.interpolation)
+        return auto_augment(images, self.policy, seed, self.fill_value, self.interpolation, return_plan)
 
     def get_config(self) -> dict:
         return dict(super().get_config(), policy=self.policy)

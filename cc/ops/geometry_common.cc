@@ -72,7 +72,8 @@ absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeA
   return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}), &call->out);
 }
 
-absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* a) {
+absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx,
+                                          CropMirrorNormalizeAttrs* a) {
   std::vector<float> std;
   TF_RETURN_IF_ERROR(ctx->GetAttr("mean", &a->mean));
   TF_RETURN_IF_ERROR(ctx->GetAttr("std", &std));
@@ -100,9 +101,10 @@ absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx,
   return absl::OkStatus();
 }
 
-absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
-                           const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
-                           CropMirrorNormalizeParams* p) {
+absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a,
+                                           const tensorflow::Tensor& images,
+                                           const tensorflow::Tensor& offsets,
+                                           const tensorflow::Tensor& mirror, CropMirrorNormalizeParams* p) {
   if (images.dims() != 4) return InvalidArgument("images must be [B, H, W, C]");
   const int64_t n = images.dim_size(0);
   p->in_h = static_cast<int>(images.dim_size(1));

@@ -52,12 +52,14 @@ struct CropMirrorNormalizeAttrs {
   bool nchw = false, pad = false;
   OutputType type = OutputType::kFloat32;
 };
-absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx, CropMirrorNormalizeAttrs* attrs);
+absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx,
+                                          CropMirrorNormalizeAttrs* attrs);
 
 // Params for images [B, H, W, C]; checks crop offsets [B, 2] and mirror [B].
-absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a, const tensorflow::Tensor& images,
-                           const tensorflow::Tensor& offsets, const tensorflow::Tensor& mirror,
-                           CropMirrorNormalizeParams* p);
+absl::Status MakeCropMirrorNormalizeParams(const CropMirrorNormalizeAttrs& a,
+                                           const tensorflow::Tensor& images,
+                                           const tensorflow::Tensor& offsets,
+                                           const tensorflow::Tensor& mirror, CropMirrorNormalizeParams* p);
 
 // Crop offsets must keep each crop inside the image (checked where the offsets are on the host).
 absl::Status CheckCropOffsets(const CropMirrorNormalizeParams& p, const tensorflow::Tensor& offsets);

@@ -195,9 +195,10 @@ struct CropMirrorNormalizeCall {
   size_t out_elements_per_image, out_element_bytes;
 };
 
-CropMirrorNormalizeCall MakeCropMirrorNormalizeCall(const U8Image& images, int crop_h, int crop_w, const std::vector<float>& mean,
-                                const std::vector<float>& std, bool nchw, const std::string& dtype,
-                                bool pad) {
+CropMirrorNormalizeCall MakeCropMirrorNormalizeCall(const U8Image& images, int crop_h, int crop_w,
+                                                    const std::vector<float>& mean,
+                                                    const std::vector<float>& std, bool nchw,
+                                                    const std::string& dtype, bool pad) {
   const int c = images.shape(3);
   if (int(mean.size()) != c || int(std.size()) != c) throw std::invalid_argument("mean/std per channel");
   CropMirrorNormalizeCall call;
@@ -222,7 +223,8 @@ py::array MakeCropMirrorNormalizeOutput(const CropMirrorNormalizeCall& call, int
 py::array CropMirrorNormalizeBatch(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                    std::vector<float> mean, std::vector<float> std, bool nchw,
                                    const std::string& dtype, bool pad_channels) {
-  const CropMirrorNormalizeCall call = MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call =
+      MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
   py::array out = MakeCropMirrorNormalizeOutput(call, b);
   const size_t in_bytes = size_t(call.p.in_h) * call.p.in_w * call.p.channels;
@@ -373,7 +375,8 @@ py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method
 py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
                                       std::vector<float> mean, std::vector<float> std, bool nchw,
                                       const std::string& dtype, bool pad_channels) {
-  const CropMirrorNormalizeCall call = MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
+  const CropMirrorNormalizeCall call =
+      MakeCropMirrorNormalizeCall(images, crop_h, crop_w, mean, std, nchw, dtype, pad_channels);
   const int b = images.shape(0);
   py::array out = MakeCropMirrorNormalizeOutput(call, b);
   DeviceBuffer src = Upload(images), off = Upload(offsets), mir = Upload(mirror), dst(out.nbytes());

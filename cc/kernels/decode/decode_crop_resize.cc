@@ -42,18 +42,11 @@ int ChooseDctDenom(const CropBox& box, const ResizeSpec& spec, int max_dct_denom
   return denom;
 }
 
-Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request, const BoxRule& rule,
-                  const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
-  DecodeRequest r = request;
-  r.has_window = false;
-  r.dct_denom = 1;
-  DecodePlan full;
-  TFGPUAUG_RETURN_IF_ERROR(PlanDecode(data, size, r, &full));
-  CropBox box = rule.box;
-  if (rule.random != nullptr) {
-    const BoxYXHW b = InceptionCropBox(float(full.full_height), float(full.full_width), *rule.random);
-    box = CropBox{b.y, b.x, b.height, b.width};
-  }
+namespace {
+
+// Decodes the rows and columns of `box` (full-size image pixels) that the resize reads.
+Status DecodeBox(const uint8_t* data, size_t size, DecodeRequest r, const DecodePlan& full,
+                 const CropBox& box, const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
   TFGPUAUG_RETURN_IF_ERROR(ValidateBox(box, full.full_height, full.full_width));
   const int denom = full.info.format == ImageFormat::kJpeg ? ChooseDctDenom(box, spec, max_dct_denom) : 1;
   r.dct_denom = denom;
@@ -78,6 +71,54 @@ Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request
   crop->ax.in_size = plan.out_width;
   crop->channels = plan.out_channels;
   return Status::Ok();
+}
+
+// The full-size plan (header only) of an encoded image.
+Status PlanFull(const uint8_t* data, size_t size, const DecodeRequest& request, DecodeRequest* r,
+                DecodePlan* full) {
+  *r = request;
+  r->has_window = false;
+  r->dct_denom = 1;
+  return PlanDecode(data, size, *r, full);
+}
+
+}  // namespace
+
+Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request, const BoxRule& rule,
+                  const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop) {
+  DecodeRequest r;
+  DecodePlan full;
+  TFGPUAUG_RETURN_IF_ERROR(PlanFull(data, size, request, &r, &full));
+  CropBox box = rule.box;
+  if (rule.random != nullptr) {
+    const BoxYXHW b = InceptionCropBox(float(full.full_height), float(full.full_width), *rule.random);
+    box = CropBox{b.y, b.x, b.height, b.width};
+  }
+  return DecodeBox(data, size, r, full, box, spec, max_dct_denom, crop);
+}
+
+PlacedCrop PlanPlaced(int img_h, int img_w, const PlacedRequest& request, CropBox* box) {
+  PlacedCrop plan;
+  plan.img_h = img_h;
+  plan.img_w = img_w;
+  plan.placement = Place(img_h, img_w, request.out_h, request.out_w, request.rule, request.u_scale,
+                         request.u_y, request.u_x);
+  plan.visible = VisibleOf(plan.placement, request.out_h, request.out_w);
+  const SourceBox b = SourceBoxOf(plan.placement, plan.visible, img_h, img_w, request.mirror);
+  *box = CropBox{b.y, b.x, b.height, b.width};
+  plan.spec = ResizeSpec{plan.visible.y1 - plan.visible.y0, plan.visible.x1 - plan.visible.x0, request.method,
+                         request.antialias};
+  return plan;
+}
+
+Status DecodePlaced(const uint8_t* data, size_t size, const DecodeRequest& request,
+                    const PlacedRequest& placed, int max_dct_denom, PlacedCrop* plan, DecodedCrop* crop) {
+  DecodeRequest r;
+  DecodePlan full;
+  TFGPUAUG_RETURN_IF_ERROR(PlanFull(data, size, request, &r, &full));
+  CropBox box;
+  *plan = PlanPlaced(full.full_height, full.full_width, placed, &box);
+  return DecodeBox(data, size, r, full, box, plan->spec, max_dct_denom, crop);
 }
 
 template <typename Out>

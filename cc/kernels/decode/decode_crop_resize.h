@@ -7,6 +7,7 @@
 
 #include "cc/kernels/decode/crop_boxes.h"
 #include "cc/kernels/decode/image_decode.h"
+#include "cc/kernels/resample/placement.h"
 #include "cc/kernels/resample/resample.h"
 
 namespace tfgpuaug {
@@ -57,6 +58,31 @@ struct BoxRule {
 // options (channels, dct method, orientation, pixel limit).
 Status DecodeCrop(const uint8_t* data, size_t size, const DecodeRequest& request, const BoxRule& rule,
                   const ResizeSpec& spec, int max_dct_denom, DecodedCrop* crop);
+
+// A placed resize of one image (scale jitter, letterbox): where it goes and how it is sampled.
+struct PlacedRequest {
+  PlacementRule rule;
+  float u_scale = 0.f, u_y = 0.f, u_x = 0.f;  // the image's uniforms
+  int out_h = 0, out_w = 0;
+  bool mirror = false;
+  ResizeMethod method = ResizeMethod::kBilinear;
+  bool antialias = false;
+};
+struct PlacedCrop {
+  int img_h = 0, img_w = 0;  // the (oriented) image's size
+  Placement placement{};
+  VisibleRect visible{};
+  ResizeSpec spec{};  // the visible rectangle's size
+};
+
+// The placement of an img_h x img_w image, the input box its visible rectangle samples and
+// the resize spec of that rectangle.
+PlacedCrop PlanPlaced(int img_h, int img_w, const PlacedRequest& request, CropBox* box);
+
+// Decodes the part of an encoded image that a placed resize shows (the box and the output
+// size follow from the header), at a reduced DCT scale where the box allows.
+Status DecodePlaced(const uint8_t* data, size_t size, const DecodeRequest& request,
+                    const PlacedRequest& placed, int max_dct_denom, PlacedCrop* plan, DecodedCrop* crop);
 
 // Resamples a decoded crop to out [out_h, out_w, channels], then applies the epilogue
 // (mirror, and normalisation when Out is float). Out: uint8_t or float.

@@ -1,0 +1,204 @@
+// CPU OpKernels of the placed resizes (scale jitter, letterbox): per image, resample the
+// rectangle the output shows, then write it with its padding; images spread over the pool.
+#include <string>
+#include <vector>
+
+#include "cc/kernels/decode/decode_crop_resize.h"
+#include "cc/kernels/resample/placement_cpu.h"
+#include "cc/kernels/resample/resample_cpu.h"
+#include "cc/ops/decode_common.h"
+#include "cc/ops/geometry_common.h"
+#include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+namespace {
+
+using tensorflow::OpKernel;
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::TensorShape;
+
+// What both kernels read once: the placement rule, resampling, epilogue and padding.
+struct PlacedAttrs {
+  PlacedRequest base;
+  Epilogue epilogue;
+  float pad_value = 0.f;
+};
+
+absl::Status ReadPlacedAttrs(OpKernelConstruction* ctx, PlacedAttrs* a) {
+  std::vector<float> scale;
+  TF_RETURN_IF_ERROR(ctx->GetAttr("scale", &scale));
+  if (scale.size() != 2) return tensorflow::errors::InvalidArgument("scale needs 2 values");
+  a->base.rule.scale_lo = scale[0];
+  a->base.rule.scale_hi = scale[1];
+  TF_RETURN_IF_ERROR(ctx->GetAttr("jitter", &a->base.rule.jitter));
+  TF_RETURN_IF_ERROR(ctx->GetAttr("center", &a->base.rule.center));
+  TF_RETURN_IF_ERROR(ctx->GetAttr("pad_value", &a->pad_value));
+  TF_RETURN_IF_ERROR(ReadResizeAttrs(ctx, &a->base.method, &a->base.antialias));
+  return ReadEpilogueAttrs(ctx, &a->epilogue);
+}
+
+// The per-image requests: draws [n, 3], the output size and mirror flags ([n] or [0]).
+absl::Status PlacedRequests(OpKernelContext* ctx, const PlacedAttrs& a, int64_t n, int draws_input,
+                            std::vector<PlacedRequest>* requests, std::vector<Epilogue>* epilogues) {
+  const Tensor& draws = ctx->input(draws_input);
+  if (draws.dims() != 2 || draws.dim_size(0) != n || draws.dim_size(1) != 3) {
+    return tensorflow::errors::InvalidArgument("draws must be [", n, ", 3], got ",
+                                               draws.shape().DebugString());
+  }
+  int out_h, out_w;
+  TF_RETURN_IF_ERROR(ReadSize(ctx->input(draws_input + 1), &out_h, &out_w));
+  TF_RETURN_IF_ERROR(SampleEpilogues(a.epilogue, ctx->input(draws_input + 2), n, epilogues));
+  auto d = draws.matrix<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    PlacedRequest r = a.base;
+    r.u_scale = d(i, 0);
+    r.u_y = d(i, 1);
+    r.u_x = d(i, 2);
+    r.out_h = out_h;
+    r.out_w = out_w;
+    r.mirror = (*epilogues)[i].mirror;  // the resampled rows are reversed by the epilogue
+    requests->push_back(r);
+  }
+  return absl::OkStatus();
+}
+
+void WriteInfo(const PlacedCrop& p, float* info) {
+  info[0] = float(p.placement.scaled_h) / p.img_h;
+  info[1] = float(p.placement.scaled_w) / p.img_w;
+  info[2] = float(p.placement.offset_y);
+  info[3] = float(p.placement.offset_x);
+  info[4] = float(p.img_h);
+  info[5] = float(p.img_w);
+}
+
+template <typename Out>
+class DecodeResizePadOp : public OpKernel {
+ public:
+  explicit DecodeResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
+    std::string dct;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dct_method", &dct));
+    request_.dct_method = ParseDctMethod(dct);
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &request_.apply_exif_orientation));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));
+    OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    const int64_t n = contents.dim_size(0);
+    std::vector<PlacedRequest> requests;
+    std::vector<Epilogue> epilogues;
+    OP_REQUIRES_OK(ctx, PlacedRequests(ctx, attrs_, n, 1, &requests, &epilogues));
+    int size_h, size_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &size_h, &size_w));
+    const int c = request_.channels;
+    Tensor *out = nullptr, *info = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, size_h, size_w, c}), &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 6}), &info));
+    auto flat = contents.flat<tensorflow::tstring>();
+    Out* o = out->flat<Out>().data();
+    float* inf = info->flat<float>().data();
+    std::vector<Status> statuses(n);
+    ForEachImage(ctx, n, [&](int64_t i) {
+      PlacedCrop plan;
+      DecodedCrop crop;
+      statuses[i] =
+          DecodePlaced(Bytes(flat(i)), flat(i).size(), request_, requests[i], max_dct_denom_, &plan, &crop);
+      if (!statuses[i].ok()) return;
+      WriteInfo(plan, inf + 6 * i);
+      std::vector<Out> visible(size_t(plan.spec.out_h) * plan.spec.out_w * c);
+      ResampleCrop<Out>(crop, plan.spec, epilogues[i], visible.data());
+      PlaceRows<Out>(visible.data(), plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value),
+                     o + i * int64_t{size_h} * size_w * c);
+    });
+    for (int64_t i = 0; i < n; ++i)
+      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
+  }
+
+ private:
+  DecodeRequest request_;
+  int max_dct_denom_ = 1;
+  PlacedAttrs attrs_;
+};
+
+template <typename In, typename Out>
+class ResizePadOp : public OpKernel {
+ public:
+  explicit ResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& values = ctx->input(0);
+    const Tensor& shapes = ctx->input(1);
+    OP_REQUIRES(
+        ctx, shapes.dims() == 2 && shapes.dim_size(1) == 2,
+        tensorflow::errors::InvalidArgument("shapes must be [B, 2], got ", shapes.shape().DebugString()));
+    const int64_t n = shapes.dim_size(0);
+    std::vector<PlacedRequest> requests;
+    std::vector<Epilogue> epilogues;
+    OP_REQUIRES_OK(ctx, PlacedRequests(ctx, attrs_, n, 2, &requests, &epilogues));
+    int size_h, size_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &size_h, &size_w));
+    const int c = static_cast<int>(values.dim_size(1));
+    auto s = shapes.matrix<int32_t>();
+    std::vector<int64_t> offsets(n);
+    int64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES(ctx, s(i, 0) > 0 && s(i, 1) > 0,
+                  tensorflow::errors::InvalidArgument("image ", i, " has an empty shape"));
+      offsets[i] = total;
+      total += int64_t{s(i, 0)} * s(i, 1);
+    }
+    OP_REQUIRES(ctx, total == values.dim_size(0),
+                tensorflow::errors::InvalidArgument("shapes describe ", total, " pixels but values holds ",
+                                                    values.dim_size(0)));
+    Tensor *out = nullptr, *info = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, size_h, size_w, c}), &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 6}), &info));
+    const In* in = values.flat<In>().data();
+    Out* o = out->flat<Out>().data();
+    float* inf = info->flat<float>().data();
+    ForEachImage(ctx, n, [&](int64_t i) {
+      const int h = s(i, 0), w = s(i, 1);
+      CropBox box;
+      const PlacedCrop plan = PlanPlaced(h, w, requests[i], &box);
+      WriteInfo(plan, inf + 6 * i);
+      ResampleAxis ay, ax;
+      CropAxes(box, h, w, plan.spec, &ay, &ax);
+      std::vector<Out> visible(size_t(plan.spec.out_h) * plan.spec.out_w * c);
+      ResampleImageCpu<In, Out>(in + offsets[i] * c, h, w, c, long(w) * c, ay, ax, plan.spec.out_h,
+                                plan.spec.out_w, visible.data(), epilogues[i]);
+      PlaceRows<Out>(visible.data(), plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value),
+                     o + i * int64_t{size_h} * size_w * c);
+    });
+  }
+
+ private:
+  PlacedAttrs attrs_;
+};
+
+#define TFGPUAUG_REGISTER_RESIZE_PAD(In, Out)                   \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ResizePad")            \
+                              .Device(tensorflow::DEVICE_CPU)   \
+                              .TypeConstraint<In>("T")          \
+                              .TypeConstraint<Out>("out_type"), \
+                          ResizePadOp<In, Out>)
+TFGPUAUG_REGISTER_RESIZE_PAD(uint8_t, uint8_t);
+TFGPUAUG_REGISTER_RESIZE_PAD(uint8_t, float);
+TFGPUAUG_REGISTER_RESIZE_PAD(float, float);
+TFGPUAUG_REGISTER_RESIZE_PAD(float, uint8_t);
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>DecodeResizePad").Device(tensorflow::DEVICE_CPU).TypeConstraint<uint8_t>("out_type"),
+    DecodeResizePadOp<uint8_t>);
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>DecodeResizePad").Device(tensorflow::DEVICE_CPU).TypeConstraint<float>("out_type"),
+    DecodeResizePadOp<float>);
+
+}  // namespace
+}  // namespace tfgpuaug

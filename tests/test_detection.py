@@ -1,0 +1,307 @@
+"""Boxes, masks and keypoints travel with the images (issue 20).
+
+The oracle: each box is drawn as a filled rectangle (its own value) in a mask; image and mask
+go through the same transforms (masks with nearest sampling); the output box must equal the
+extent of its output rectangle within a pixel or two (the stated tolerance: nearest sampling
+of the mask moves an edge by up to one output pixel, plus one for rotations whose enclosing
+box is computed from exact corners). Box formats are checked against Keras 3's converters.
+"""
+import io
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+from PIL import Image
+
+import tfgpuaug as tga
+from tfgpuaug import boxes as bx
+
+SIZES = [(180, 240), (260, 150), (120, 120), (200, 300)]
+GEOMETRIC = ["rotate", "shear_x", "shear_y", "translate_x", "translate_y"]
+
+
+def _scene(seed: int):
+    """Images, masks (box k filled with k + 1) and non-overlapping xyxy boxes per image."""
+    rng = np.random.default_rng(seed)
+    images, masks, boxes, labels = [], [], [], []
+    for h, w in SIZES:
+        img = rng.integers(0, 255, (h, w, 3), dtype=np.uint8)
+        mask = np.zeros((h, w, 1), np.uint8)
+        bb = []
+        cols, rows = 3, 2  # one box per grid cell, so rectangles never overlap
+        for k in range(int(rng.integers(1, 5))):
+            cy, cx = divmod(k, cols)
+            cell_h, cell_w = h // rows, w // cols
+            y0 = cy * cell_h + int(rng.integers(0, cell_h // 3))
+            x0 = cx * cell_w + int(rng.integers(0, cell_w // 3))
+            y1 = y0 + int(rng.integers(cell_h // 3, cell_h - (y0 - cy * cell_h)))
+            x1 = x0 + int(rng.integers(cell_w // 3, cell_w - (x0 - cx * cell_w)))
+            mask[y0:y1, x0:x1] = k + 1
+            bb.append([x0, y0, x1, y1])
+        images.append(img)
+        masks.append(mask)
+        boxes.append(np.array(bb, np.float32))
+        labels.append(np.arange(len(bb), dtype=np.int32))
+    return images, masks, boxes, labels
+
+
+def _png(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(a[..., 0] if a.shape[-1] == 1 else a).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _batch(seed: int, encoded: bool, dense_images: bool = False):
+    images, masks, boxes, labels = _scene(seed)
+    if encoded:
+        img = tf.constant([_png(a) for a in images])
+        msk = tf.constant([_png(m) for m in masks])
+    else:
+        img = tf.ragged.stack([tf.constant(a) for a in images])
+        msk = tf.ragged.stack([tf.constant(m) for m in masks])
+    return {"images": img, "segmentation_masks": msk,
+            "bounding_boxes": {"boxes": tf.ragged.constant(boxes, ragged_rank=1, dtype=tf.float32),
+                               "labels": tf.ragged.constant(labels, dtype=tf.int32)}}
+
+
+def _run(transforms, element, seed, **kwargs):
+    ds = tf.data.Dataset.from_tensors(element)
+    return next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=seed, **kwargs))))
+
+
+def _check_against_masks(out, tolerance: float, rotates: bool = False):
+    """With `rotates`, a rectangle turned into a parallelogram and cut by the image border (in
+    the output, or at an earlier stage) has a smaller extent than the clipped enclosing box of
+    its corners (what Keras 3 and Model Garden compute, and so do we): there the box must
+    contain the extent; boxes away from the border are compared as the others."""
+    masks = out["segmentation_masks"].numpy()
+    boxes = out["bounding_boxes"]["boxes"]
+    labels = out["bounding_boxes"]["labels"]
+    checked = 0
+    for i in range(masks.shape[0]):
+        got = {int(label): box for box, label in zip(boxes[i].numpy(), labels[i].numpy())}
+        present = set(np.unique(masks[i])) - {0}
+        for k in present:
+            ys, xs = np.nonzero(masks[i, ..., 0] == k)
+            label = int(k) - 1
+            extent = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], np.float32)
+            if len(ys) < 4:  # a sliver of a pixel or two: its box may have been dropped
+                continue
+            assert label in got, f"image {i}: label {label} visible ({len(ys)} px) but its box was dropped"
+            h, w = masks.shape[1:3]
+            at_border = xs.min() == 0 or ys.min() == 0 or xs.max() == w - 1 or ys.max() == h - 1
+            box = got[label]
+            inside = (box[:2] > 1).all() and box[2] < w - 1 and box[3] < h - 1
+            if rotates and (at_border or not inside or rotates == "stages"):
+                box = got[label]
+                assert (box[:2] <= extent[:2] + tolerance).all() and (box[2:] >= extent[2:] - tolerance).all(), (
+                    f"image {i} label {label}: {box} does not contain {extent}")
+            else:
+                np.testing.assert_allclose(got[label], extent, atol=tolerance,
+                                           err_msg=f"image {i} label {label}")
+            checked += 1
+        for label, box in got.items():  # every kept box still shows (or is tiny)
+            area = max(box[2] - box[0], 0) * max(box[3] - box[1], 0)
+            assert label + 1 in present or area < 6, f"image {i}: box {label} kept ({box}) but not in the mask"
+    return checked
+
+
+CASES = {
+    "random_resized_crop+mirror": (lambda: [tga.RandomResizedCrop(160, scale=(0.25, 1.0)),
+                                            tga.CropMirrorNormalize(mirror=0.5)], 1.5),
+    "resize_center_crop": (lambda: [tga.ResizeCenterCrop(200, 160)], 1.5),
+    "resize": (lambda: [tga.Resize((140, 190))], 1.5),
+    "resize+flips": (lambda: [tga.Resize(160), tga.RandomFlip(0.5, 0.5)], 1.5),
+    "scale_jitter+mirror": (lambda: [tga.ScaleJitter(192, scale=(0.5, 2.0)),
+                                     tga.CropMirrorNormalize(mirror=0.5)], 1.5),
+    "letterbox": (lambda: [tga.Letterbox((160, 224))], 1.5),
+    "rand_augment_geometric": (lambda: [tga.Resize(160), tga.RandAugment(2, 12, augmentations=GEOMETRIC,
+                                                                          interpolation="nearest")], 2.5),
+    "one_geometric_op": (lambda: [tga.Resize(160), tga.RandAugment(1, 14, augmentations=GEOMETRIC,
+                                                                    interpolation="nearest")], 2.5),
+    "trivial_augment": (lambda: [tga.Resize(160), tga.TrivialAugment(interpolation="nearest")], 2.5),
+}
+# A two-stage plan may cut a box at its first stage and move it back in at its second: the
+# containment check only. One-stage plans are compared exactly away from the border.
+ROTATES = {"rand_augment_geometric": "stages", "trivial_augment": True, "one_geometric_op": True}
+
+
+@pytest.mark.parametrize("encoded", [True, False], ids=["encoded", "decoded"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_boxes_follow_the_pixels(case, encoded):
+    """Mutants caught: a flip that skips the boxes, the crop offset added instead of subtracted,
+    the resize scale of the wrong axis, the mirrored placement's padding on the wrong side,
+    a rotation in the wrong direction (each makes at least one seed fail)."""
+    make, tolerance = CASES[case]
+    checked = 0
+    for seed in range(4):
+        out = _run(make(), _batch(seed, encoded), seed, max_boxes=6)
+        assert out["bounding_boxes"]["boxes"].shape[1:] == (6, 4)
+        checked += _check_against_masks(out, tolerance, ROTATES.get(case, False))
+    assert checked >= 12, f"only {checked} boxes were compared"
+
+
+def test_crops_drop_boxes_outside_and_clip_the_rest():
+    """RandomResizedCrop at small scales cuts boxes: boxes are clipped to the output, labels of
+    dropped boxes go with them, nothing outside [0, size]. Mutant: no clipping / no dropping."""
+    dropped = clipped = 0
+    for seed in range(8):
+        element = _batch(seed, encoded=False)
+        out = _run([tga.RandomResizedCrop(96, scale=(0.08, 0.3))], element, seed)
+        b = out["bounding_boxes"]["boxes"]
+        assert isinstance(b, tf.RaggedTensor)  # no max_boxes: ragged out
+        flat = b.flat_values.numpy()
+        assert (flat >= 0).all() and (flat <= 96).all()
+        assert np.all(flat[:, 2] > flat[:, 0]) and np.all(flat[:, 3] > flat[:, 1])
+        n_in = element["bounding_boxes"]["labels"].row_lengths().numpy()
+        n_out = out["bounding_boxes"]["labels"].row_lengths().numpy()
+        dropped += int((n_in - n_out).sum())
+        clipped += int(((flat == 0) | (flat == 96)).any(axis=1).sum())
+        assert np.array_equal(b.row_lengths().numpy(), n_out)
+    assert dropped > 0 and clipped > 0
+
+
+def test_min_visibility_drops_mostly_cut_boxes():
+    """A box with less than min_box_visibility of its area inside the crop is dropped."""
+    element = _batch(0, encoded=False)
+    counts = []
+    for visibility in (0.0, 0.9):
+        total = 0
+        for seed in range(6):
+            out = _run([tga.RandomResizedCrop(96, scale=(0.1, 0.4))], element, seed,
+                       min_box_visibility=visibility)
+            total += int(out["bounding_boxes"]["labels"].flat_values.shape[0])
+        counts.append(total)
+    assert counts[1] < counts[0]
+
+
+def test_dense_padded_in_and_keypoints():
+    """Dense boxes padded with -1 (labels -1) are read as Keras 3 pads them; keypoints at box
+    corners stay at the corners of the moved box under flips and resizes; an image without
+    boxes stays without."""
+    images, _, boxes, labels = _scene(1)
+    n = 5
+    dense = np.full((len(images), n, 4), -1, np.float32)
+    dense_labels = np.full((len(images), n), -1, np.int32)
+    for i, (b, lab) in enumerate(zip(boxes, labels)):
+        dense[i, :len(b)], dense_labels[i, :len(b)] = b, lab
+    dense[2], dense_labels[2] = -1, -1  # an image without boxes
+    keypoints = dense[:, :1, :2].copy()  # the first box's top-left corner
+    keypoints[2] = 5.0
+    element = {"images": tf.ragged.stack([tf.constant(a) for a in images]),
+               "bounding_boxes": {"boxes": tf.constant(dense), "labels": tf.constant(dense_labels)},
+               "keypoints": tf.constant(keypoints)}
+    for seed in range(3):
+        out = _run([tga.Resize(128), tga.RandomFlip(1.0, 0.0)], element, seed, max_boxes=n)
+        b, lab = out["bounding_boxes"]["boxes"].numpy(), out["bounding_boxes"]["labels"].numpy()
+        assert b.shape == (4, n, 4) and lab.shape == (4, n)
+        assert (lab[2] == -1).all() and (b[2] == -1).all()
+        for i in (0, 1, 3):
+            # flipped left-right: the first box's top-left corner becomes its top-right
+            np.testing.assert_allclose(out["keypoints"][i, 0].numpy(), [b[i, 0, 2], b[i, 0, 1]], atol=1e-3)
+        np.testing.assert_allclose(out["keypoints"][2, 0].numpy(), [128 - 5 * 128 / 120, 5 * 128 / 120], atol=1e-3)
+
+
+def test_relative_formats_round_trip_through_a_pipeline():
+    """rel_yxyx in, rel_yxyx out: equal to converting the xyxy pipeline's output."""
+    element = _batch(2, encoded=True)
+    out_xyxy = _run([tga.RandomResizedCrop(128), tga.RandomFlip()], element, 5, max_boxes=6)
+    images, _, boxes, labels = _scene(2)
+    rel = [bx.convert_format(b, "xyxy", "rel_yxyx", h, w).numpy() for b, (h, w) in zip(boxes, SIZES)]
+    element["bounding_boxes"]["boxes"] = tf.ragged.constant(rel, ragged_rank=1, dtype=tf.float32)
+    out_rel = _run([tga.RandomResizedCrop(128), tga.RandomFlip()], element, 5, max_boxes=6,
+                   bounding_box_format="rel_yxyx")
+    expect = bx.convert_format(out_xyxy["bounding_boxes"]["boxes"], "xyxy", "rel_yxyx", 128, 128).numpy()
+    valid = out_xyxy["bounding_boxes"]["labels"].numpy() >= 0
+    np.testing.assert_allclose(out_rel["bounding_boxes"]["boxes"].numpy()[valid], expect[valid], atol=1e-4)
+
+
+def test_errors_are_clear():
+    element = _batch(0, encoded=False)
+    with pytest.raises(ValueError, match="bounding_box_format must be one of"):
+        tga.gpu_augment([tga.Resize(64)], bounding_box_format="xyxyx")
+    with pytest.raises(ValueError, match="max_boxes must be positive"):
+        tga.gpu_augment([tga.Resize(64)], max_boxes=0)
+    with pytest.raises(NotImplementedError, match="crop"):
+        _run([tga.Resize(64), tga.CropMirrorNormalize(crop=32)], element, 0)
+    ds = tf.data.Dataset.from_tensors(element)
+    with pytest.raises(NotImplementedError, match="CPU path"):
+        ds.apply(tga.gpu_augment([tga.Resize(64)], device="/gpu:0"))
+    bad = dict(element, bounding_boxes={"boxes": tf.zeros([4, 3, 5]), "labels": tf.zeros([4, 3], tf.int32)})
+    with pytest.raises(ValueError, match="boxes must be"):
+        _run([tga.Resize(64)], bad, 0)
+    with pytest.raises(ValueError, match="a dict with 'boxes'"):
+        _run([tga.Resize(64)], dict(element, bounding_boxes=tf.zeros([4, 3, 4])), 0)
+
+
+FORMATS = list(bx.FORMATS)
+
+
+@pytest.mark.parametrize("source", FORMATS)
+def test_formats_match_keras_and_round_trip(source):
+    """Every conversion equals keras.utils.bounding_boxes.convert_format; round trips exact."""
+    rng = np.random.default_rng(0)
+    h, w = 240.0, 320.0
+    x0, y0 = rng.uniform(0, 200, 16), rng.uniform(0, 150, 16)
+    xyxy = np.stack([x0, y0, x0 + rng.uniform(1, 100, 16), y0 + rng.uniform(1, 80, 16)], -1).astype(np.float32)
+    src = keras.utils.bounding_boxes.convert_format(xyxy[None], "xyxy", source, height=h, width=w)
+    src = np.asarray(src)
+    for target in FORMATS:
+        ours = bx.convert_format(tf.constant(src), source, target, h, w).numpy()
+        theirs = np.asarray(keras.utils.bounding_boxes.convert_format(src, source, target, height=h, width=w))
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-3, err_msg=f"{source} -> {target}")
+        back = bx.convert_format(tf.constant(ours), target, source, h, w).numpy()
+        np.testing.assert_allclose(back, src, rtol=1e-5, atol=1e-3)
+
+
+def test_box_utilities():
+    a = tf.constant([[0.0, 0.0, 10.0, 10.0], [5.0, 5.0, 15.0, 15.0], [20.0, 20.0, 20.0, 30.0]])
+    b = tf.constant([[0.0, 0.0, 10.0, 10.0], [0.0, 0.0, 5.0, 5.0]])
+    np.testing.assert_allclose(bx.iou(a, b).numpy(), [[1.0, 0.25], [25 / 175, 0.0], [0.0, 0.0]], atol=1e-6)
+    np.testing.assert_allclose(bx.area(a).numpy(), [100.0, 100.0, 0.0])
+    np.testing.assert_allclose(bx.clip_to_image(a, 12, 8).numpy(), [[0, 0, 8, 10], [5, 5, 8, 12], [8, 12, 8, 12]])
+    ragged = tf.ragged.constant([[[0.0, 0.0, 1.0, 1.0]], [], [[1.0, 1.0, 2.0, 2.0], [2.0, 2.0, 3.0, 3.0]]],
+                                ragged_rank=1)
+    labels = tf.ragged.constant([[3], [], [4, 5]])
+    dense, dense_labels = bx.pad(ragged, labels, 2)
+    assert dense.shape == (3, 2, 4) and dense_labels.numpy().tolist() == [[3, -1], [-1, -1], [4, 5]]
+    back, back_labels = bx.unpad(dense, dense_labels)
+    assert back.to_list() == ragged.to_list() and back_labels.to_list() == labels.to_list()
+    rel = bx.convert_format(ragged, "xyxy", "rel_xyxy", tf.constant([10.0, 10.0, 4.0]), tf.constant([2.0, 2.0, 2.0]))
+    np.testing.assert_allclose(rel[2].numpy(), [[0.5, 0.25, 1.0, 0.5], [1.0, 0.5, 1.5, 0.75]])
+    with pytest.raises(ValueError, match="needs the image height and width"):
+        bx.convert_format(a, "xyxy", "rel_xyxy")
+    with pytest.raises(ValueError, match="format must be one of"):
+        bx.area(a, "xyxz")
+
+
+def test_scale_jitter_matches_model_garden_steps():
+    """resize_and_pad equals Model Garden's steps done with tf.image: resize the whole image to
+    the scaled size (bilinear, no antialias), crop at the offset, pad with zeros, within 1
+    level; image_info obeys its formulas (scaled size = round(size * scale), offsets inside
+    [0, scaled - output])."""
+    images, _, _, _ = _scene(3)
+    contents = tf.constant([_png(a) for a in images])
+    out, info = tga.resize_and_pad(contents, 160, scale=(0.5, 2.0), jitter=True, seed=11)
+    out, info = out.numpy(), info.numpy()
+    for i, img in enumerate(images):
+        sy, sx, oy, ox, h, w = info[i]
+        assert (h, w) == img.shape[:2]
+        sh, sw = round(sy * h), round(sx * w)
+        assert abs(sy * h - sh) < 1e-3 and abs(sx * w - sw) < 1e-3
+        assert 0 <= oy <= max(sh - 160, 0) and 0 <= ox <= max(sw - 160, 0)
+        assert min(160 * 0.5 / h, 160 * 0.5 / w) * 0.99 <= sy <= max(160 * 2 / h, 160 * 2 / w) * 1.01
+        full = tf.image.resize(img, [sh, sw], method="bilinear", antialias=False).numpy()
+        full = np.clip(np.round(full), 0, 255)
+        ref = np.zeros((160, 160, 3))
+        crop = full[int(oy):int(oy) + 160, int(ox):int(ox) + 160]
+        ref[:crop.shape[0], :crop.shape[1]] = crop
+        np.testing.assert_allclose(out[i], ref, atol=1, err_msg=f"image {i}")
+    centred, info_c = tga.resize_and_pad(contents, (160, 200), center=True)
+    for i, img in enumerate(images):  # letterbox: the padding splits evenly
+        sy, sx, oy, ox, h, w = info_c.numpy()[i]
+        sh, sw = round(sy * h), round(sx * w)
+        assert (sh == 160 or sw == 200) and sh <= 160 and sw <= 200
+        assert oy == -((160 - sh) // 2) and ox == -((200 - sw) // 2)
+        assert (centred.numpy()[i, :int(-oy)] == 0).all()

@@ -1,0 +1,129 @@
+"""What travels with a batch of images through geometric transforms: bounding boxes (with
+their labels and other per-box fields), segmentation masks and keypoints.
+
+Inside the pipeline boxes are ragged `[B, (N), 4]` float32 `xyxy` in pixels of the current
+images (continuous coordinates, pixel k covering [k, k + 1)), keypoints `[B, (K), 2]` `xy`
+pixels, masks images of the same size as the images (dense or ragged uint8, or encoded
+PNG/JPEG bytes until the first decoding transform). A geometric transform maps them with the
+per-image affine map it applied to the pixels (`Targets.affine`): boxes become the enclosing
+box of their moved corners (as Keras 3 and TF Model Garden do), are clipped to the new image
+and dropped with their fields when too little of them is left (`BoxFilter`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict, Optional
+
+import tensorflow as tf
+
+Ragged = tf.RaggedTensor
+
+
+@dataclasses.dataclass(frozen=True)
+class BoxFilter:
+    """Which boxes survive a transform: a clipped box is kept when its area is more than
+    `min_area` pixels and at least `min_visibility` of its area before clipping."""
+
+    min_area: float = 0.0
+    min_visibility: float = 0.0
+
+    def __post_init__(self):
+        if self.min_area < 0 or not 0.0 <= self.min_visibility <= 1.0:
+            raise ValueError(f"need min_area >= 0 and 0 <= min_visibility <= 1, got {self}")
+
+
+@dataclasses.dataclass
+class Targets:
+    boxes: Optional[Ragged] = None                     # [B, (N), 4] xyxy pixels
+    box_fields: Dict[str, Ragged] = dataclasses.field(default_factory=dict)  # labels, ...: [B, (N), ...]
+    masks: Optional[tf.Tensor] = None                  # images: dense/ragged uint8 or encoded bytes
+    keypoints: Optional[Ragged] = None                 # [B, (K), 2] xy pixels
+    sizes: Optional[tf.Tensor] = None                  # [B, 2] (h, w) after the last geometric transform
+    box_filter: BoxFilter = dataclasses.field(default_factory=BoxFilter)
+
+    @property
+    def moves(self) -> bool:
+        """Whether anything here must follow the pixels."""
+        return self.boxes is not None or self.masks is not None or self.keypoints is not None
+
+    def replace(self, **changes) -> "Targets":
+        return dataclasses.replace(self, **changes)
+
+    def affine(self, matrices: tf.Tensor, out_hw: tf.Tensor) -> "Targets":
+        """Maps boxes and keypoints by per-image affine maps `[B, 2, 3]` (output xy = M @
+        [x, y, 1], continuous pixels), then clips and filters boxes to the output images of
+        sizes `out_hw` `[B, 2]` (or `[2]` for all). Masks are the transform's business."""
+        matrices = tf.cast(matrices, tf.float32)
+        out_hw = tf.cast(out_hw, tf.float32)
+        if out_hw.shape.rank == 1:
+            out_hw = tf.tile(out_hw[tf.newaxis], [tf.shape(matrices)[0], 1])
+        keypoints = self.keypoints
+        if keypoints is not None:
+            keypoints = keypoints.with_flat_values(
+                _map_points(keypoints.flat_values, tf.gather(matrices, keypoints.value_rowids())))
+        if self.boxes is None:
+            return self.replace(keypoints=keypoints, sizes=out_hw)
+        rows = self.boxes.value_rowids()
+        m = tf.gather(matrices, rows)
+        x0, y0, x1, y1 = tf.unstack(self.boxes.flat_values, axis=-1)
+        corners = tf.stack([tf.stack([x0, y0], -1), tf.stack([x1, y0], -1),
+                            tf.stack([x0, y1], -1), tf.stack([x1, y1], -1)], axis=1)  # [M, 4, 2]
+        moved = _map_points(corners, m[:, tf.newaxis])
+        lo, hi = tf.reduce_min(moved, axis=1), tf.reduce_max(moved, axis=1)
+        hw = tf.gather(out_hw, rows)
+        size_xy = tf.reverse(hw, axis=[-1])  # (w, h)
+        clipped_lo = tf.clip_by_value(lo, 0.0, size_xy)
+        clipped_hi = tf.clip_by_value(hi, 0.0, size_xy)
+        area_before = tf.reduce_prod(tf.maximum(hi - lo, 0.0), axis=-1)
+        area_after = tf.reduce_prod(tf.maximum(clipped_hi - clipped_lo, 0.0), axis=-1)
+        f = self.box_filter
+        keep = (area_after > f.min_area) & (area_after >= f.min_visibility * area_before)
+        boxes = self.boxes.with_flat_values(tf.concat([clipped_lo, clipped_hi], axis=-1))
+        keep = self.boxes.with_flat_values(keep)  # [B, (N)]
+        return self.replace(boxes=tf.ragged.boolean_mask(boxes, keep),
+                            box_fields={k: tf.ragged.boolean_mask(v, keep) for k, v in self.box_fields.items()},
+                            keypoints=keypoints, sizes=out_hw)
+
+
+def _map_points(points: tf.Tensor, m: tf.Tensor) -> tf.Tensor:
+    """xy points [..., 2] through affine matrices broadcastable to [..., 2, 3]."""
+    x, y = points[..., 0], points[..., 1]
+    return tf.stack([m[..., 0, 0] * x + m[..., 0, 1] * y + m[..., 0, 2],
+                     m[..., 1, 0] * x + m[..., 1, 1] * y + m[..., 1, 2]], axis=-1)
+
+
+def crop_resize_matrices(boxes_yxhw: tf.Tensor, out_h, out_w) -> tf.Tensor:
+    """The maps of resizing each image's box `[y, x, h, w]` (input pixels) to `out_h x out_w`."""
+    b = tf.cast(boxes_yxhw, tf.float32)
+    sy, sx = tf.cast(out_h, tf.float32) / b[:, 2], tf.cast(out_w, tf.float32) / b[:, 3]
+    zero = tf.zeros_like(sx)
+    return tf.stack([tf.stack([sx, zero, -b[:, 1] * sx], -1),
+                     tf.stack([zero, sy, -b[:, 0] * sy], -1)], axis=1)
+
+
+def flip_matrices(horizontal: Optional[tf.Tensor], vertical: Optional[tf.Tensor], hw: tf.Tensor,
+                  n) -> tf.Tensor:
+    """The maps of flipping images of sizes `hw` [B, 2] where the [B] flags are set."""
+    hw = tf.cast(hw, tf.float32)
+    ones = tf.ones([n], tf.float32)
+    fx = ones if horizontal is None else tf.where(horizontal, -1.0, 1.0)
+    fy = ones if vertical is None else tf.where(vertical, -1.0, 1.0)
+    tx = (1.0 - fx) / 2.0 * hw[:, 1]  # x -> w - x where flipped
+    ty = (1.0 - fy) / 2.0 * hw[:, 0]
+    zero = tf.zeros([n], tf.float32)
+    return tf.stack([tf.stack([fx, zero, tx], -1), tf.stack([zero, fy, ty], -1)], axis=1)
+
+
+def compose(second: tf.Tensor, first: tf.Tensor) -> tf.Tensor:
+    """second after first, for [B, 2, 3] affine maps."""
+    bottom = tf.broadcast_to(tf.constant([[0.0, 0.0, 1.0]]), [tf.shape(first)[0], 1, 3])
+    return tf.matmul(second, tf.concat([first, bottom], axis=1))
+
+
+def image_sizes(images) -> tf.Tensor:
+    """[B, 2] (height, width) of a dense or ragged batch of decoded images."""
+    if isinstance(images, tf.RaggedTensor):
+        from tfgpuaug.geometry import _image_dims
+        return tf.cast(_image_dims(images), tf.float32)
+    shape = tf.shape(images)
+    return tf.cast(tf.tile(shape[tf.newaxis, 1:3], [shape[0], 1]), tf.float32)
