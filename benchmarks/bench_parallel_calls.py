@@ -36,7 +36,7 @@ def makers(inp: pipelines.Inputs) -> dict:
 
     train = pipelines.train(inp)
     out = {ONE: train["tfgpuaug"], TWO: two_in_flight, "floor": train[pipelines.FLOOR]}
-    dali = anchors.makers(inp).get("train", {}).get("DALI CPU (TF plugin)")
+    dali = anchors.makers(inp, ["train"]).get("train", {}).get("DALI CPU (TF plugin)")
     if dali is not None:
         out["DALI"] = dali
     return out

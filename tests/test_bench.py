@@ -20,12 +20,15 @@ def _run(tmp_path, *args):
 
 def test_quick_run_reports_every_suite(tmp_path):
     report, stdout = _run(tmp_path, "--rss=false")
-    assert set(report["suites"]) == {"train", "eval", "randaugment"}
+    assert set(report["suites"]) == {"train", "eval", "randaugment", "detection"}
     names = {s: {r["pipeline"] for r in rows} for s, rows in report["suites"].items()}
     full_scale = "tfgpuaug, full-scale decode (max_dct_denom=1)"
     assert {"tf.data + tf.image", "tfgpuaug", full_scale, "floor: crop decode alone"} <= names["train"]
     assert {"tf.data + tf.image", "tfgpuaug", full_scale} <= names["eval"]
     assert {"tfgpuaug", "tfgpuaug without RandAugment", "keras.layers.RandAugment"} <= names["randaugment"]
+    assert {"tfgpuaug", "tfgpuaug, num_parallel_calls=2", "floor: full-image decode alone",
+            "Keras 3 layers (bounding_box_format)"} <= names["detection"]
+    assert "detection tfgpuaug / full-decode floor" in report["derived"]
     for rows in report["suites"].values():
         for r in rows:
             assert r["images_per_s"] > 0

@@ -70,7 +70,7 @@ def _run(transforms, element, seed, **kwargs):
     return next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=seed, **kwargs))))
 
 
-def _check_against_masks(out, tolerance: float, rotates: bool = False):
+def _check_against_masks(out, tolerance: float, rotates=False, drops_by_centre: bool = False):
     """With `rotates`, a rectangle turned into a parallelogram and cut by the image border (in
     the output, or at an earlier stage) has a smaller extent than the clipped enclosing box of
     its corners (what Keras 3 and Model Garden compute, and so do we): there the box must
@@ -87,6 +87,8 @@ def _check_against_masks(out, tolerance: float, rotates: bool = False):
             label = int(k) - 1
             extent = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], np.float32)
             if len(ys) < 4:  # a sliver of a pixel or two: its box may have been dropped
+                continue
+            if drops_by_centre and label not in got:  # SSD's rule: its centre left the crop
                 continue
             assert label in got, f"image {i}: label {label} visible ({len(ys)} px) but its box was dropped"
             h, w = masks.shape[1:3]
@@ -305,3 +307,73 @@ def test_scale_jitter_matches_model_garden_steps():
         assert (sh == 160 or sw == 200) and sh <= 160 and sw <= 200
         assert oy == -((160 - sh) // 2) and ox == -((200 - sw) // 2)
         assert (centred.numpy()[i, :int(-oy)] == 0).all()
+
+
+def _example(blob: bytes, boxes_rel_xyxy: np.ndarray, labels, crowd=None, area=None) -> bytes:
+    f = lambda v: tf.train.Feature(float_list=tf.train.FloatList(value=list(v)))  # noqa: E731
+    i = lambda v: tf.train.Feature(int64_list=tf.train.Int64List(value=list(v)))  # noqa: E731
+    feature = {"image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[blob])),
+               "image/object/bbox/xmin": f(boxes_rel_xyxy[:, 0]), "image/object/bbox/ymin": f(boxes_rel_xyxy[:, 1]),
+               "image/object/bbox/xmax": f(boxes_rel_xyxy[:, 2]), "image/object/bbox/ymax": f(boxes_rel_xyxy[:, 3]),
+               "image/object/class/label": i(labels)}
+    if crowd is not None:
+        feature["image/object/is_crowd"] = i(crowd)
+    if area is not None:
+        feature["image/object/area"] = f(area)
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+def test_detection_tfrecord_reader(tmp_path):
+    """Model Garden's detection TF Example layout reads back into Keras 3's layout; resizing
+    leaves relative boxes where they were (rel_xyxy in and out); a record whose coordinate
+    lists differ in length raises instead of pairing boxes with the wrong labels."""
+    images, _, boxes, labels = _scene(4)
+    path = str(tmp_path / "det.tfrecord")
+    written = []
+    with tf.io.TFRecordWriter(path) as w:
+        for img, b, lab, (h, w_) in zip(images, boxes, labels, SIZES):
+            rel = b / np.array([w_, h, w_, h], np.float32)
+            written.append(rel)
+            w.write(_example(_png(img), rel, lab + 1, crowd=[0] * len(lab), area=None))
+    ds = tga.data.detection_tfrecord(path)
+    first = next(iter(ds))
+    np.testing.assert_allclose(first["bounding_boxes"]["boxes"].numpy(), written[0], atol=1e-6)
+    assert first["bounding_boxes"]["labels"].numpy().tolist() == (labels[0] + 1).tolist()
+    assert not first["bounding_boxes"]["is_crowd"].numpy().any()
+    assert (first["bounding_boxes"]["area"].numpy() == -1).all()  # absent: -1
+    out = next(iter(ds.ragged_batch(4).apply(tga.gpu_augment(
+        [tga.Resize(96)], device="/cpu:0", seed=0, bounding_box_format="rel_xyxy", max_boxes=5))))
+    for i, rel in enumerate(written):
+        np.testing.assert_allclose(out["bounding_boxes"]["boxes"][i, :len(rel)].numpy(), rel, atol=1e-5)
+        assert out["bounding_boxes"]["is_crowd"][i, :len(rel)].numpy().tolist() == [False] * len(rel)
+    bad = str(tmp_path / "bad.tfrecord")
+    with tf.io.TFRecordWriter(bad) as w:
+        w.write(_example(_png(images[0]), written[0], [1]))  # one label for several boxes
+    if len(written[0]) > 1:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="differ in length"):
+            next(iter(tga.data.detection_tfrecord(bad)))
+
+
+def test_random_iou_crop():
+    """SSD's crop: boxes match their mask rectangles (boxes whose centre left the crop may be
+    dropped though partly visible); with min_ious=(0.1,) some kept box overlaps the crop (the
+    whole output) with IoU >= 0.1 in most images (the rest fell back to the whole image, which
+    then keeps every box). Mutant: the IoU test against the wrong box, or the crop's x and y
+    swapped (boxes stop matching their rectangles)."""
+    met = total = checked = 0
+    for seed in range(6):
+        for encoded in (True, False):
+            element = _batch(seed, encoded)
+            out = _run([tga.RandomIoUCrop(128, min_ious=(0.1,), trials=60)], element, seed, max_boxes=6)
+            checked += _check_against_masks(out, 1.5, drops_by_centre=True)
+            boxes = out["bounding_boxes"]["boxes"].numpy()
+            labels = out["bounding_boxes"]["labels"].numpy()
+            n_in = element["bounding_boxes"]["labels"].row_lengths().numpy()
+            for i in range(boxes.shape[0]):
+                total += 1
+                kept = boxes[i][labels[i] >= 0]
+                if len(kept) and bx.iou(kept, np.array([[0, 0, 128, 128]], np.float32)).numpy().max() >= 0.1 - 1e-4:
+                    met += 1
+                else:
+                    assert (labels[i] >= 0).sum() == n_in[i], "a fallback keeps every box"
+    assert checked >= 20 and met >= 0.8 * total, (met, total)  # a simulation of the rule: 92%

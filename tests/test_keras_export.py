@@ -132,6 +132,9 @@ TRANSFORM_ARGS = {
     "RandAugment": dict(num_ops=3, magnitude=7, monotonic_mag=False, seed=8),
     "TrivialAugment": dict(num_magnitude_bins=11, augmentations=["rotate", "equalize"], seed=9),
     "AutoAugment": dict(policy="svhn", interpolation="nearest", seed=10),
+    "ScaleJitter": dict(size=(40, 36), scale=(0.5, 1.5), pad_value=7.0, seed=11),
+    "Letterbox": dict(size=(30, 40), method="nearest"),
+    "RandomIoUCrop": dict(size=(24, 28), min_ious=(None, 0.3), trials=10, seed=12),
 }
 
 
@@ -157,3 +160,37 @@ def test_every_transform_has_a_layer_with_its_arguments_and_outputs():
             np.testing.assert_array_equal(layer(x, training=True).numpy(), transform(x).numpy())
         np.testing.assert_array_equal(layer(x).numpy(), transform(x, training=False).numpy(), err_msg=name)
         assert tuple(layer.compute_output_shape(x.shape)) == tuple(layer(x).shape), name
+
+
+def test_letterbox_with_info_exports_and_maps_boxes_back(blobs, tmp_path):
+    """A served detector's preprocessing: LetterboxWithInfo in a SavedModel reloaded in a fresh
+    process gives the same images and image_info, and the info maps an output box back to the
+    input box it came from (exact for the letterbox's scale and offset)."""
+    inp = keras.Input(shape=(), dtype="string", name="jpeg")
+    images, info = tga.keras.LetterboxWithInfo((48, 64))(inp)
+    model = keras.Model(inp, [images, info])
+    want_images, want_info = (t.numpy() for t in model(blobs))
+    path = str(tmp_path / "letterbox")
+    model.export(path)
+    code = f"""
+import json, numpy as np, tensorflow as tf
+import tfgpuaug
+m = tf.saved_model.load({path!r})
+images, info = m.serve(tf.constant({[b for b in blobs.numpy()]!r}))
+print(json.dumps([images.numpy().astype(float).tolist(), info.numpy().tolist()]))
+"""
+    got_images, got_info = json.loads(run_fresh(code).strip().splitlines()[-1])
+    np.testing.assert_array_equal(np.array(got_images), want_images)
+    np.testing.assert_allclose(np.array(got_info), want_info)
+    dims = tga.image_shape(blobs)[:, :2].numpy()
+    for img, (sy, sx, oy, ox, h, w), (hh, ww) in zip(want_images, want_info, dims):
+        assert (h, w) == (hh, ww)
+        # the input image [0, w] x [0, h] lands at output [-ox, w * sx - ox] x [-oy, h * sy - oy]:
+        # padding (0) outside, picture inside; and mapping that box back gives the input box
+        x0, y0, x1, y1 = -ox, -oy, w * sx - ox, h * sy - oy
+        assert round(x1 - x0) == 64 or round(y1 - y0) == 48
+        inside = img[int(round(y0)):int(round(y1)), int(round(x0)):int(round(x1))]
+        assert inside.mean() > 20 and inside.shape[0] * inside.shape[1] == round(y1 - y0) * round(x1 - x0)
+        assert img.sum() == pytest.approx(inside.sum())  # nothing outside the box but padding
+        np.testing.assert_allclose([(x0 + ox) / sx, (y0 + oy) / sy, (x1 + ox) / sx, (y1 + oy) / sy],
+                                   [0, 0, w, h], atol=1e-3)

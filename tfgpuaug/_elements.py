@@ -100,7 +100,8 @@ class Layout:
 def _pad_field(values: tf.RaggedTensor, max_boxes: int) -> tf.Tensor:
     n = values.nrows()
     shape = tf.concat([[n, max_boxes], tf.shape(values.flat_values)[1:]], 0)
-    return values[:, :max_boxes].to_tensor(default_value=tf.cast(-1, values.dtype), shape=shape)
+    default = False if values.dtype == tf.bool else tf.cast(-1, values.dtype)  # -1, as Keras 3's labels
+    return values[:, :max_boxes].to_tensor(default_value=default, shape=shape)
 
 
 class _LazyDims:

@@ -64,6 +64,25 @@ CropMirrorNormalize = _layer(_t.CropMirrorNormalize)
 RandAugment = _layer(_t.RandAugment)
 TrivialAugment = _layer(_t.TrivialAugment)
 AutoAugment = _layer(_t.AutoAugment)
+ScaleJitter = _layer(_t.ScaleJitter)
+Letterbox = _layer(_t.Letterbox)
+RandomIoUCrop = _layer(_t.RandomIoUCrop)
+
+
+@keras.saving.register_keras_serializable(package=_PACKAGE)
+class LetterboxWithInfo(TransformLayer):
+    """Inference-side letterbox that also returns `image_info` [B, 6] (scale_y, scale_x,
+    offset_y, offset_x, height, width), so a served model maps its box predictions back to the
+    input image: `input = (output + offset) / scale`. Same arguments as `Letterbox`."""
+
+    transform_class = _t.Letterbox
+
+    def call(self, inputs, training=False):
+        return self.transform.with_info(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return (self.transform.output_shape(tuple(input_shape)), (input_shape[0], 6))
+
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
-          RandAugment, TrivialAugment, AutoAugment)
+          RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop)

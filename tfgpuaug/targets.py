@@ -49,6 +49,11 @@ class Targets:
     def replace(self, **changes) -> "Targets":
         return dataclasses.replace(self, **changes)
 
+    def keep_boxes(self, keep: Ragged) -> "Targets":
+        """Only the boxes (and their fields) where `keep` [B, (N)] bool is set."""
+        return self.replace(boxes=tf.ragged.boolean_mask(self.boxes, keep),
+                            box_fields={k: tf.ragged.boolean_mask(v, keep) for k, v in self.box_fields.items()})
+
     def affine(self, matrices: tf.Tensor, out_hw: tf.Tensor) -> "Targets":
         """Maps boxes and keypoints by per-image affine maps `[B, 2, 3]` (output xy = M @
         [x, y, 1], continuous pixels), then clips and filters boxes to the output images of

@@ -10,14 +10,19 @@ followed by a plain `CropMirrorNormalize` (no crop, NHWC, float32) into one pass
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
-from tfgpuaug._types import Range, Seed, Size
+from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape
+
+
+TransformInput = Union[TensorLike, Images]
+# (images, targets): the transform's output and the annotations that followed it.
+TransformOutput = Tuple[tf.Tensor, Optional[tg.Targets]]
 
 
 class Transform:
@@ -52,7 +57,8 @@ class Transform:
         """The output batch shape for an input batch shape (encoded bytes: `(B,)`)."""
         return tuple(input_shape)
 
-    def apply(self, images, targets: Optional[tg.Targets], seed=None, training: bool = True):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
         """`(images, targets)` after this transform: boxes, masks and keypoints follow the
         pixels. Transforms that move pixels implement this; the base refuses to leave
         annotations behind."""
@@ -139,7 +145,9 @@ class RandomResizedCrop(Transform):
             antialias=self.antialias, mirror=mirror, mean=mean, std=std,
             max_dct_denom=self.max_dct_denom)
 
-    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True, mirror: Flags = None, mean: Optional[Sequence[float]] = None,
+              std: Optional[Sequence[float]] = None) -> TransformOutput:
         if targets is None or not targets.moves:
             return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
         dims = _dims(images)
@@ -178,7 +186,9 @@ class ResizeCenterCrop(Transform):
                                            self.antialias, mean=mean, std=std,
                                            max_dct_denom=self.max_dct_denom)
 
-    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True, mirror: Flags = None, mean: Optional[Sequence[float]] = None,
+              std: Optional[Sequence[float]] = None) -> TransformOutput:
         if targets is None or not targets.moves:
             return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
         dims = _dims(images)
@@ -211,7 +221,8 @@ class Resize(Transform):
             images = decode_image(images)
         return geometry.resize(images, self.size, self.method, self.antialias)
 
-    def apply(self, images, targets, seed=None, training: bool = True):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
         if targets is None or not targets.moves:
             return self(images, seed, training=training), targets
         if geometry._is_encoded(images):
@@ -227,6 +238,83 @@ class Resize(Transform):
 
     def get_config(self) -> dict:
         return dict(size=self.size, method=self.method, antialias=self.antialias)
+
+
+class RandomIoUCrop(Transform):
+    """SSD's random crop (torchvision's `RandomIoUCrop`, Model Garden's SSD crop, DALI's
+    `random_bbox_crop`), resized to `size` in the same pass. Per image: a minimum IoU drawn from
+    `min_ious` (None keeps the whole image), then up to `trials` crops whose sides are `scale`
+    of the image's with aspect (width / height) in `ratio`; the first that contains some box's
+    centre with at least that IoU with it is taken, else the whole image. Boxes whose centres
+    fall outside the crop are dropped (with their fields), the rest clipped. Without boxes (or
+    in inference) the whole image is resized."""
+
+    decodes = True
+
+    def __init__(self, size: Size, min_ious: Sequence[Optional[float]] = (None, 0.1, 0.3, 0.5, 0.7, 0.9),
+                 scale: Range = (0.3, 1.0), ratio: Range = (0.5, 2.0), trials: int = 40,
+                 method: str = "bilinear", antialias: bool = False, max_dct_denom: int = 2,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        if not min_ious or any(t is not None and not 0.0 <= t <= 1.0 for t in min_ious):
+            raise ValueError(f"min_ious must be a non-empty list of None or values in [0, 1], got {min_ious}")
+        if not (0 < scale[0] <= scale[1] <= 1) or not (0 < ratio[0] <= ratio[1]) or trials < 1:
+            raise ValueError(f"need 0 < scale <= 1, 0 < ratio[0] <= ratio[1] and trials >= 1, got "
+                             f"{scale}, {ratio}, {trials}")
+        geometry._checks.one_of("method", method, geometry.METHODS)
+        self.size, self.min_ious, self.scale, self.ratio = size, tuple(min_ious), tuple(scale), tuple(ratio)
+        self.trials, self.method, self.antialias, self.max_dct_denom = trials, method, antialias, max_dct_denom
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        dims = _dims(images)
+        whole = tf.concat([tf.zeros_like(dims), dims], axis=1)  # [y, x, h, w]
+        if targets is None:
+            targets = tg.Targets()
+        if not training or targets.boxes is None:
+            return _crop_resize_with_targets(images, targets, whole, dims, self.size, self.method,
+                                             self.antialias, max_dct_denom=self.max_dct_denom)
+        from tfgpuaug import boxes as bx
+
+        s_option, s_sides, s_place = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
+        n, t = tf.shape(dims)[0], self.trials
+        thresholds = tf.constant([2.0 if v is None else float(v) for v in self.min_ious])  # None: never met
+        threshold = tf.gather(thresholds, tf.random.stateless_uniform([n], s_option, 0, len(self.min_ious), tf.int32))
+        sides = tf.random.stateless_uniform([n, t, 2], s_sides, self.scale[0], self.scale[1])
+        place = tf.random.stateless_uniform([n, t, 2], s_place)
+        h, w = dims[:, 0:1], dims[:, 1:2]
+        cw, ch = w * sides[..., 0], h * sides[..., 1]
+        cx, cy = (w - cw) * place[..., 0], (h - ch) * place[..., 1]
+        crops = tf.stack([cx, cy, cx + cw, cy + ch], axis=-1)  # [B, T, 4] xyxy
+        aspect_ok = (cw / ch >= self.ratio[0]) & (cw / ch <= self.ratio[1])
+        dense = targets.boxes.to_tensor(0.0)  # [B, N, 4]
+        valid = tf.sequence_mask(targets.boxes.row_lengths(), tf.shape(dense)[1])
+        centre = (dense[..., :2] + dense[..., 2:]) / 2.0
+        inside = ((centre[:, :, None, 0] > crops[:, None, :, 0]) & (centre[:, :, None, 0] < crops[:, None, :, 2]) &
+                  (centre[:, :, None, 1] > crops[:, None, :, 1]) & (centre[:, :, None, 1] < crops[:, None, :, 3]))
+        good = inside & valid[:, :, None]  # [B, N, T]
+        best = tf.reduce_max(tf.where(good, bx.iou(dense, crops), -1.0), axis=1)  # [B, T]
+        ok = aspect_ok & (best >= threshold[:, None])
+        found = tf.reduce_any(ok, axis=1)
+        first = tf.argmax(tf.cast(ok, tf.int32), axis=1, output_type=tf.int32)
+        chosen = tf.gather(crops, first, batch_dims=1)  # [B, 4] xyxy
+        box = tf.where(found[:, None], tf.stack([chosen[:, 1], chosen[:, 0], chosen[:, 3] - chosen[:, 1],
+                                                 chosen[:, 2] - chosen[:, 0]], axis=1), whole)
+        kept = tf.gather(good, first, axis=2, batch_dims=1) | ~found[:, None]  # [B, N]
+        targets = targets.keep_boxes(tf.RaggedTensor.from_tensor(kept, lengths=targets.boxes.row_lengths()))
+        return _crop_resize_with_targets(images, targets, box, dims, self.size, self.method, self.antialias,
+                                         max_dct_denom=self.max_dct_denom)
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, min_ious=self.min_ious, scale=self.scale, ratio=self.ratio,
+                    trials=self.trials, method=self.method, antialias=self.antialias,
+                    max_dct_denom=self.max_dct_denom, seed=self.seed)
 
 
 class _Placed(Transform):
@@ -256,13 +344,16 @@ class _Placed(Transform):
     def __call__(self, images, seed=None, mirror=None, mean=None, std=None, training: bool = True):
         return self._place(images, self._next_seed(seed), training, mirror, mean, std)[0]
 
-    def with_info(self, images, seed=None, training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
+    def with_info(self, images: TransformInput, seed: Seed = None, training: bool = False
+                  ) -> Tuple[tf.Tensor, tf.Tensor]:
         """`(images, image_info [B, 6])`: (scale_y, scale_x, offset_y, offset_x, height, width);
         a prediction at output (y, x) is at input ((y + offset_y) / scale_y, (x + offset_x) /
         scale_x)."""
         return self._place(images, self._next_seed(seed), training)
 
-    def apply(self, images, targets, seed=None, training: bool = True, mirror=None, mean=None, std=None):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True, mirror: Flags = None, mean: Optional[Sequence[float]] = None,
+              std: Optional[Sequence[float]] = None) -> TransformOutput:
         if targets is None or not targets.moves:
             return self(images, seed, mirror=mirror, mean=mean, std=std, training=training), targets
         s = self._next_seed(seed)
@@ -331,7 +422,8 @@ class RandomFlip(Transform):
     def __call__(self, images, seed=None, training: bool = True):
         return self.apply(images, None, seed, training)[0]
 
-    def apply(self, images, targets, seed=None, training: bool = True):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
         s = self._next_seed(seed)
@@ -383,7 +475,8 @@ class CropMirrorNormalize(Transform):
         return geometry.crop_mirror_normalize(images, self.mean, self.std, self.crop, flags,
                                               self.layout, self.dtype, self.pad_channels)
 
-    def apply(self, images, targets, seed=None, training: bool = True):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
         if targets is None or not targets.moves or ((not training or self.mirror == 0.0) and self.crop is None):
             return self(images, seed, training=training), targets
         if self.crop is not None:
@@ -429,8 +522,8 @@ class Compose(Transform):
         pipeline split in two (host part, device part) draws what the whole one draws."""
         return self.apply(images, None, seed, training, start, stop)[0]
 
-    def apply(self, images, targets, seed=None, training: bool = True, start: int = 0,
-              stop: Optional[int] = None):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True, start: int = 0, stop: Optional[int] = None) -> TransformOutput:
         moving = targets is not None and targets.moves
 
         def step(t, images, targets, s, training):
@@ -497,7 +590,8 @@ class _Policy(Transform):
     def __call__(self, images, seed=None, training: bool = True):
         return self._apply(images, self._next_seed(seed)) if training else images
 
-    def apply(self, images, targets, seed=None, training: bool = True):
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
         if not training or targets is None or not targets.moves:
             return self(images, seed, training=training), targets
         from tfgpuaug.augment import ops as aug_ops

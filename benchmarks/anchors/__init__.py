@@ -30,7 +30,8 @@ ANCHORS = {"keras_layers": "keras", "model_garden": "official.vision.ops.augment
            "dali": "nvidia.dali.plugin.tf"}
 
 
-def makers(inp: Inputs) -> Dict[str, Dict[str, Maker]]:
+def makers(inp: Inputs, suites_wanted=None) -> Dict[str, Dict[str, Maker]]:
+    """Every installed anchor's makers, by suite (only `suites_wanted` when given)."""
     suites: Dict[str, Dict[str, Maker]] = {}
     for module, needs in ANCHORS.items():
         try:
@@ -38,6 +39,7 @@ def makers(inp: Inputs) -> Dict[str, Dict[str, Maker]]:
         except Exception as e:  # noqa: BLE001 - a broken install counts as absent
             print(f"anchor {module} skipped: {needs} not importable ({type(e).__name__})")
             continue
-        for suite, extra in importlib.import_module(f"{__name__}.{module}").makers(inp).items():
-            suites.setdefault(suite, {}).update(extra)
+        for suite, make in importlib.import_module(f"{__name__}.{module}").SUITES.items():
+            if suites_wanted is None or suite in suites_wanted:
+                suites.setdefault(suite, {}).update(make(inp))
     return suites

@@ -111,10 +111,10 @@ class DecodeResizePadOp : public OpKernel {
           DecodePlaced(Bytes(flat(i)), flat(i).size(), request_, requests[i], max_dct_denom_, &plan, &crop);
       if (!statuses[i].ok()) return;
       WriteInfo(plan, inf + 6 * i);
-      std::vector<Out> visible(size_t(plan.spec.out_h) * plan.spec.out_w * c);
-      ResampleCrop<Out>(crop, plan.spec, epilogues[i], visible.data());
-      PlaceRows<Out>(visible.data(), plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value),
-                     o + i * int64_t{size_h} * size_w * c);
+      Out* image = o + i * int64_t{size_h} * size_w * c;
+      FillPadding<Out>(plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
+      ResampleCrop<Out>(crop, plan.spec, epilogues[i], VisibleOrigin(plan.visible, size_w, c, image),
+                        long(size_w) * c);
     });
     for (int64_t i = 0; i < n; ++i)
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
@@ -171,11 +171,11 @@ class ResizePadOp : public OpKernel {
       WriteInfo(plan, inf + 6 * i);
       ResampleAxis ay, ax;
       CropAxes(box, h, w, plan.spec, &ay, &ax);
-      std::vector<Out> visible(size_t(plan.spec.out_h) * plan.spec.out_w * c);
+      Out* image = o + i * int64_t{size_h} * size_w * c;
+      FillPadding<Out>(plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
       ResampleImageCpu<In, Out>(in + offsets[i] * c, h, w, c, long(w) * c, ay, ax, plan.spec.out_h,
-                                plan.spec.out_w, visible.data(), epilogues[i]);
-      PlaceRows<Out>(visible.data(), plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value),
-                     o + i * int64_t{size_h} * size_w * c);
+                                plan.spec.out_w, VisibleOrigin(plan.visible, size_w, c, image), epilogues[i],
+                                long(size_w) * c);
     });
   }
 

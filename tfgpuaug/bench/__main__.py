@@ -24,7 +24,7 @@ import sys
 from absl import app, flags
 
 _DATA = flags.DEFINE_string("data", None, "Image folder (default: generated sample images).")
-_SUITES = flags.DEFINE_list("suites", ["train", "eval", "randaugment", "micro"], "What to run.")
+_SUITES = flags.DEFINE_list("suites", ["train", "eval", "randaugment", "detection", "micro"], "What to run.")
 _ROUNDS = flags.DEFINE_integer("rounds", 5, "Timed rounds (median reported).")
 _BATCH = flags.DEFINE_integer("batch_size", 64, "Batch size.")
 _JSON = flags.DEFINE_string("json", None, "Write the results to this JSON file.")
@@ -36,7 +36,7 @@ _SKIP = flags.DEFINE_list("skip", [], "Leave out pipelines whose name contains o
 _QUICK = flags.DEFINE_bool("quick", False, "A few generated images, one short round.")
 _RSS_OF = flags.DEFINE_string("rss_of", None, "Internal: 'suite/pipeline' to run for peak RSS.")
 
-PIPELINE_SUITES = ("train", "eval", "randaugment")
+PIPELINE_SUITES = ("train", "eval", "randaugment", "detection")
 
 
 def _inputs():
@@ -71,14 +71,15 @@ def _load_anchors(path: str):
 def _makers(inp):
     from tfgpuaug.bench import pipelines
 
-    suites = {"train": pipelines.train(inp), "eval": pipelines.evaluation(inp),
-              "randaugment": pipelines.randaugment(inp)}
+    builders = {"train": pipelines.train, "eval": pipelines.evaluation, "randaugment": pipelines.randaugment,
+                "detection": pipelines.detection}
+    suites = {s: builders[s](inp) for s in PIPELINE_SUITES if s in _SUITES.value}
     if _ANCHORS.value:
-        for suite, extra in _load_anchors(_ANCHORS.value).makers(inp).items():
-            suites.setdefault(suite, {}).update(extra)
+        for suite, extra in _load_anchors(_ANCHORS.value).makers(inp, [s for s in suites]).items():
+            if suite in suites:
+                suites[suite].update(extra)
     keep = lambda name: not any(part in name for part in _SKIP.value)  # noqa: E731
-    return {s: {name: m for name, m in suites[s].items() if keep(name)}
-            for s in PIPELINE_SUITES if s in _SUITES.value}
+    return {s: {name: m for name, m in suites[s].items() if keep(name)} for s in suites}
 
 
 def _measure_rss(spec: str) -> float:
@@ -98,7 +99,7 @@ def _measure_rss(spec: str) -> float:
 
 def main(argv):
     del argv
-    from tfgpuaug.bench import micro, report, timing
+    from tfgpuaug.bench import micro, pipelines, report, timing
 
     unknown = set(_SUITES.value) - set(PIPELINE_SUITES) - {"micro"}
     if unknown:
@@ -108,7 +109,7 @@ def main(argv):
     makers = _makers(inp)
     if _RSS_OF.value:
         suite, name = _RSS_OF.value.split("/", 1)
-        batches = max(timing.RSS_MIN_BATCHES, 3 * n // inp.batch)
+        batches = max(timing.RSS_MIN_BATCHES, 3 * n // pipelines.suite_batch(suite, inp))
         rise = timing.peak_rss_rise_mb(lambda: makers[suite][name](0), batches)
         print(f"PEAK_RSS_RISE_MB {rise:.1f}")
         return
@@ -119,9 +120,10 @@ def main(argv):
     suites = {}
     for suite, ms in makers.items():
         # At least 20 batches per timed round: short windows mostly time the prefetch buffer.
-        count = n if _QUICK.value else max(n, 20 * inp.batch)
+        batch = pipelines.suite_batch(suite, inp)
+        count = n if _QUICK.value else max(n, 20 * batch)
         per_round: dict = {}
-        rates = timing.interleaved_images_per_second(ms, count, rounds, inp.batch,
+        rates = timing.interleaved_images_per_second(ms, count, rounds, batch,
                                                      warmup_batches=1 if _QUICK.value else 4,
                                                      per_round=per_round)
         rss = {name: _measure_rss(f"{suite}/{name}") for name in ms} if _RSS.value else {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
+import numpy as np
 import tensorflow as tf
 
 import tfgpuaug as tga
@@ -115,3 +116,61 @@ def randaugment(inp: Inputs) -> Dict[str, Maker]:
     # read against it, not against the train suite measured minutes earlier (machine drift).
     makers = {"tfgpuaug": ours, WITHOUT_RANDAUGMENT: train(inp)["tfgpuaug"]}
     return makers
+
+
+DETECTION_SIZE, DETECTION_BATCH, MAX_BOXES = 640, 16, 100
+DETECTION_FLOOR = "floor: full-image decode alone"
+DETECTION_TWO_IN_FLIGHT = "tfgpuaug, num_parallel_calls=2"
+
+
+def suite_batch(suite: str, inp: Inputs) -> int:
+    """Images per batch of a suite: detection runs batch 16 (at most the harness's batch)."""
+    return min(DETECTION_BATCH, inp.batch) if suite == "detection" else inp.batch
+
+
+class DetectionInputs:
+    """The detection suite's images, each with 1-8 synthetic boxes (a fixed seed): normalized
+    `yxyx` (Model Garden's layout) and `xyxy` pixels (Keras 3's and tfgpuaug's)."""
+
+    def __init__(self, inp: Inputs, size: int = DETECTION_SIZE):
+        self.inp, self.batch, self.size = inp, suite_batch("detection", inp), size
+        dims = tga.image_shape(inp.blobs)[:, :2].numpy().astype(np.float32)
+        rng = np.random.default_rng(0)
+        rel, labels = [], []
+        for _ in dims:
+            k = int(rng.integers(1, 9))
+            y0x0 = rng.uniform(0.0, 0.8, (k, 2))
+            y1x1 = np.minimum(y0x0 + rng.uniform(0.05, 0.5, (k, 2)), 1.0)
+            rel.append(np.concatenate([y0x0, y1x1], 1).astype(np.float32))
+            labels.append(rng.integers(0, 80, k).astype(np.int32))
+        self.rel_yxyx = tf.ragged.constant(rel, ragged_rank=1, dtype=tf.float32)
+        self.labels = tf.ragged.constant(labels, dtype=tf.int32)
+        self.xyxy = tga.boxes.convert_format(self.rel_yxyx, "rel_yxyx", "xyxy", dims[:, 0], dims[:, 1])
+
+    def per_image(self, rel: bool) -> tf.data.Dataset:
+        """(bytes, boxes [n, 4], labels [n]) per image, repeated."""
+        boxes = self.rel_yxyx if rel else self.xyxy
+        return tf.data.Dataset.from_tensor_slices((self.inp.blobs, boxes, self.labels)).repeat()
+
+
+def detection(inp: Inputs) -> Dict[str, Maker]:
+    """Decode, random horizontal flip with boxes, scale jitter 0.8-1.25 around 640 with a random
+    640x640 crop/pad (boxes scaled, shifted, clipped, empties dropped), ImageNet normalization
+    to float32, boxes padded to 100."""
+    det = DetectionInputs(inp)
+
+    def ours(seed, num_parallel_calls=1):
+        ds = det.per_image(rel=False).map(
+            lambda x, b, c: {"images": x, "bounding_boxes": {"boxes": b, "labels": c}})
+        ds = ds.ragged_batch(det.batch, drop_remainder=True)
+        return ds.apply(tga.gpu_augment(
+            [tga.ScaleJitter(det.size, scale=(0.8, 1.25)), tga.CropMirrorNormalize(mirror=0.5)],
+            seed=seed, max_boxes=MAX_BOXES, num_parallel_calls=num_parallel_calls))
+
+    def floor(seed):  # the whole image must be decoded (upscaling dominates)
+        ds = tf.data.Dataset.from_tensor_slices(inp.blobs).repeat().batch(det.batch, drop_remainder=True)
+        return ds.apply(tga.gpu_augment(lambda contents: tga.decode_image(contents).flat_values[:1], seed=seed))
+
+    # Two batches in flight overlap one batch's box bookkeeping (graph ops) with the next
+    # batch's decoding; the default keeps one (less memory).
+    return {"tfgpuaug": ours, DETECTION_TWO_IN_FLIGHT: lambda seed: ours(seed, 2), DETECTION_FLOOR: floor}

@@ -8,7 +8,8 @@ from typing import Dict, List, Optional
 
 import tensorflow as tf
 
-from tfgpuaug.bench.pipelines import FLOOR, FULL_SCALE, WITHOUT_RANDAUGMENT
+from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_TWO_IN_FLIGHT, FLOOR, FULL_SCALE,
+                                      WITHOUT_RANDAUGMENT)
 
 OURS = "tfgpuaug"
 
@@ -77,6 +78,9 @@ def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:
     plain = rate.get(("randaugment", WITHOUT_RANDAUGMENT), rate.get(("train", OURS)))
     if plain and ("randaugment", OURS) in rate:
         out["RandAugment cost (share of train throughput lost)"] = 1 - rate["randaugment", OURS] / plain
+    for name in (OURS, DETECTION_TWO_IN_FLIGHT):
+        if ("detection", name) in rate and ("detection", DETECTION_FLOOR) in rate:
+            out[f"detection {name} / full-decode floor"] = rate["detection", name] / rate["detection", DETECTION_FLOOR]
     return {k: round(v, 3) for k, v in out.items()}
 
 

@@ -1,5 +1,6 @@
-"""Readers producing (encoded bytes, label) datasets for tfgpuaug pipelines."""
+"""Readers producing datasets of encoded images with their labels (classification) or boxes
+(detection) for tfgpuaug pipelines."""
 from tfgpuaug.data.readers import IMAGE_EXTENSIONS, file_list, image_folder, shard_for
-from tfgpuaug.data.tfrecord import tfrecord
+from tfgpuaug.data.tfrecord import detection_tfrecord, tfrecord
 
-__all__ = ["IMAGE_EXTENSIONS", "file_list", "image_folder", "shard_for", "tfrecord"]
+__all__ = ["IMAGE_EXTENSIONS", "detection_tfrecord", "file_list", "image_folder", "shard_for", "tfrecord"]

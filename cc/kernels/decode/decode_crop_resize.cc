@@ -122,13 +122,14 @@ Status DecodePlaced(const uint8_t* data, size_t size, const DecodeRequest& reque
 }
 
 template <typename Out>
-void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue, Out* out) {
+void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue, Out* out,
+                  long out_row_stride) {
   ResampleImageCpu<uint8_t, Out>(crop.pixels.first, crop.ay.in_size, crop.ax.in_size, crop.channels,
                                  crop.pixels.row_stride, crop.ay, crop.ax, spec.out_h, spec.out_w, out,
-                                 epilogue);
+                                 epilogue, out_row_stride);
 }
 
-template void ResampleCrop<uint8_t>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, uint8_t*);
-template void ResampleCrop<float>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, float*);
+template void ResampleCrop<uint8_t>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, uint8_t*, long);
+template void ResampleCrop<float>(const DecodedCrop&, const ResizeSpec&, const Epilogue&, float*, long);
 
 }  // namespace tfgpuaug

@@ -85,9 +85,11 @@ Status DecodePlaced(const uint8_t* data, size_t size, const DecodeRequest& reque
                     const PlacedRequest& placed, int max_dct_denom, PlacedCrop* plan, DecodedCrop* crop);
 
 // Resamples a decoded crop to out [out_h, out_w, channels], then applies the epilogue
-// (mirror, and normalisation when Out is float). Out: uint8_t or float.
+// (mirror, and normalisation when Out is float); rows `out_row_stride` elements apart (0:
+// contiguous). Out: uint8_t or float.
 template <typename Out>
-void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue, Out* out);
+void ResampleCrop(const DecodedCrop& crop, const ResizeSpec& spec, const Epilogue& epilogue, Out* out,
+                  long out_row_stride = 0);
 
 }  // namespace tfgpuaug
 

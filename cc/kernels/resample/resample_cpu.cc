@@ -280,8 +280,10 @@ void HorizontalRowAny(const float* row, const AxisTable& tx, int out_w, int c, c
 
 template <typename In, typename Out>
 void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_stride, const ResampleAxis& ay,
-                      const ResampleAxis& ax, int out_h, int out_w, Out* out, const Epilogue& epilogue) {
+                      const ResampleAxis& ax, int out_h, int out_w, Out* out, const Epilogue& epilogue,
+                      long out_row_stride) {
   (void)src_h;
+  if (out_row_stride == 0) out_row_stride = long(out_w) * c;
   (void)src_w;
   const AxisTable ty = BuildAxisTable(ay, out_h);
   AxisTable tx = BuildAxisTable(ax, out_w);
@@ -310,7 +312,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     rows.resize(taps);
     for (int t = 0; t < taps; ++t) rows[t] = left + long(ty.index[t0 + t]) * src_row_stride;
     WeightedRowSum(rows.data(), ty.weight.data() + t0, taps, row_elems, a);
-    Out* orow = out + size_t(i) * out_w * c;
+    Out* orow = out + size_t(i) * out_row_stride;
     switch (c) {
       case 3:
         HorizontalRowVector<3>(a, fixed, pairs, out_w, vector_epilogue, orow);
@@ -326,12 +328,14 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
 }
 
 template void ResampleImageCpu<uint8_t, uint8_t>(const uint8_t*, int, int, int, long, const ResampleAxis&,
-                                                 const ResampleAxis&, int, int, uint8_t*, const Epilogue&);
+                                                 const ResampleAxis&, int, int, uint8_t*, const Epilogue&,
+                                                 long);
 template void ResampleImageCpu<uint8_t, float>(const uint8_t*, int, int, int, long, const ResampleAxis&,
-                                               const ResampleAxis&, int, int, float*, const Epilogue&);
+                                               const ResampleAxis&, int, int, float*, const Epilogue&, long);
 template void ResampleImageCpu<float, float>(const float*, int, int, int, long, const ResampleAxis&,
-                                             const ResampleAxis&, int, int, float*, const Epilogue&);
+                                             const ResampleAxis&, int, int, float*, const Epilogue&, long);
 template void ResampleImageCpu<float, uint8_t>(const float*, int, int, int, long, const ResampleAxis&,
-                                               const ResampleAxis&, int, int, uint8_t*, const Epilogue&);
+                                               const ResampleAxis&, int, int, uint8_t*, const Epilogue&,
+                                               long);
 
 }  // namespace tfgpuaug
