@@ -20,11 +20,6 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 
-// Images a worker decodes before resampling them (see ForEachImageInGroups), and the most
-// decoded bytes it holds at once, so huge images are resampled one by one.
-constexpr int kDecodeGroup = 4;
-constexpr size_t kDecodeGroupBytes = size_t{16} << 20;
-
 template <typename In, typename Out>
 class CropResizeOp : public OpKernel {
  public:

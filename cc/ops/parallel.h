@@ -15,6 +15,11 @@
 
 namespace tfgpuaug {
 
+// Images a worker decodes before resampling them (see ForEachImageInGroups), and the most
+// decoded bytes it holds at once, so huge images are resampled one by one.
+constexpr int kDecodeGroup = 4;
+constexpr size_t kDecodeGroupBytes = size_t{16} << 20;
+
 inline void ForEachImage(tensorflow::OpKernelContext* ctx, int64_t n,
                          const std::function<void(int64_t)>& fn) {
   auto* pool = ctx->device()->tensorflow_cpu_worker_threads()->workers;

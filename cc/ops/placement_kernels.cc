@@ -74,6 +74,12 @@ void WriteInfo(const PlacedCrop& p, float* info) {
   info[5] = float(p.img_w);
 }
 
+// One image between its decode and its resample.
+struct PlacedState {
+  PlacedCrop plan;
+  DecodedCrop crop;
+};
+
 template <typename Out>
 class DecodeResizePadOp : public OpKernel {
  public:
@@ -104,18 +110,22 @@ class DecodeResizePadOp : public OpKernel {
     Out* o = out->flat<Out>().data();
     float* inf = info->flat<float>().data();
     std::vector<Status> statuses(n);
-    ForEachImage(ctx, n, [&](int64_t i) {
-      PlacedCrop plan;
-      DecodedCrop crop;
-      statuses[i] =
-          DecodePlaced(Bytes(flat(i)), flat(i).size(), request_, requests[i], max_dct_denom_, &plan, &crop);
-      if (!statuses[i].ok()) return;
-      WriteInfo(plan, inf + 6 * i);
-      Out* image = o + i * int64_t{size_h} * size_w * c;
-      FillPadding<Out>(plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
-      ResampleCrop<Out>(crop, plan.spec, epilogues[i], VisibleOrigin(plan.visible, size_w, c, image),
-                        long(size_w) * c);
-    });
+    // Decode a few images, then resample them (as DecodeCropResize: see ForEachImageInGroups).
+    ForEachImageInGroups<PlacedState>(
+        ctx, n, kDecodeGroup, kDecodeGroupBytes,
+        [&](int64_t i, PlacedState* st) -> size_t {
+          statuses[i] = DecodePlaced(Bytes(flat(i)), flat(i).size(), request_, requests[i], max_dct_denom_,
+                                     &st->plan, &st->crop);
+          return statuses[i].ok() ? st->crop.bytes() : 0;
+        },
+        [&](int64_t i, PlacedState* st) {
+          if (!statuses[i].ok()) return;
+          WriteInfo(st->plan, inf + 6 * i);
+          Out* image = o + i * int64_t{size_h} * size_w * c;
+          FillPadding<Out>(st->plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
+          ResampleCrop<Out>(st->crop, st->plan.spec, epilogues[i],
+                            VisibleOrigin(st->plan.visible, size_w, c, image), long(size_w) * c);
+        });
     for (int64_t i = 0; i < n; ++i)
       OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
   }
