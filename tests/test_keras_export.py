@@ -135,6 +135,7 @@ TRANSFORM_ARGS = {
     "ScaleJitter": dict(size=(40, 36), scale=(0.5, 1.5), pad_value=7.0, seed=11),
     "Letterbox": dict(size=(30, 40), method="nearest"),
     "RandomIoUCrop": dict(size=(24, 28), min_ious=(None, 0.3), trials=10, seed=12),
+    "Mosaic": dict(size=(32, 40), center=(0.3, 0.6), seed=13),
 }
 
 

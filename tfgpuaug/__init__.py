@@ -8,8 +8,8 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AutoAugment, Compose, CropMirrorNormalize, Letterbox, RandAugment, RandomFlip, RandomIoUCrop, RandomResizedCrop,
-    Resize, ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
+    AutoAugment, Compose, CropMirrorNormalize, Letterbox, Mosaic, RandAugment, RandomFlip, RandomIoUCrop,
+    RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -20,7 +20,8 @@ __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
     "host_stage", "device_stage", "distribute",
     "random_apply", "random_choice",
-    "Compose", "CropMirrorNormalize", "Letterbox", "RandomFlip", "RandomIoUCrop", "RandomResizedCrop", "Resize",
+    "Compose", "CropMirrorNormalize", "Letterbox", "Mosaic", "RandomFlip", "RandomIoUCrop",
+    "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",

@@ -67,6 +67,7 @@ AutoAugment = _layer(_t.AutoAugment)
 ScaleJitter = _layer(_t.ScaleJitter)
 Letterbox = _layer(_t.Letterbox)
 RandomIoUCrop = _layer(_t.RandomIoUCrop)
+Mosaic = _layer(_t.Mosaic)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -85,4 +86,4 @@ class LetterboxWithInfo(TransformLayer):
 
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
-          RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop)
+          RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic)

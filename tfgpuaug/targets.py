@@ -49,6 +49,22 @@ class Targets:
     def replace(self, **changes) -> "Targets":
         return dataclasses.replace(self, **changes)
 
+    def take(self, indices: tf.Tensor) -> "Targets":
+        """The annotations of images `indices` (a gather over the batch)."""
+        gather = lambda v: None if v is None else tf.gather(v, indices)  # noqa: E731
+        return self.replace(boxes=gather(self.boxes), box_fields={k: gather(v) for k, v in self.box_fields.items()},
+                            masks=gather(self.masks), keypoints=gather(self.keypoints), sizes=gather(self.sizes))
+
+    @staticmethod
+    def concat(parts: list, masks, box_filter: "BoxFilter") -> "Targets":
+        """Per image, the boxes (fields, keypoints) of every part one after another."""
+        first = parts[0]
+        cat = lambda vs: None if vs[0] is None else tf.concat(vs, axis=1)  # noqa: E731
+        return Targets(boxes=cat([p.boxes for p in parts]),
+                       box_fields={k: cat([p.box_fields[k] for p in parts]) for k in first.box_fields},
+                       masks=masks, keypoints=cat([p.keypoints for p in parts]), sizes=first.sizes,
+                       box_filter=box_filter)
+
     def keep_boxes(self, keep: Ragged) -> "Targets":
         """Only the boxes (and their fields) where `keep` [B, (N)] bool is set."""
         return self.replace(boxes=tf.ragged.boolean_mask(self.boxes, keep),

@@ -95,7 +95,7 @@ def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antial
                               mean=None, std=None, max_dct_denom=2):
     """Resizes each image's box [y, x, h, w] to `size` (and the masks with nearest), moving the
     targets by the same map; `mirror` [B] flags flip after the resize."""
-    hw = _hw(size)
+    hw = size if isinstance(size, tf.Tensor) else _hw(size)
     n = tf.shape(boxes)[0]
     if geometry._is_encoded(images):
         out = geometry._decode_crop_resize(images, boxes, hw, method, antialias, 3, "INTEGER_ACCURATE",
@@ -111,7 +111,7 @@ def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antial
         else:
             masks = geometry.crop_and_resize(masks, boxes, hw, "nearest", False, mirror=mirror)
     m = tg.crop_resize_matrices(boxes, hw[0], hw[1])
-    out_hw = tf.tile(tf.constant([hw], tf.float32), [n, 1])
+    out_hw = tf.tile(tf.cast(tf.reshape(hw, [1, 2]), tf.float32), [n, 1])
     if mirror is not None:
         m = tg.compose(tg.flip_matrices(mirror, None, out_hw, n), m)
     return out, targets.replace(masks=masks).affine(m, out_hw)
@@ -315,6 +315,75 @@ class RandomIoUCrop(Transform):
         return dict(size=self.size, min_ious=self.min_ious, scale=self.scale, ratio=self.ratio,
                     trials=self.trials, method=self.method, antialias=self.antialias,
                     max_dct_denom=self.max_dct_denom, seed=self.seed)
+
+
+class Mosaic(Transform):
+    """YOLO-style mosaic: each output image is four images of the batch, one per quadrant around
+    a centre drawn per batch (each coordinate a fraction of `size` in `center`). The sample
+    itself fills the top-left quadrant, three random permutations of the batch the others; each
+    image covers its quadrant (scaled to fill it, aspect kept, centred). Boxes, masks and
+    keypoints of the four images follow into their quadrants. Inference: a plain resize."""
+
+    decodes = True
+
+    def __init__(self, size: Size, center: Range = (0.25, 0.75), method: str = "bilinear",
+                 antialias: bool = False, seed: Optional[int] = None):
+        super().__init__(seed)
+        if not 0.0 < center[0] <= center[1] < 1.0:
+            raise ValueError(f"center must be (low, high) with 0 < low <= high < 1, got {center}")
+        geometry._checks.one_of("method", method, geometry.METHODS)
+        self.size, self.center, self.method, self.antialias = size, tuple(center), method, antialias
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        targets = targets if targets is not None else tg.Targets()
+        if geometry._is_encoded(images):  # every image is used four times: decode once
+            images = decode_image(images)
+        if targets.masks is not None and geometry._is_encoded(targets.masks):
+            targets = targets.replace(masks=decode_image(targets.masks, channels=1))
+        dims = tg.image_sizes(images)
+        whole = tf.concat([tf.zeros_like(dims), dims], axis=1)
+        if not training:
+            return _crop_resize_with_targets(images, targets, whole, dims, self.size, self.method, self.antialias)
+        h_out, w_out = _hw(self.size)
+        s_centre, s_perm = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 2))
+        centre = tf.random.stateless_uniform([2], s_centre, self.center[0], self.center[1])
+        yc = tf.cast(tf.round(centre[0] * h_out), tf.int32)
+        xc = tf.cast(tf.round(centre[1] * w_out), tf.int32)
+        n = tf.shape(dims)[0]
+        perm_seeds = tf.unstack(tf.random.experimental.stateless_split(s_perm, 3))
+        partners = [tf.range(n)] + [tf.cast(tf.random.experimental.index_shuffle(
+            tf.range(n, dtype=tf.int64), ps, tf.cast(n, tf.int64) - 1), tf.int32) for ps in perm_seeds]
+        quadrants = [(0, 0, yc, xc), (0, xc, yc, w_out - xc), (yc, 0, h_out - yc, xc),
+                     (yc, xc, h_out - yc, w_out - xc)]
+        tiles, parts = [], []
+        for (y0, x0, qh, qw), idx in zip(quadrants, partners):
+            d = tf.gather(dims, idx)
+            qh_f, qw_f = tf.cast(qh, tf.float32), tf.cast(qw, tf.float32)
+            cover = tf.maximum(qh_f / d[:, 0], qw_f / d[:, 1])  # fill the quadrant, aspect kept
+            bh, bw = qh_f / cover, qw_f / cover
+            box = tf.stack([(d[:, 0] - bh) / 2, (d[:, 1] - bw) / 2, bh, bw], axis=1)
+            tile, t = _crop_resize_with_targets(tf.gather(images, idx), targets.take(idx), box, d,
+                                                tf.stack([qh, qw]), self.method, self.antialias)
+            shift = tf.tile(tf.reshape(tf.stack([1.0, 0.0, tf.cast(x0, tf.float32), 0.0, 1.0,
+                                                 tf.cast(y0, tf.float32)]), [1, 2, 3]), [n, 1, 1])
+            tiles.append((tile, t.masks))
+            parts.append(t.replace(masks=None).affine(shift, tf.constant([h_out, w_out], tf.float32)))
+        join = lambda q: tf.concat([tf.concat([q[0], q[1]], 2), tf.concat([q[2], q[3]], 2)], 1)  # noqa: E731
+        out = join([t for t, _ in tiles])
+        out.set_shape([None, h_out, w_out, None])
+        masks = join([m for _, m in tiles]) if targets.masks is not None else None
+        return out, tg.Targets.concat(parts, masks, targets.box_filter)
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, center=self.center, method=self.method, antialias=self.antialias,
+                    seed=self.seed)
 
 
 class _Placed(Transform):
