@@ -390,3 +390,22 @@ def test_random_iou_crop():
                 else:
                     assert (labels[i] >= 0).sum() == n_in[i], "a fallback keeps every box"
     assert checked >= 20 and met >= 0.8 * total, (met, total)  # a simulation of the rule: 92%
+
+
+def test_preview_draws_box_outlines():
+    """draw_boxes colours exactly the outline band of each box (padding slots skipped) and
+    leaves the inside and outside alone; relative formats are scaled by the image size."""
+    from tfgpuaug import preview
+
+    images = np.zeros((2, 40, 50, 3), np.uint8)
+    boxes = np.array([[[10, 5, 30, 25], [-1, -1, -1, -1]], [[0, 0, 50, 40], [-1, -1, -1, -1]]], np.float32)
+    out = preview.draw_boxes(images, boxes, thickness=2)
+    red = (out[..., 0] == 255) & (out[..., 1] == 0)
+    expect = np.zeros((40, 50), bool)
+    expect[5:25, 10:30] = True
+    expect[7:23, 12:28] = False
+    assert (red[0] == expect).all()
+    assert red[1, 0].all() and red[1, -1].all() and not red[1, 2:-2, 2:-2].any()
+    rel = preview.draw_boxes(images[0], np.array([[0.2, 0.125, 0.6, 0.625]], np.float32), "rel_xyxy")
+    assert ((rel[..., 0] == 255) == expect).all()
+    assert (images == 0).all()  # a copy

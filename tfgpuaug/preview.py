@@ -46,6 +46,40 @@ def load_tiles(contents: tf.Tensor, size: int) -> tf.Tensor:
     return geometry.resize_center_crop(contents, resize_shorter=size, crop=size)
 
 
+def draw_boxes(images, boxes, bounding_box_format: str = "xyxy", color: Sequence[int] = (255, 0, 0),
+               thickness: int = 2):
+    """Outlines of `boxes` drawn on uint8 images, for looking at a detection pipeline's output:
+    images `[B, H, W, C]` (or one `[H, W, C]`), boxes `[B, N, 4]` padded with -1 or ragged (or
+    `[N, 4]`), in any `tfgpuaug.boxes` format. Returns a numpy copy; padding slots are skipped.
+    Coordinates are continuous (a box [0, 0, W, H] outlines the whole image)."""
+    import numpy as np
+
+    from tfgpuaug import boxes as bx
+
+    out = np.array(images, dtype=np.uint8, copy=True)
+    single = out.ndim == 3
+    if single:
+        out, boxes = out[None], [boxes]
+    h, w = out.shape[1:3]
+    for i in range(out.shape[0]):
+        b = boxes[i]
+        b = b.numpy() if hasattr(b, "numpy") else np.asarray(b, np.float32)
+        b = b.reshape(-1, 4)
+        b = b[~np.all(b == -1, axis=1)]
+        if len(b) == 0:
+            continue
+        xyxy = bx.convert_format(tf.constant(b, tf.float32), bounding_box_format, "xyxy", h, w).numpy()
+        for x0, y0, x1, y1 in np.round(xyxy).astype(int):
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            t = thickness
+            for ys, xs in ((slice(y0, min(y0 + t, y1)), slice(x0, x1)), (slice(max(y1 - t, y0), y1), slice(x0, x1)),
+                           (slice(y0, y1), slice(x0, min(x0 + t, x1))), (slice(y0, y1), slice(max(x1 - t, x0), x1))):
+                out[i, ys, xs] = np.asarray(color, np.uint8)[: out.shape[-1]]
+    return out[0] if single else out
+
+
 def grid(originals: tf.Tensor, versions: Sequence[tf.Tensor]) -> tf.Tensor:
     """uint8 [N*H, (1 + len(versions))*W, C]: row i is originals[i] then versions[k][i]."""
     columns = [originals] + list(versions)
