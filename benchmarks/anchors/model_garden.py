@@ -31,8 +31,10 @@ def detection(inp: Inputs) -> Dict[str, Maker]:
     det = pipelines.DetectionInputs(inp)
     size = [det.size, det.size]
 
-    def parse(x, boxes, labels):
+    def parse(x, boxes, labels, augmenter=None):
         image = tf.io.decode_jpeg(x, channels=3)
+        if augmenter is not None:  # where the parser applies it: the decoded image, normalized boxes
+            image, boxes = augmenter.distort_with_boxes(image, boxes)
         shape = tf.shape(image)[0:2]
         image = preprocess_ops.normalize_image(image)
         image, boxes, _ = preprocess_ops.random_horizontal_flip(image, boxes)
@@ -46,10 +48,12 @@ def detection(inp: Inputs) -> Dict[str, Maker]:
         labels = preprocess_ops.clip_or_pad_to_fixed_size(labels, pipelines.MAX_BOXES, -1)
         return image, boxes, labels
 
-    def garden(seed):
-        ds = det.per_image(rel=True).map(parse, num_parallel_calls=AUTOTUNE)
+    def garden(seed, randaugment=False):
+        augmenter = model_garden.RandAugment.build_for_detection(num_layers=2, magnitude=9) if randaugment else None
+        ds = det.per_image(rel=True).map(lambda x, b, c: parse(x, b, c, augmenter), num_parallel_calls=AUTOTUNE)
         return ds.batch(det.batch, drop_remainder=True).prefetch(AUTOTUNE)
-    return {"TF Model Garden preprocess_ops (RetinaNet parser steps)": garden}
+    return {"TF Model Garden preprocess_ops (RetinaNet parser steps)": garden,
+            "TF Model Garden + RandAugment.build_for_detection(2, 9)": lambda seed: garden(seed, True)}
 
 
 SUITES = {"randaugment": randaugment, "detection": detection}

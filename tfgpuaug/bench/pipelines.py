@@ -121,6 +121,7 @@ def randaugment(inp: Inputs) -> Dict[str, Maker]:
 DETECTION_SIZE, DETECTION_BATCH, MAX_BOXES = 640, 16, 100
 DETECTION_FLOOR = "floor: full-image decode alone"
 DETECTION_TWO_IN_FLIGHT = "tfgpuaug, num_parallel_calls=2"
+DETECTION_RANDAUGMENT = "tfgpuaug + box-aware RandAugment(2, 9)"
 
 
 def suite_batch(suite: str, inp: Inputs) -> int:
@@ -159,12 +160,13 @@ def detection(inp: Inputs) -> Dict[str, Maker]:
     to float32, boxes padded to 100."""
     det = DetectionInputs(inp)
 
-    def ours(seed, num_parallel_calls=1):
+    def ours(seed, num_parallel_calls=1, randaugment=False):
         ds = det.per_image(rel=False).map(
             lambda x, b, c: {"images": x, "bounding_boxes": {"boxes": b, "labels": c}})
         ds = ds.ragged_batch(det.batch, drop_remainder=True)
+        augment = [tga.RandAugment(num_ops=2, magnitude=9)] if randaugment else []
         return ds.apply(tga.gpu_augment(
-            [tga.ScaleJitter(det.size, scale=(0.8, 1.25)), tga.CropMirrorNormalize(mirror=0.5)],
+            [tga.ScaleJitter(det.size, scale=(0.8, 1.25))] + augment + [tga.CropMirrorNormalize(mirror=0.5)],
             seed=seed, max_boxes=MAX_BOXES, num_parallel_calls=num_parallel_calls))
 
     def floor(seed):  # the whole image must be decoded (upscaling dominates)
@@ -173,4 +175,5 @@ def detection(inp: Inputs) -> Dict[str, Maker]:
 
     # Two batches in flight overlap one batch's box bookkeeping (graph ops) with the next
     # batch's decoding; the default keeps one (less memory).
-    return {"tfgpuaug": ours, DETECTION_TWO_IN_FLIGHT: lambda seed: ours(seed, 2), DETECTION_FLOOR: floor}
+    return {"tfgpuaug": ours, DETECTION_TWO_IN_FLIGHT: lambda seed: ours(seed, 2), DETECTION_FLOOR: floor,
+            DETECTION_RANDAUGMENT: lambda seed: ours(seed, randaugment=True)}

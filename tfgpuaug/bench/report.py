@@ -8,8 +8,8 @@ from typing import Dict, List, Optional
 
 import tensorflow as tf
 
-from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_TWO_IN_FLIGHT, FLOOR, FULL_SCALE,
-                                      WITHOUT_RANDAUGMENT)
+from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_RANDAUGMENT, DETECTION_TWO_IN_FLIGHT, FLOOR,
+                                      FULL_SCALE, WITHOUT_RANDAUGMENT)
 
 OURS = "tfgpuaug"
 
@@ -81,6 +81,10 @@ def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:
     for name in (OURS, DETECTION_TWO_IN_FLIGHT):
         if ("detection", name) in rate and ("detection", DETECTION_FLOOR) in rate:
             out[f"detection {name} / full-decode floor"] = rate["detection", name] / rate["detection", DETECTION_FLOOR]
+    garden_ra = ("detection", "TF Model Garden + RandAugment.build_for_detection(2, 9)")
+    if ("detection", DETECTION_RANDAUGMENT) in rate and garden_ra in rate:
+        ours_ra = rate["detection", DETECTION_RANDAUGMENT]
+        out["detection with RandAugment: tfgpuaug / Model Garden"] = ours_ra / rate[garden_ra]
     return {k: round(v, 3) for k, v in out.items()}
 
 
