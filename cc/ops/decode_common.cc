@@ -8,8 +8,18 @@ namespace tfgpuaug {
 using tensorflow::errors::InvalidArgument;
 
 absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request) {
-  TF_RETURN_IF_ERROR(ctx->GetAttr("channels", &request->channels));
   TF_RETURN_IF_ERROR(ctx->GetAttr("dct_denom", &request->dct_denom));
+  return ReadDecodeOptionAttrs(ctx, request);
+}
+
+absl::Status ReadFusedDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request,
+                                  int* max_dct_denom) {
+  TF_RETURN_IF_ERROR(ctx->GetAttr("max_dct_denom", max_dct_denom));
+  return ReadDecodeOptionAttrs(ctx, request);
+}
+
+absl::Status ReadDecodeOptionAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request) {
+  TF_RETURN_IF_ERROR(ctx->GetAttr("channels", &request->channels));
   std::string dct;
   TF_RETURN_IF_ERROR(ctx->GetAttr("dct_method", &dct));
   request->dct_method = ParseDctMethod(dct);

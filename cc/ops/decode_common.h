@@ -15,6 +15,13 @@ namespace tfgpuaug {
 // Reads channels, dct_denom, dct_method, apply_exif_orientation and max_pixels.
 absl::Status ReadDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request);
 
+// channels, dct_method, apply_exif_orientation and max_pixels (every decoding op has them).
+absl::Status ReadDecodeOptionAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request);
+
+// The fused decodes' attributes: the options above and max_dct_denom.
+absl::Status ReadFusedDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeRequest* request,
+                                  int* max_dct_denom);
+
 // Converts a kernel Status to InvalidArgument, prefixed with `where` (e.g. "image 3").
 absl::Status ToTfStatus(const Status& status, const std::string& where = "");
 

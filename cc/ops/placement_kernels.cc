@@ -84,13 +84,7 @@ template <typename Out>
 class DecodeResizePadOp : public OpKernel {
  public:
   explicit DecodeResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
-    std::string dct;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("dct_method", &dct));
-    request_.dct_method = ParseDctMethod(dct);
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &request_.apply_exif_orientation));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_dct_denom", &max_dct_denom_));
+    OP_REQUIRES_OK(ctx, ReadFusedDecodeAttrs(ctx, &request_, &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
   }
 
