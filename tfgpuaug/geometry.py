@@ -10,7 +10,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import _checks, _loader
+from tfgpuaug import _checks, _loader, _skip
 from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, image_shape
 
@@ -204,13 +204,17 @@ def _decode_crop_resize(contents, boxes, size, method, antialias, channels, dct_
                  max_dct_denom=max_dct_denom, method=method, antialias=bool(antialias),
                  out_type=tf.float32 if norm["mean"] else tf.uint8, **norm)
     flags = _flags(mirror, tf.shape(contents)[0], "mirror", seed)
+    attrs["on_error"] = _skip.on_error_attr()
     if ratio is not None:
         areas, aspects, positions = boxes
-        return _loader.ops().tf_gpu_aug_decode_random_crop_resize(
+        images, errors = _loader.ops().tf_gpu_aug_decode_random_crop_resize(
             contents, areas, aspects, positions, _size_tensor(size), flags,
             ratio=[float(r) for r in ratio], **attrs)
-    return _loader.ops().tf_gpu_aug_decode_crop_resize(
-        contents, tf.cast(boxes, tf.float32), _size_tensor(size), flags, **attrs)
+    else:
+        images, errors = _loader.ops().tf_gpu_aug_decode_crop_resize(
+            contents, tf.cast(boxes, tf.float32), _size_tensor(size), flags, **attrs)
+    _skip.record(errors)
+    return images
 
 
 def _mirror_seed(seed):
@@ -415,11 +419,13 @@ def resize_and_pad(contents_or_images: Union[TensorLike, Images], size: Size, sc
             contents = _checks.string_tensor("contents", contents_or_images)
             _checks.static_rank("contents", contents, (1,))
             norm = _normalize_attrs(mean, std, channels)
-            return _loader.ops().tf_gpu_aug_decode_resize_pad(
+            images, info, errors = _loader.ops().tf_gpu_aug_decode_resize_pad(
                 contents, draws, _size_tensor(size), flags, channels=channels, dct_method=dct_method,
                 apply_exif_orientation=bool(apply_exif_orientation), max_pixels=int(max_pixels),
                 max_dct_denom=max_dct_denom, out_type=tf.float32 if norm["mean"] else tf.uint8,
-                **norm, **attrs)
+                on_error=_skip.on_error_attr(), **norm, **attrs)
+            _skip.record(errors)
+            return images, info
         _check_dtype(contents_or_images)
         values, shapes, rank = _flat_images(contents_or_images)
         if rank != 4:

@@ -5,7 +5,7 @@ from typing import Optional, Union
 
 import tensorflow as tf
 
-from tfgpuaug import _checks, _loader
+from tfgpuaug import _checks, _loader, _skip
 from tfgpuaug._types import TensorLike
 
 DEFAULT_MAX_PIXELS = 1 << 27  # 134 megapixels; larger headers are refused before allocating
@@ -69,8 +69,9 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
             window = _window(crop_window, rank=1)
             return ops.tf_gpu_aug_decode_image(contents, window, **attrs)
         window = _window(crop_window, rank=2)
-        values, shapes = ops.tf_gpu_aug_decode_image_batch(contents, window,
-                                                           max_batch_bytes=int(max_batch_bytes), **attrs)
+        values, shapes, errors = ops.tf_gpu_aug_decode_image_batch(
+            contents, window, max_batch_bytes=int(max_batch_bytes), on_error=_skip.on_error_attr(), **attrs)
+        _skip.record(errors)
         return _to_ragged(values, shapes)
 
 
@@ -99,5 +100,7 @@ def image_shape(contents: TensorLike, apply_exif_orientation: bool = False,
     """`[..., 3]` int32 (height, width, native channels) read from image headers only."""
     with tf.name_scope(name or "image_shape"):
         contents = _checks.string_tensor("contents", contents)
-        return _loader.ops().tf_gpu_aug_image_shape(
-            contents, apply_exif_orientation=bool(apply_exif_orientation))
+        shape, errors = _loader.ops().tf_gpu_aug_image_shape(
+            contents, apply_exif_orientation=bool(apply_exif_orientation), on_error=_skip.on_error_attr())
+        _skip.record(errors)
+        return shape

@@ -29,6 +29,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import tensorflow as tf
 
+from tfgpuaug import _checks, _skip
 from tfgpuaug._batch_seeds import batch_seeds, checkpoint_options
 from tfgpuaug._device_dataset import DeviceStageDataset
 from tfgpuaug._elements import Layout
@@ -133,25 +134,64 @@ def _seeded_map(ds: tf.data.Dataset, seed: int, fn, num_parallel_calls: int) -> 
     return ds.with_options(checkpoint_options())
 
 
-def host_stage(transforms: Transforms, seed: Optional[int] = None,
-               num_parallel_calls: int = 1) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+def _batch_size(images) -> tf.Tensor:
+    return images.nrows() if isinstance(images, tf.RaggedTensor) else tf.shape(images)[0]
+
+
+def _map_batches(ds: tf.data.Dataset, seed: int, layout: Layout, process, num_parallel_calls: int,
+                 on_error: str, keep_seed: bool = False) -> tf.data.Dataset:
+    """`process(images, targets, batch_seed) -> (images, targets)` over the seeded batches,
+    rebuilt in the input's layout (as `(batch_seed, element)` with `keep_seed`, for
+    `device_stage`). With on_error="skip" the samples a decode fails on leave the batch with
+    every other component, are logged and counted, and empty batches are dropped."""
+    def output(batch_seed, element):
+        return (batch_seed, element) if keep_seed else element
+
+    if on_error == "raise":
+        def run(batch_seed, element):
+            images, targets, rebuild = layout.split(element)
+            return output(batch_seed, rebuild(*process(images, targets, batch_seed)))
+
+        return _seeded_map(ds, seed, run, num_parallel_calls)
+
+    def run_skipping(batch_seed, indexed):
+        index, element = indexed
+        images, targets, _ = layout.split(element)
+        with _skip.collecting(_batch_size(images)) as scope:
+            images, targets = _skip.drop_failed(*process(images, targets, batch_seed))
+            images = _skip.report(scope, index, element, images)  # logs and counts the skipped
+        _, _, rebuild = layout.split(_skip.keep_rows(element, scope.kept))
+        return output(batch_seed, rebuild(images, targets))
+
+    def nonempty(element) -> tf.Tensor:
+        return _batch_size(layout.split(element)[0]) > 0
+
+    ds = _seeded_map(ds.enumerate(), seed, run_skipping, num_parallel_calls)
+    if keep_seed:
+        return ds.filter(lambda batch_seed, element: nonempty(element))
+    return ds.filter(lambda *element: nonempty(element[0] if len(element) == 1 else element))
+
+
+def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_calls: int = 1,
+               on_error: str = "raise") -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The host half of `gpu_augment`: draws each batch's seed and runs the transforms up to and
     including the decoding one on the CPU. Yields `(batch_seed, element)` for `device_stage`.
 
     Run it where the bytes are (for example on tf.data service workers) and `device_stage` with
     the same transforms on the trainer: the result equals `gpu_augment` on one host.
+    `on_error` as `gpu_augment`'s: skipped samples leave the batch here, on the host.
     """
     plan = _Plan(transforms)
     base = _base_seed(seed)
+    _checks.one_of("on_error", on_error, _skip.ON_ERROR)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         stop = plan.host_stop(ds.element_spec)
 
-        def run(batch_seed, element):
-            images, rebuild = _split(element)
-            return batch_seed, rebuild(plan.run(images, batch_seed, 0, stop))
+        def process(images, targets, batch_seed):
+            return plan.run(images, batch_seed, 0, stop), targets
 
-        return _seeded_map(ds, base, run, num_parallel_calls)
+        return _map_batches(ds, base, _PLAIN, process, num_parallel_calls, on_error, keep_seed=True)
 
     return apply
 
@@ -190,7 +230,8 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
 def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Optional[int] = None,
                 prefetch: int = 1, num_parallel_calls: int = 1, bounding_box_format: str = "xyxy",
                 max_boxes: Optional[int] = None, min_box_area: float = 0.0,
-                min_box_visibility: float = 0.0) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+                min_box_visibility: float = 0.0,
+                on_error: str = "raise") -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """A dataset transformation applying `transforms` to every batch.
 
     Args:
@@ -210,31 +251,30 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
       min_box_area, min_box_visibility: a box clipped by a transform is kept when its area is
         more than `min_box_area` pixels and at least `min_box_visibility` of its area before
         clipping; dropped boxes take their labels with them.
+      on_error: "raise" (a sample whose bytes fail to decode fails its batch, as
+        `tf.io.decode_image` fails its element) or "skip" (the sample leaves the batch with
+        every other component of it, a warning names it (batch, index, file name when a dict
+        element has `filename`/`path`) and why, `tfgpuaug.skipped_images()` counts it; batches
+        come out smaller, empty ones are dropped).
     """
     plan = _Plan(transforms)
     base = _base_seed(seed)
     layout = Layout(bounding_box_format, max_boxes, BoxFilter(min_box_area, min_box_visibility))
+    _checks.one_of("on_error", on_error, _skip.ON_ERROR)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         target = resolve_device(device)
         if Layout.has_targets(ds.element_spec):
             if target is not None:
                 raise NotImplementedError(_NO_DEVICE_TARGETS)
-
-            def run_targets(batch_seed, element):
-                images, targets, rebuild = layout.split(element)
-                return rebuild(*plan.run_with_targets(images, targets, batch_seed))
-
-            return _seeded_map(ds, base, run_targets, num_parallel_calls).prefetch(prefetch)
-        if target is None:  # CPU: every transform in one map, resampling + normalize fused
-            def run(batch_seed, element):
-                images, rebuild = _split(element)
-                return rebuild(plan.run(images, batch_seed))
-
-            return _seeded_map(ds, base, run, num_parallel_calls).prefetch(prefetch)
-        stop = plan.host_stop(ds.element_spec)
-        ds = ds.apply(host_stage(transforms, base, num_parallel_calls))
-        return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
+            process = plan.run_with_targets
+        elif target is None:  # CPU: every transform in one map, resampling + normalize fused
+            process = lambda images, targets, seed: (plan.run(images, seed), targets)  # noqa: E731
+        else:
+            stop = plan.host_stop(ds.element_spec)
+            ds = ds.apply(host_stage(transforms, base, num_parallel_calls, on_error=on_error))
+            return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
+        return _map_batches(ds, base, layout, process, num_parallel_calls, on_error).prefetch(prefetch)
 
     return apply
 
@@ -242,7 +282,7 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
 def distribute(strategy: tf.distribute.Strategy,
                dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset],
                transforms: Transforms, seed: Optional[int] = None, prefetch: int = 1,
-               num_parallel_calls: int = 1) -> tf.distribute.DistributedDataset:
+               num_parallel_calls: int = 1, on_error: str = "raise") -> tf.distribute.DistributedDataset:
     """One input pipeline per replica, each with its `gpu_augment` stage on its own device.
 
     `dataset_fn(input_context)` returns the replica's batches (per-replica batch size; shard the
@@ -262,7 +302,8 @@ def distribute(strategy: tf.distribute.Strategy,
             ds = dataset_fn(context)
             return ds.apply(gpu_augment(transforms, device=device,
                                         seed=(base + context.input_pipeline_id) % 2**31,
-                                        prefetch=prefetch, num_parallel_calls=num_parallel_calls))
+                                        prefetch=prefetch, num_parallel_calls=num_parallel_calls,
+                                        on_error=on_error))
 
     options = tf.distribute.InputOptions(
         experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,

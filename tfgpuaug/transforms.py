@@ -14,7 +14,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import geometry
+from tfgpuaug import _skip, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape
@@ -89,6 +89,16 @@ def _dims(images) -> tf.Tensor:
     if geometry._is_encoded(images):
         return tf.cast(image_shape(images)[:, :2], tf.float32)
     return tg.image_sizes(images)
+
+
+def _decode_with_masks(images, targets: tg.Targets):
+    """Encoded images (and masks) decoded whole, once; with on_error="skip" the samples that
+    fail leave here, before anything mixes or resizes them."""
+    if geometry._is_encoded(images):
+        images = decode_image(images)
+    if targets.masks is not None and geometry._is_encoded(targets.masks):
+        targets = targets.replace(masks=decode_image(targets.masks, channels=1))
+    return _skip.drop_failed(images, targets)
 
 
 def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antialias, mirror=None,
@@ -216,19 +226,15 @@ class Resize(Transform):
 
     def __call__(self, images, seed=None, training: bool = True):
         del seed, training
-        if geometry._is_encoded(images):
-            from tfgpuaug.image import decode_image
-            images = decode_image(images)
+        if geometry._is_encoded(images):  # a skipped image leaves before the resize
+            images = _skip.drop_failed(decode_image(images))[0]
         return geometry.resize(images, self.size, self.method, self.antialias)
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if targets is None or not targets.moves:
             return self(images, seed, training=training), targets
-        if geometry._is_encoded(images):
-            images = decode_image(images)
-        if targets.masks is not None and geometry._is_encoded(targets.masks):
-            targets = targets.replace(masks=decode_image(targets.masks, channels=1))
+        images, targets = _decode_with_masks(images, targets)
         dims = tg.image_sizes(images)
         boxes = tf.concat([tf.zeros_like(dims), dims], axis=1)  # whole images
         return _crop_resize_with_targets(images, targets, boxes, dims, self.size, self.method, self.antialias)
@@ -340,10 +346,7 @@ class Mosaic(Transform):
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         targets = targets if targets is not None else tg.Targets()
-        if geometry._is_encoded(images):  # every image is used four times: decode once
-            images = decode_image(images)
-        if targets.masks is not None and geometry._is_encoded(targets.masks):
-            targets = targets.replace(masks=decode_image(targets.masks, channels=1))
+        images, targets = _decode_with_masks(images, targets)  # every image is used four times
         dims = tg.image_sizes(images)
         whole = tf.concat([tf.zeros_like(dims), dims], axis=1)
         if not training:
@@ -597,12 +600,12 @@ class Compose(Transform):
 
         def step(t, images, targets, s, training):
             if isinstance(t, Transform):
-                return t.apply(images, targets, s, training)
+                return _skip.drop_failed(*t.apply(images, targets, s, training))
             if moving:
                 raise NotImplementedError(
                     f"{t!r} is a plain callable: it cannot move boxes, masks or keypoints. Use "
                     "Transform objects in pipelines with annotations")
-            return t(images), targets
+            return _skip.drop_failed(t(images), targets)
 
         if not training:
             for t in self.transforms[start:stop]:
@@ -618,11 +621,11 @@ class Compose(Transform):
                     isinstance(nxt, CropMirrorNormalize) and nxt.fusible):
                 mirror = nxt.mirror_flags(tf.shape(images)[0], sub(i + 1))
                 if isinstance(t, ResizeCenterCrop) and mirror is not None:
-                    images, targets = t.apply(images, targets, sub(i))
-                    images, targets = nxt.apply(images, targets, sub(i + 1))
+                    images, targets = step(t, images, targets, sub(i), True)
+                    images, targets = step(nxt, images, targets, sub(i + 1), True)
                 else:
-                    images, targets = t.apply(images, targets, sub(i), mirror=mirror, mean=nxt.mean,
-                                              std=nxt.std)
+                    images, targets = _skip.drop_failed(*t.apply(images, targets, sub(i), mirror=mirror,
+                                                                 mean=nxt.mean, std=nxt.std))
                 i += 2
                 continue
             images, targets = step(t, images, targets, sub(i), True)

@@ -43,9 +43,37 @@ absl::Status ToTfStatus(const Status& status, const std::string& where) {
   return InvalidArgument(prefix, status.message());
 }
 
+absl::Status ReadOnErrorAttr(tensorflow::OpKernelConstruction* ctx, bool* skip) {
+  std::string on_error;
+  TF_RETURN_IF_ERROR(ctx->GetAttr("on_error", &on_error));
+  *skip = on_error == "skip";
+  return absl::OkStatus();
+}
+
+absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const std::vector<Status>& statuses,
+                            bool skip, const std::function<void(int64_t)>& clear) {
+  const int64_t n = static_cast<int64_t>(statuses.size());
+  for (int64_t i = 0; i < n; ++i) {
+    const Status& s = statuses[i];
+    if (!s.ok() && (!skip || s.kind() != Status::Kind::kInvalidInput)) {
+      return ToTfStatus(s, "image " + std::to_string(i));
+    }
+  }
+  tensorflow::Tensor* errors = nullptr;
+  TF_RETURN_IF_ERROR(ctx->allocate_output(output, ctx->input(0).shape(), &errors));
+  auto e = errors->flat<tensorflow::tstring>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (statuses[i].ok()) continue;
+    e(i) = statuses[i].message();
+    clear(i);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
                        const tensorflow::Tensor& contents, const tensorflow::Tensor& windows,
-                       std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans) {
+                       std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans,
+                       std::vector<Status>* skipped) {
   const int64_t n = contents.dim_size(0);
   const bool has_windows = windows.dim_size(0) > 0;
   if (has_windows && windows.dim_size(0) != n) {
@@ -64,7 +92,15 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
       r.window = Window{win(i, 0), win(i, 1), win(i, 2), win(i, 3)};
     }
     statuses[i] = PlanDecode(Bytes(flat(i)), flat(i).size(), r, &(*plans)[i]);
+    if (!statuses[i].ok() && skipped != nullptr) {  // decodes to 0x0, reported in `errors`
+      (*plans)[i] = DecodePlan();
+      (*plans)[i].out_channels = r.channels;
+    }
   });
+  if (skipped != nullptr) {
+    *skipped = std::move(statuses);
+    return absl::OkStatus();
+  }
   for (int64_t i = 0; i < n; ++i) {
     TF_RETURN_IF_ERROR(ToTfStatus(statuses[i], "image " + std::to_string(i)));
   }
@@ -78,10 +114,12 @@ DctMethod ParseDctMethod(const std::string& name) {
 }
 
 absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
-                              int64_t max_batch_bytes, DecodeBatchCall* call) {
+                              int64_t max_batch_bytes, bool skip, DecodeBatchCall* call) {
   const tensorflow::Tensor& contents = ctx->input(0);
-  TF_RETURN_IF_ERROR(PlanBatch(ctx, base, contents, ctx->input(1), &call->requests, &call->plans));
   const int64_t n = contents.dim_size(0);
+  call->statuses.assign(n, Status::Ok());
+  TF_RETURN_IF_ERROR(PlanBatch(ctx, base, contents, ctx->input(1), &call->requests, &call->plans,
+                               skip ? &call->statuses : nullptr));
   tensorflow::Tensor* shapes = nullptr;
   TF_RETURN_IF_ERROR(ctx->allocate_output(1, tensorflow::TensorShape({n, 3}), &shapes));
   auto s = shapes->matrix<int32_t>();

@@ -3,6 +3,7 @@
 #ifndef TFGPUAUG_CC_OPS_DECODE_COMMON_H_
 #define TFGPUAUG_CC_OPS_DECODE_COMMON_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,27 +26,42 @@ absl::Status ReadFusedDecodeAttrs(tensorflow::OpKernelConstruction* ctx, DecodeR
 // Converts a kernel Status to InvalidArgument, prefixed with `where` (e.g. "image 3").
 absl::Status ToTfStatus(const Status& status, const std::string& where = "");
 
+// The `on_error` attribute of the batched decodes: "raise" fails the op on the first bad
+// image; "skip" reports each bad image's reason in the op's `errors` output instead.
+absl::Status ReadOnErrorAttr(tensorflow::OpKernelConstruction* ctx, bool* skip);
+
+// Writes the `errors` output [n] at index `output`: "" for a good image, the reason for a
+// bad one. Returns the first failure when not skipping, and always for failures that are
+// not the input's fault (device errors, out of memory). `clear(i)` zeroes a skipped image's
+// outputs, so nothing uninitialised leaves the op.
+absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const std::vector<Status>& statuses,
+                            bool skip, const std::function<void(int64_t)>& clear);
+
 // Bytes of one string element.
 inline const uint8_t* Bytes(const tensorflow::tstring& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
 }
 
 // Per-image requests (with windows if `windows` has rows) and plans for a batch,
-// computed in parallel on the CPU worker pool.
+// computed in parallel on the CPU worker pool. With `statuses`, an image whose header
+// fails gets its status there and an empty plan; without, the first failure is returned.
 absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
                        const tensorflow::Tensor& contents, const tensorflow::Tensor& windows,
-                       std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans);
+                       std::vector<DecodeRequest>* requests, std::vector<DecodePlan>* plans,
+                       std::vector<Status>* statuses = nullptr);
 
 // DecodeImageBatch's work before decoding, shared by the CPU and GPU kernels: plans the
 // batch, refuses it when its output would exceed max_batch_bytes, writes the shapes
-// output, allocates the values output and returns each image's output pointer.
+// output, allocates the values output and returns each image's output pointer. When
+// skipping, `statuses` holds the header failures (those images decode to 0x0).
 struct DecodeBatchCall {
   std::vector<DecodeRequest> requests;
   std::vector<DecodePlan> plans;
   std::vector<uint8_t*> outputs;
+  std::vector<Status> statuses;
 };
 absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
-                              int64_t max_batch_bytes, DecodeBatchCall* call);
+                              int64_t max_batch_bytes, bool skip, DecodeBatchCall* call);
 
 // "INTEGER_ACCURATE" | "INTEGER_FAST" | "FLOAT" as the kernels' enum.
 DctMethod ParseDctMethod(const std::string& name);

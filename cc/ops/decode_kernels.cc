@@ -1,4 +1,5 @@
 // CPU OpKernels of the decode ops.
+#include <algorithm>
 #include <vector>
 
 #include "cc/ops/decode_common.h"
@@ -55,32 +56,37 @@ class DecodeImageBatchOp : public OpKernel {
   explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
+    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
-    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, &call));
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
     const int64_t n = call.plans.size();
     auto flat = ctx->input(0).flat<tensorflow::tstring>();
-    std::vector<Status> statuses(n);
+    std::vector<Status>& statuses = call.statuses;
     ForEachImage(ctx, n, [&](int64_t i) {
+      if (!statuses[i].ok()) return;
       statuses[i] =
           ExecuteDecode(Bytes(flat(i)), flat(i).size(), call.requests[i], call.plans[i], call.outputs[i]);
     });
-    for (int64_t i = 0; i < n; ++i) {
-      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
-    }
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, statuses, skip_, [&](int64_t i) {
+                     const DecodePlan& p = call.plans[i];
+                     std::fill_n(call.outputs[i], int64_t{p.out_height} * p.out_width * p.out_channels, 0);
+                   }));
   }
 
  private:
   DecodeRequest base_;
   int64_t max_batch_bytes_ = 0;
+  bool skip_ = false;
 };
 
 class ImageShapeOp : public OpKernel {
  public:
   explicit ImageShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &apply_orientation_));
+    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -91,19 +97,24 @@ class ImageShapeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     auto flat = contents.flat<tensorflow::tstring>();
     auto o = out->flat<int32_t>();
+    std::vector<Status> statuses(flat.size());
     for (int64_t i = 0; i < flat.size(); ++i) {
       ImageInfo info;
-      OP_REQUIRES_OK(
-          ctx, ToTfStatus(ProbeImage(Bytes(flat(i)), flat(i).size(), &info), "image " + std::to_string(i)));
+      statuses[i] = ProbeImage(Bytes(flat(i)), flat(i).size(), &info);
+      if (!statuses[i].ok() && !skip_) break;
       const bool swap = apply_orientation_ && info.orientation >= 5;
       o(3 * i) = swap ? info.width : info.height;
       o(3 * i + 1) = swap ? info.height : info.width;
       o(3 * i + 2) = info.channels;
     }
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 1, statuses, skip_, [&](int64_t i) {
+                     for (int k = 0; k < 3; ++k) o(3 * i + k) = 0;
+                   }));
   }
 
  private:
   bool apply_orientation_ = false;
+  bool skip_ = false;
 };
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);

@@ -18,14 +18,16 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 
-// Decodes planned images into `outs` (device pointers).
+// Decodes planned images into `outs` (device pointers), leaving out those whose header
+// failed (`skipped[i]` not ok, when given).
 absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
                          const std::vector<DecodeRequest>& requests, const std::vector<DecodePlan>& plans,
-                         const std::vector<uint8_t*>& outs) {
+                         const std::vector<uint8_t*>& outs, const std::vector<Status>* skipped = nullptr) {
   auto flat = contents.flat<tensorflow::tstring>();
-  std::vector<GpuDecodeTarget> targets(plans.size());
+  std::vector<GpuDecodeTarget> targets;
   for (size_t i = 0; i < plans.size(); ++i) {
-    targets[i] = GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]};
+    if (skipped != nullptr && !(*skipped)[i].ok()) continue;
+    targets.push_back(GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]});
   }
   size_t scratch_bytes = 0, staging_bytes = 0;
   GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), &scratch_bytes, &staging_bytes);
@@ -47,17 +49,22 @@ class DecodeImageBatchGpuOp : public OpKernel {
   explicit DecodeImageBatchGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
+    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
+  // With on_error="skip", images whose headers fail are skipped (0x0, reason in `errors`);
+  // a failure inside nvJPEG's batched decode still fails the batch (issue #18).
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
-    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, &call));
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs));
+    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs, &call.statuses));
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, call.statuses, skip_, [](int64_t) {}));
   }
 
  private:
   DecodeRequest base_;
   int64_t max_batch_bytes_ = 0;
+  bool skip_ = false;
 };
 
 class DecodeImageGpuOp : public OpKernel {
@@ -102,7 +109,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch")
                             .Device(tensorflow::DEVICE_GPU)
                             .HostMemory("contents")
                             .HostMemory("crop_windows")
-                            .HostMemory("shapes"),
+                            .HostMemory("shapes")
+                            .HostMemory("errors"),
                         DecodeImageBatchGpuOp);
 
 }  // namespace

@@ -66,7 +66,9 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
     .Input("crop_windows: int32")
     .Output("values: uint8")
     .Output("shapes: int32")
+    .Output("errors: string")
     .TFGPUAUG_DECODE_ATTRS.Attr("max_batch_bytes: int = 4294967296")
+    .Attr("on_error: {'raise', 'skip'} = 'raise'")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle contents, windows;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &contents));
@@ -80,6 +82,7 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
       if (max_batch_bytes <= 0) return errors::InvalidArgument("max_batch_bytes must be positive");
       c->set_output(0, c->MakeShape({c->UnknownDim(), channels}));
       c->set_output(1, c->MakeShape({c->Dim(contents, 0), 3}));
+      c->set_output(2, contents);
       return absl::OkStatus();
     })
     .Doc(R"doc(
@@ -90,22 +93,29 @@ shapes: [batch, 3] (height, width, channels) of each image.
 crop_windows: [0, 4] for whole images, or [batch, 4] windows (y, x, height, width).
 max_batch_bytes: batches whose headers add up to more output bytes are refused before
   any allocation.
+errors: [batch] "" per decoded image; with on_error="skip", why an image could not be
+  decoded (it comes out 0x0 or zeros) instead of failing the batch.
 )doc");
 
 REGISTER_OP("TfGpuAug>ImageShape")
     .Input("contents: string")
     .Output("shape: int32")
+    .Output("errors: string")
     .Attr("apply_exif_orientation: bool = false")
+    .Attr("on_error: {'raise', 'skip'} = 'raise'")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle out;
       TF_RETURN_IF_ERROR(c->Concatenate(c->input(0), c->Vector(3), &out));
       c->set_output(0, out);
+      c->set_output(1, c->input(0));
       return absl::OkStatus();
     })
     .Doc(R"doc(
 Reads (height, width, channels) of JPEG/PNG images from their headers only.
 
 channels is the native count: JPEG 1, 3 or 4 (CMYK); PNG 1 to 4.
+errors: "" per readable header; with on_error="skip", why a header could not be read (its
+  shape is zeros) instead of failing.
 )doc");
 
 }  // namespace tensorflow

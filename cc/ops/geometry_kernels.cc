@@ -1,4 +1,5 @@
 // CPU OpKernels of the geometry ops; every op spreads its samples over the intra-op pool.
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -54,6 +55,7 @@ class DecodeCropResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadFusedDecodeAttrs(ctx, &request_, &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
     OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
+    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
     random_ = ctx->def().op() == "TfGpuAug>DecodeRandomCropResize";
     if (random_) {
       std::vector<float> ratio;
@@ -129,11 +131,11 @@ class DecodeCropResizeOp : public OpKernel {
           Out* o = allocate();
           if (o != nullptr) ResampleCrop<Out>(*crop, spec, epilogues[i], o + i * per);
         });
-    for (int64_t i = 0; i < n; ++i) {
-      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
-    }
-    allocate();  // an empty batch still has its (empty) output
+    allocate();  // an empty batch (or one of bad images) still has its output
     OP_REQUIRES_OK(ctx, alloc_status);
+    Out* o = out->flat<Out>().data();
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 1, statuses, skip_,
+                                       [&](int64_t i) { std::fill_n(o + i * per, per, Out(0)); }));
   }
 
  private:
@@ -142,6 +144,7 @@ class DecodeCropResizeOp : public OpKernel {
   ResizeMethod method_;
   bool antialias_;
   Epilogue epilogue_;
+  bool skip_ = false;    // on_error="skip"
   bool random_ = false;  // DecodeRandomCropResize: the box is drawn from the header
   float ratio_lo_ = 0.f, ratio_hi_ = 0.f;
 };

@@ -73,6 +73,7 @@ absl::Status DecodeCropResizeShape(InferenceContext* c, DimensionHandle batch, i
   }
   TF_RETURN_IF_ERROR(CheckNormalizeAttrs(c, c->MakeDim(channels)));
   c->set_output(0, c->MakeShape({batch, h, w, channels}));
+  c->set_output(1, c->Vector(batch));
   return absl::OkStatus();
 }
 
@@ -125,6 +126,7 @@ Half-pixel centres as tf.image.resize; antialias widens the kernel when downscal
       .Attr("apply_exif_orientation: bool = false")                                           \
       .Attr("max_pixels: int = 134217728")                                                    \
       .Attr("max_dct_denom: int = 8")                                                         \
+      .Attr("on_error: {'raise', 'skip'} = 'raise'")                                          \
       .TFGPUAUG_RESIZE_ATTRS
 
 REGISTER_OP("TfGpuAug>DecodeCropResize")
@@ -133,6 +135,7 @@ REGISTER_OP("TfGpuAug>DecodeCropResize")
     .Input("size: int32")
     .Input("mirror: bool")
     .Output("images: out_type")
+    .Output("errors: string")
     .TFGPUAUG_DECODE_CROP_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       DimensionHandle batch;
@@ -146,6 +149,8 @@ Only the rows and columns the resize reads are decoded; JPEGs are decoded at 1/2
 1/8 scale (up to max_dct_denom) when the box stays at least as large as the output.
 boxes: [batch, 4] (y, x, height, width) in the (oriented) image's pixels.
 mirror, mean, std: as CropResize (flip and normalisation fused into the same pass).
+errors: [batch] "" for each decoded image; with on_error="skip", the reason an image could
+  not be decoded (its output is zeros) instead of failing the batch.
 )doc");
 
 REGISTER_OP("TfGpuAug>DecodeRandomCropResize")
@@ -156,6 +161,7 @@ REGISTER_OP("TfGpuAug>DecodeRandomCropResize")
     .Input("size: int32")
     .Input("mirror: bool")
     .Output("images: out_type")
+    .Output("errors: string")
     .Attr("ratio: list(float)")
     .TFGPUAUG_DECODE_CROP_RESIZE_ATTRS
     .SetShapeFn([](InferenceContext* c) {

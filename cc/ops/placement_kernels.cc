@@ -1,5 +1,6 @@
 // CPU OpKernels of the placed resizes (scale jitter, letterbox): per image, resample the
 // rectangle the output shows, then write it with its padding; images spread over the pool.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ class DecodeResizePadOp : public OpKernel {
   explicit DecodeResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadFusedDecodeAttrs(ctx, &request_, &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
+    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -120,14 +122,18 @@ class DecodeResizePadOp : public OpKernel {
           ResampleCrop<Out>(st->crop, st->plan.spec, epilogues[i],
                             VisibleOrigin(st->plan.visible, size_w, c, image), long(size_w) * c);
         });
-    for (int64_t i = 0; i < n; ++i)
-      OP_REQUIRES_OK(ctx, ToTfStatus(statuses[i], "image " + std::to_string(i)));
+    const int64_t per = int64_t{size_h} * size_w * c;
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, statuses, skip_, [&](int64_t i) {
+                     std::fill_n(o + i * per, per, Out(0));
+                     std::fill_n(inf + 6 * i, 6, 0.f);
+                   }));
   }
 
  private:
   DecodeRequest request_;
   int max_dct_denom_ = 1;
   PlacedAttrs attrs_;
+  bool skip_ = false;
 };
 
 template <typename In, typename Out>

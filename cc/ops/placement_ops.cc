@@ -49,12 +49,14 @@ REGISTER_OP("TfGpuAug>DecodeResizePad")
     .Input("mirror: bool")
     .Output("images: out_type")
     .Output("image_info: float")
+    .Output("errors: string")
     .Attr("out_type: {uint8, float} = DT_UINT8")
     .Attr("channels: int = 3")
     .Attr("dct_method: {'INTEGER_ACCURATE', 'INTEGER_FAST', 'FLOAT'} = 'INTEGER_ACCURATE'")
     .Attr("apply_exif_orientation: bool = false")
     .Attr("max_pixels: int = 134217728")
     .Attr("max_dct_denom: int = 1")
+    .Attr("on_error: {'raise', 'skip'} = 'raise'")
     .TFGPUAUG_PLACEMENT_ATTRS
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle contents;
@@ -64,7 +66,9 @@ REGISTER_OP("TfGpuAug>DecodeResizePad")
       if (channels != 1 && channels != 3 && channels != 4) {
         return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
       }
-      return PlacedShape(c, c->Dim(contents, 0), 1, 2, c->MakeDim(channels));
+      TF_RETURN_IF_ERROR(PlacedShape(c, c->Dim(contents, 0), 1, 2, c->MakeDim(channels)));
+      c->set_output(2, contents);
+      return absl::OkStatus();
     })
     .Doc(R"doc(
 Decodes each image and places it, resized, in a fixed-size output: the image is fit into
@@ -77,6 +81,8 @@ draws: [batch, 3] uniforms in [0, 1): the scale, the crop's y and x offsets.
 mirror: [batch] flip the image left-right before placing it, or [0] for none.
 image_info: [batch, 6] (scale_y, scale_x, offset_y, offset_x, height, width): an input pixel
 coordinate (after the flip) maps to output coordinate `input * scale - offset`.
+errors: [batch] "" per placed image; with on_error="skip", why an image could not be decoded
+  (its image and info are zeros) instead of failing the batch.
 )doc");
 
 REGISTER_OP("TfGpuAug>ResizePad")

@@ -1,0 +1,121 @@
+"""`on_error="skip"`: a sample whose bytes fail to decode costs that sample, not its batch.
+
+Inside `collecting()`, the decoding ops run with `on_error="skip"`: instead of failing the
+batch, each reports a per-image reason (`""` when the image decoded) and zeros its output.
+`drop_failed` (called by `Compose` after each transform, and by the stage) removes the
+failed samples from the images and their annotations, and the stage removes them from every
+other component with the indices the scope kept. Scopes are Python state at tracing time
+only: the graph holds plain ops, so the stage runs the same on tf.data service workers.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Iterator, List, Optional, Tuple
+
+import tensorflow as tf
+
+ON_ERROR = ("raise", "skip")
+NAME_KEYS = ("filename", "file_name", "path")  # dict keys whose values name each sample's file
+
+
+class _Scope:
+    def __init__(self, batch_size: tf.Tensor):
+        self.kept = tf.range(batch_size)  # input-batch index of each surviving sample
+        self.pending: Optional[tf.Tensor] = None  # reasons [B] of the current batch, not yet dropped
+        self.dropped: List[Tuple[tf.Tensor, tf.Tensor]] = []  # (input indices, reasons)
+
+    def record(self, errors: tf.Tensor) -> None:
+        errors = tf.reshape(errors, [-1])
+        self.pending = errors if self.pending is None else tf.where(self.pending == "", errors, self.pending)
+
+
+_LOCAL = threading.local()
+
+
+def _scope() -> Optional[_Scope]:
+    return getattr(_LOCAL, "scope", None)
+
+
+@contextlib.contextmanager
+def collecting(batch_size: tf.Tensor) -> Iterator[_Scope]:
+    """Decoding ops traced inside skip failed images and report them to the yielded scope."""
+    previous, _LOCAL.scope = _scope(), _Scope(batch_size)
+    try:
+        yield _LOCAL.scope
+    finally:
+        _LOCAL.scope = previous
+
+
+def on_error_attr() -> str:
+    """The decoding ops' `on_error` attribute for the current trace."""
+    return "raise" if _scope() is None else "skip"
+
+
+def record(errors: tf.Tensor) -> None:
+    """Hands a decoding op's per-image `errors` output to the active scope (if any)."""
+    scope = _scope()
+    if scope is not None:
+        scope.record(errors)
+
+
+def drop_failed(images, targets=None):
+    """`(images, targets)` without the samples the decodes since the last call failed on."""
+    scope = _scope()
+    if scope is None or scope.pending is None:
+        return images, targets
+    ok = scope.pending == ""
+    keep, bad = tf.where(ok)[:, 0], tf.where(~ok)[:, 0]
+    scope.dropped.append((tf.gather(scope.kept, bad), tf.gather(scope.pending, bad)))
+    scope.kept, scope.pending = tf.gather(scope.kept, keep), None
+    images = tf.gather(images, keep)
+    return images, (None if targets is None else targets.take(keep))
+
+
+def keep_rows(structure, kept: tf.Tensor):
+    """Every batched component of an element gathered to the surviving samples."""
+    def take(x):
+        if isinstance(x, (tf.Tensor, tf.RaggedTensor)) and x.shape.rank != 0:
+            return tf.gather(x, kept)
+        return x
+    return tf.nest.map_structure(take, structure, expand_composites=False)
+
+
+def report(scope: _Scope, batch_index: tf.Tensor, element, images):
+    """`images`, passed through an op that logs one warning per skipped sample (batch, index
+    in it, file name when the element has one, reason) and counts them."""
+    if not scope.dropped:  # no decoding op ran: nothing can have been skipped
+        return images
+    indices = tf.concat([i for i, _ in scope.dropped], 0)
+    reasons = tf.concat([r for _, r in scope.dropped], 0)
+    where = tf.strings.join(["batch ", tf.strings.as_string(batch_index), ", image ",
+                             tf.strings.as_string(indices)])
+    names = _names(element)
+    if names is not None:
+        where = tf.strings.join([where, " (", tf.gather(names, indices), ")"])
+    messages = tf.strings.join([where, ": ", reasons])
+    if isinstance(images, tf.RaggedTensor):
+        return images.with_flat_values(_record(messages, images.flat_values)[0])
+    return _record(messages, images)[0]
+
+
+def _names(element) -> Optional[tf.Tensor]:
+    if isinstance(element, dict):
+        for key in NAME_KEYS:
+            value = element.get(key)
+            if isinstance(value, tf.Tensor) and value.dtype == tf.string and value.shape.rank == 1:
+                return value
+    return None
+
+
+def _record(messages: tf.Tensor, batch: tf.Tensor):
+    from tfgpuaug import _loader
+    return _loader.ops().tf_gpu_aug_record_skipped(messages, batch)
+
+
+def skipped_images() -> int:
+    """How many samples this process's `on_error="skip"` stages have dropped so far.
+
+    Each process counts its own: with tf.data service, the workers' logs and counts hold
+    theirs."""
+    return int(_record(tf.zeros([0], tf.string), tf.zeros([0]))[1].numpy())
