@@ -117,9 +117,33 @@ class ImageShapeOp : public OpKernel {
   bool skip_ = false;
 };
 
+class ImageHeaderOp : public OpKernel {
+ public:
+  explicit ImageHeaderOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    TensorShape shape = ctx->input(0).shape();
+    shape.AddDim(6);
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    auto flat = ctx->input(0).flat<tensorflow::tstring>();
+    auto o = out->flat_inner_dims<int32_t>();  // [n, 6] for any leading shape
+    std::vector<Status> statuses(flat.size());
+    for (int64_t i = 0; i < flat.size(); ++i) {
+      ImageInfo info;
+      statuses[i] = ProbeImage(Bytes(flat(i)), flat(i).size(), &info);
+      const int32_t row[6] = {static_cast<int32_t>(info.format), info.height, info.width, info.channels,
+                              info.orientation, info.progressive ? 1 : 0};
+      for (int k = 0; k < 6; ++k) o(i, k) = statuses[i].ok() ? row[k] : 0;
+    }
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 1, statuses, /*skip=*/true, [](int64_t) {}));
+  }
+};
+
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU), DecodeImageBatchOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageShape").Device(tensorflow::DEVICE_CPU), ImageShapeOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageHeader").Device(tensorflow::DEVICE_CPU), ImageHeaderOp);
 
 }  // namespace
 }  // namespace tfgpuaug

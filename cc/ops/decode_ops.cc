@@ -118,4 +118,22 @@ errors: "" per readable header; with on_error="skip", why a header could not be 
   shape is zeros) instead of failing.
 )doc");
 
+REGISTER_OP("TfGpuAug>ImageHeader")
+    .Input("contents: string")
+    .Output("header: int32")
+    .Output("errors: string")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle out;
+      TF_RETURN_IF_ERROR(c->Concatenate(c->input(0), c->Vector(6), &out));
+      c->set_output(0, out);
+      c->set_output(1, c->input(0));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Header facts of each image, for dataset scans: (format, height, width, channels,
+orientation, progressive), format 1 = JPEG, 2 = PNG; the stored (not re-oriented) size, the
+native channels (JPEG 4 = CMYK; PNG 1 to 4) and the EXIF orientation (1 when absent).
+errors: "" per readable header, else why not (its header row is zeros).
+)doc");
+
 }  // namespace tensorflow

@@ -25,6 +25,40 @@ def generated_data_dir(per_class: int) -> str:
     return folder
 
 
+LARGE_SIZE, LARGE_QUALITY, LARGE_COUNT = (3000, 4000), 90, 128
+
+
+def _upscale(job: tuple) -> None:
+    from PIL import Image
+
+    source, target, (short, long) = job
+    with Image.open(source) as img:
+        img = img.convert("RGB")
+        size = (long, short) if img.width >= img.height else (short, long)
+        img.resize(size, Image.BICUBIC).save(target + ".part", "JPEG", quality=LARGE_QUALITY)
+    os.replace(target + ".part", target)
+
+
+def large_photos_dir(files: list[str], count: int = LARGE_COUNT, size: tuple = LARGE_SIZE) -> str:
+    """`count` of `files` upscaled to 4000x3000 (3000x4000 for portraits) and re-encoded at
+    quality 90: phone-photo sized JPEGs made from the benchmark's images, once per source set
+    (cached under the temp folder, keyed by the sources and the size)."""
+    import hashlib
+    import multiprocessing
+    import tempfile
+
+    chosen = files[:count]
+    key = hashlib.sha1(repr((chosen, size, LARGE_QUALITY)).encode()).hexdigest()[:12]
+    folder = os.path.join(tempfile.gettempdir(), f"tfgpuaug-bench-large-{key}")
+    targets = [os.path.join(folder, f"{i:04d}_{os.path.basename(f)}") for i, f in enumerate(chosen)]
+    jobs = [(f, t, size) for f, t in zip(chosen, targets) if not os.path.exists(t)]
+    if jobs:
+        os.makedirs(folder, exist_ok=True)
+        with multiprocessing.get_context("spawn").Pool(os.cpu_count() or 1) as pool:
+            pool.map(_upscale, jobs)
+    return folder
+
+
 def list_image_files(data_dir: str, jpeg_only: bool = False) -> list[str]:
     """Image files in data_dir or its class folders, sorted."""
     exts = (".jpg", ".jpeg") if jpeg_only else (".jpg", ".jpeg", ".png")
