@@ -132,8 +132,9 @@ class ImageHeaderOp : public OpKernel {
     for (int64_t i = 0; i < flat.size(); ++i) {
       ImageInfo info;
       statuses[i] = ProbeImage(Bytes(flat(i)), flat(i).size(), &info);
-      const int32_t row[6] = {static_cast<int32_t>(info.format), info.height, info.width, info.channels,
-                              info.orientation, info.progressive ? 1 : 0};
+      const int32_t row[6] = {
+          static_cast<int32_t>(info.format), info.height, info.width, info.channels, info.orientation,
+          info.progressive ? 1 : 0};
       for (int k = 0; k < 6; ++k) o(i, k) = statuses[i].ok() ? row[k] : 0;
     }
     OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 1, statuses, /*skip=*/true, [](int64_t) {}));

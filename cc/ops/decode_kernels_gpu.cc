@@ -57,7 +57,8 @@ class DecodeImageBatchGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
     OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs, &call.statuses));
+    OP_REQUIRES_OK(ctx,
+                   DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs, &call.statuses));
     OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, call.statuses, skip_, [](int64_t) {}));
   }
 
