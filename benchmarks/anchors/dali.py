@@ -118,4 +118,6 @@ SUITES = {
     "eval": lambda inp: {NAME: lambda seed: _dataset(_classification(inp)[1](seed=seed), inp)},
     "randaugment": lambda inp: {NAME: lambda seed: _dataset(_classification(inp)[0](True, seed=seed), inp)},
     "detection": detection,
+    "large": lambda inp: (lambda large: {NAME: lambda seed: _dataset(_classification(large)[0](False, seed=seed),
+                                                                     large)})(pipelines.large_inputs(inp)),
 }

@@ -1,7 +1,7 @@
 """Side-by-side benchmark of tfgpuaug and plain tf.data + tf.image (plus any anchors) on the
 same images, in one run, on this machine.
 
-    python -m tfgpuaug.bench [--data DIR] [--suites train,eval,randaugment,micro]
+    python -m tfgpuaug.bench [--data DIR] [--suites train,eval,randaugment,detection,micro,large]
                              [--rounds 5] [--batch_size 64] [--json out.json] [--markdown]
                              [--anchors PATH] [--skip NAME,...]
     python -m tfgpuaug.bench --quick      # a few generated images; checks the harness runs
@@ -36,7 +36,7 @@ _SKIP = flags.DEFINE_list("skip", [], "Leave out pipelines whose name contains o
 _QUICK = flags.DEFINE_bool("quick", False, "A few generated images, one short round.")
 _RSS_OF = flags.DEFINE_string("rss_of", None, "Internal: 'suite/pipeline' to run for peak RSS.")
 
-PIPELINE_SUITES = ("train", "eval", "randaugment", "detection")
+PIPELINE_SUITES = ("train", "eval", "randaugment", "detection", "large")
 
 
 def _inputs():
@@ -72,7 +72,7 @@ def _makers(inp):
     from tfgpuaug.bench import pipelines
 
     builders = {"train": pipelines.train, "eval": pipelines.evaluation, "randaugment": pipelines.randaugment,
-                "detection": pipelines.detection}
+                "detection": pipelines.detection, "large": pipelines.large_photos}
     suites = {s: builders[s](inp) for s in PIPELINE_SUITES if s in _SUITES.value}
     if _ANCHORS.value:
         for suite, extra in _load_anchors(_ANCHORS.value).makers(inp, [s for s in suites]).items():
@@ -86,7 +86,7 @@ def _measure_rss(spec: str) -> float:
     """The largest peak-RSS rise over timing.RSS_RUNS processes (NaN if one fails)."""
     from tfgpuaug.bench import timing
 
-    cmd = [sys.executable, "-m", "tfgpuaug.bench", f"--rss_of={spec}",
+    cmd = [sys.executable, "-m", "tfgpuaug.bench", f"--rss_of={spec}", f"--suites={spec.split('/')[0]}",
            f"--batch_size={_BATCH.value}", f"--quick={_QUICK.value}", f"--skip={','.join(_SKIP.value)}"]
     cmd += [f"--data={_DATA.value}"] if _DATA.value else []
     cmd += [f"--anchors={os.path.abspath(_ANCHORS.value)}"] if _ANCHORS.value else []
@@ -109,7 +109,8 @@ def main(argv):
     makers = _makers(inp)
     if _RSS_OF.value:
         suite, name = _RSS_OF.value.split("/", 1)
-        batches = max(timing.RSS_MIN_BATCHES, 3 * n // pipelines.suite_batch(suite, inp))
+        per_batch = pipelines.suite_batch(suite, inp)
+        batches = max(timing.RSS_MIN_BATCHES, 3 * pipelines.suite_images(suite, inp) // per_batch)
         rise = timing.peak_rss_rise_mb(lambda: makers[suite][name](0), batches)
         print(f"PEAK_RSS_RISE_MB {rise:.1f}")
         return
@@ -121,7 +122,8 @@ def main(argv):
     for suite, ms in makers.items():
         # At least 20 batches per timed round: short windows mostly time the prefetch buffer.
         batch = pipelines.suite_batch(suite, inp)
-        count = n if _QUICK.value else max(n, 20 * batch)
+        images = pipelines.suite_images(suite, inp)
+        count = images if _QUICK.value else max(images, 20 * batch)
         per_round: dict = {}
         rates = timing.interleaved_images_per_second(ms, count, rounds, batch,
                                                      warmup_batches=1 if _QUICK.value else 4,

@@ -6,6 +6,7 @@ anchors' stateful RNG redraws anyway).
 train: random-resized-crop 224 + random flip + normalize to float32.
 eval: resize the shorter side to 256, centre crop 224, normalize.
 randaugment: train with RandAugment(2, 9) between the crop and the normalisation.
+large: train on 4000x3000 upscales of the images (phone-photo size), batch 16.
 
 Other libraries' pipelines (TF Model Garden, Keras 3, DALI) are anchors outside the package:
 `--anchors benchmarks/anchors` in a source checkout.
@@ -118,6 +119,63 @@ def randaugment(inp: Inputs) -> Dict[str, Maker]:
     return makers
 
 
+LARGE_BATCH = 16
+SAME_SCALE_FLOOR = "floor: crop decode alone, same DCT scale"
+_LARGE_INPUTS: dict = {}
+
+
+def large_inputs(inp: Inputs) -> Inputs:
+    """The large-photo suite's images: the first 128 of the benchmark's, upscaled to 4000x3000
+    and re-encoded at quality 90 (timing.large_photos_dir), batch 16."""
+    from tfgpuaug.bench import timing
+
+    folder = timing.large_photos_dir(inp.files)
+    if folder not in _LARGE_INPUTS:
+        files = timing.list_image_files(folder, jpeg_only=True)
+        _LARGE_INPUTS[folder] = Inputs([open(f, "rb").read() for f in files], files,
+                                       min(LARGE_BATCH, inp.batch), inp.size)
+    return _LARGE_INPUTS[folder]
+
+
+def _dct_denoms(boxes: tf.Tensor, size: int, max_dct_denom: int) -> tf.Tensor:
+    """The DCT denominator the fused decode picks per box (ChooseDctDenom): the largest power
+    of two up to max_dct_denom that keeps the box at least the output size."""
+    shorter = tf.minimum(boxes[:, 2], boxes[:, 3])
+    denom = tf.ones_like(shorter)
+    for d in (2, 4, 8):
+        if d <= max_dct_denom:
+            denom = tf.where(tf.floor(shorter / d) >= size, float(d), denom)
+    return denom
+
+
+def large_photos(inp: Inputs) -> Dict[str, Maker]:
+    """The train pipeline on phone-photo sized JPEGs, with the floor decoding the same crops at
+    the same DCT scale as tfgpuaug's default (decoding is the whole job there)."""
+    large = large_inputs(inp)
+    makers = train(large)
+    del makers[FLOOR]  # the full-scale floor is the full-scale row's; this one matches the default
+    default = tga.RandomResizedCrop(large.size)
+
+    def floor(seed):
+        def crops_alone(contents, seed):
+            boxes = tga.random_crop_boxes(tga.image_shape(contents)[:, :2], default.scale, default.ratio,
+                                          seed=tf.random.experimental.stateless_fold_in(seed, 0))
+            denoms = _dct_denoms(boxes, large.size, default.max_dct_denom)
+            firsts = []
+            for d in (1, 2, 4, 8):  # one batched decode per scale present
+                pick = tf.where(tf.equal(denoms, float(d)))[:, 0]
+                window = tf.cast(tf.math.floordiv(tf.gather(boxes, pick), float(d)), tf.int32)
+                window = tf.concat([window[:, :2], tf.maximum(window[:, 2:], 1)], 1)
+                firsts.append(tga.decode_image(tf.gather(contents, pick), crop_window=window,
+                                               dct_denom=d).flat_values[:1])
+            return tf.concat(firsts, 0)
+        return large.batches().apply(tga.gpu_augment(crops_alone, seed=seed, prefetch=AUTOTUNE,
+                                                     num_parallel_calls=AUTOTUNE))
+
+    makers[SAME_SCALE_FLOOR] = floor
+    return makers
+
+
 DETECTION_SIZE, DETECTION_BATCH, MAX_BOXES = 640, 16, 100
 DETECTION_FLOOR = "floor: full-image decode alone"
 DETECTION_TWO_IN_FLIGHT = "tfgpuaug, num_parallel_calls=2"
@@ -125,8 +183,16 @@ DETECTION_RANDAUGMENT = "tfgpuaug + box-aware RandAugment(2, 9)"
 
 
 def suite_batch(suite: str, inp: Inputs) -> int:
-    """Images per batch of a suite: detection runs batch 16 (at most the harness's batch)."""
-    return min(DETECTION_BATCH, inp.batch) if suite == "detection" else inp.batch
+    """Images per batch of a suite: detection and large photos run batch 16 (at most the
+    harness's batch)."""
+    if suite in ("detection", "large"):
+        return min(DETECTION_BATCH if suite == "detection" else LARGE_BATCH, inp.batch)
+    return inp.batch
+
+
+def suite_images(suite: str, inp: Inputs) -> int:
+    """Images a suite draws from (the large-photo suite makes its own)."""
+    return len(large_inputs(inp).files) if suite == "large" else len(inp.files)
 
 
 class DetectionInputs:

@@ -9,7 +9,7 @@ from typing import Dict, List, Optional
 import tensorflow as tf
 
 from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_RANDAUGMENT, DETECTION_TWO_IN_FLIGHT, FLOOR,
-                                      FULL_SCALE, WITHOUT_RANDAUGMENT)
+                                      FULL_SCALE, SAME_SCALE_FLOOR, WITHOUT_RANDAUGMENT)
 
 OURS = "tfgpuaug"
 
@@ -74,6 +74,9 @@ def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:
         out["train tfgpuaug (full-scale decode) / crop-decode floor"] = rate["train", FULL_SCALE] / rate["train", FLOOR]
     if ("train", OURS) in rate and ("train", FLOOR) in rate:  # default: some boxes at half scale
         out["train tfgpuaug (default) / crop-decode floor"] = rate["train", OURS] / rate["train", FLOOR]
+    if ("large", OURS) in rate and ("large", SAME_SCALE_FLOOR) in rate:  # the same crops at the same scale
+        out["large tfgpuaug (default) / same-scale crop-decode floor"] = (rate["large", OURS] /
+                                                                          rate["large", SAME_SCALE_FLOOR])
     # RandAugment's cost against the plain train pipeline timed in the same rounds.
     plain = rate.get(("randaugment", WITHOUT_RANDAUGMENT), rate.get(("train", OURS)))
     if plain and ("randaugment", OURS) in rate:
