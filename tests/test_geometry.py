@@ -90,13 +90,15 @@ def test_crop_and_resize_interior_equals_crop_then_resize():
     assert max_diff(got[2:-2, 2:-2], ref[2:-2, 2:-2]) <= 1
 
 
-def test_default_half_scale_decode_equals_scaled_decode_then_crop_and_resize():
-    """max_dct_denom=2 (the default) decodes a JPEG box that is at least twice the output at
-    half DCT scale: the output equals decode_image(dct_denom=2) followed by crop_and_resize on the
-    box mapped into the scaled image (ceil(size / 2) pixels). Mutants checked against: the box
-    mapped by 1/2 instead of the exact ratio on odd sizes, and a full-scale decode (both exceed
-    the tolerance on these images)."""
-    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h)) for h, w in [(601, 803), (900, 611)]]
+@pytest.mark.parametrize("denom,sizes", [(2, [(601, 803), (900, 611)]), (4, [(1203, 1605), (1800, 1222)])])
+def test_default_dct_scaled_decode_equals_scaled_decode_then_crop_and_resize(denom, sizes):
+    """The default (max_dct_denom=4) decodes a JPEG box that is at least 2x (4x) the output
+    at 1/2 (1/4) DCT scale: the output equals decode_image(dct_denom=...) followed by
+    crop_and_resize on the box mapped into the scaled image (ceil(size / denom) pixels).
+    Mutants checked against: the box mapped by 1/denom instead of the exact ratio on odd sizes,
+    and a full-scale decode (both exceed the tolerance on these images)."""
+    assert tga.geometry.DEFAULT_MAX_DCT_DENOM == 4
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=h)) for h, w in sizes]
     contents = tf.constant(blobs)
     dims = tga.image_shape(contents)[:, :2]
     cases = [(tga.resize_center_crop(contents, 256, 224).numpy(),
@@ -107,15 +109,16 @@ def test_default_half_scale_decode_equals_scaled_decode_then_crop_and_resize():
         size = got.shape[1]
         for blob, g, box in zip(blobs, got, boxes):
             full = tga.decode_image(blob)
-            assert box[2] >= 2 * size and box[3] >= 2 * size  # the half-scale decode applies
-            half = tga.decode_image(blob, dct_denom=2)
-            ratio = np.array(half.shape[:2], np.float64) / np.array(full.shape[:2], np.float64)
+            shorter = min(box[2], box[3])  # this scale applies (4 is the cap)
+            assert denom * size <= shorter and (denom == 4 or shorter < 2 * denom * size)
+            scaled = tga.decode_image(blob, dct_denom=denom)
+            ratio = np.array(scaled.shape[:2], np.float64) / np.array(full.shape[:2], np.float64)
             mapped = box * np.concatenate([ratio, ratio])
-            ref = tga.crop_and_resize(half[tf.newaxis], mapped[np.newaxis], size).numpy()[0]
+            ref = tga.crop_and_resize(scaled[tf.newaxis], mapped[np.newaxis], size).numpy()[0]
             assert max_diff(g, ref) <= 1
             at_full = tga.crop_and_resize(full[tf.newaxis], box[np.newaxis], size).numpy()[0]
-            # ...and it is not the full-scale result (these noisy synthetic photos differ by ~7
-            # levels on average; the README gives the figures for real photos)
+            # ...and it is not the full-scale result (these noisy synthetic photos differ by
+            # several levels on average; docs/architecture.md gives the figures for real photos)
             assert np.abs(g.astype(int) - at_full.astype(int)).mean() > 0.5
 
 
@@ -248,7 +251,8 @@ def test_fused_op_draws_the_reference_boxes(exif):
         dims = tga.image_shape(contents, exif)[:, :2]
         boxes = tga.random_crop_boxes(dims, kw["scale"], kw["ratio"], seed=seed)
         ref = tga.geometry._decode_crop_resize(contents, boxes, 32, "bilinear", True, 3, "INTEGER_ACCURATE",
-                                               2, exif, tga.DEFAULT_MAX_PIXELS).numpy()
+                                               tga.geometry.DEFAULT_MAX_DCT_DENOM, exif,
+                                               tga.DEFAULT_MAX_PIXELS).numpy()
         np.testing.assert_array_equal(got, ref)
 
 

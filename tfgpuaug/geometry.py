@@ -17,6 +17,11 @@ from tfgpuaug.image import DEFAULT_MAX_PIXELS, image_shape
 METHODS = ("nearest", "bilinear", "bicubic", "area")
 IMAGENET_MEAN = (123.675, 116.28, 103.53)  # ImageNet RGB mean on the 0..255 scale
 IMAGENET_STD = (58.395, 57.12, 57.375)
+# The crops' JPEG DCT scaling cap: a box at least 4x (2x) the output is decoded at 1/4 (1/2)
+# scale. Chosen by measurement (benchmarks/dct_policy.py, docs/architecture.md): the fastest
+# cap that moves outputs at most 1 level on average and 4 levels on any image from a full
+# decode followed by the same resize, on ImageNet photos and on 12-megapixel photos.
+DEFAULT_MAX_DCT_DENOM = 4
 
 
 
@@ -227,7 +232,7 @@ def random_resized_crop(contents_or_images: Union[TensorLike, Images], size: Siz
                         seed: Seed = None, method: str = "bilinear", antialias: bool = True,
                         mirror: Flags = None, mean: Optional[Sequence[float]] = None,
                         std: Optional[Sequence[float]] = None, channels: int = 3,
-                        dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = 2,
+                        dct_method: str = "INTEGER_ACCURATE", max_dct_denom: int = DEFAULT_MAX_DCT_DENOM,
                         apply_exif_orientation: bool = False,
                         max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
     """Inception-style random-resized-crop of a batch to a dense `[B, h, w, C]`.
@@ -266,7 +271,7 @@ def resize_center_crop(contents_or_images: Union[TensorLike, Images], resize_sho
                        crop: Size = 224, method: str = "bilinear", antialias: bool = True,
                        mean: Optional[Sequence[float]] = None, std: Optional[Sequence[float]] = None,
                        channels: int = 3, dct_method: str = "INTEGER_ACCURATE",
-                       max_dct_denom: int = 2, apply_exif_orientation: bool = False,
+                       max_dct_denom: int = DEFAULT_MAX_DCT_DENOM, apply_exif_orientation: bool = False,
                        max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
     """The evaluation transform, fused: resize the shorter side to `resize_shorter`, take the
     centred `crop`; only the pixels the crop needs are decoded and resampled. With

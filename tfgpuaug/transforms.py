@@ -102,7 +102,7 @@ def _decode_with_masks(images, targets: tg.Targets):
 
 
 def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antialias, mirror=None,
-                              mean=None, std=None, max_dct_denom=2):
+                              mean=None, std=None, max_dct_denom=geometry.DEFAULT_MAX_DCT_DENOM):
     """Resizes each image's box [y, x, h, w] to `size` (and the masks with nearest), moving the
     targets by the same map; `mirror` [B] flags flip after the resize."""
     hw = size if isinstance(size, tf.Tensor) else _hw(size)
@@ -137,7 +137,8 @@ class RandomResizedCrop(Transform):
 
     def __init__(self, size: Size, scale: Range = (0.08, 1.0), ratio: Range = (3 / 4, 4 / 3),
                  method: str = "bilinear",
-                 antialias: bool = True, max_dct_denom: int = 2, seed: Optional[int] = None):
+                 antialias: bool = True, max_dct_denom: int = geometry.DEFAULT_MAX_DCT_DENOM,
+                 seed: Optional[int] = None):
         super().__init__(seed)
         self.size, self.scale, self.ratio = size, tuple(scale), tuple(ratio)
         self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
@@ -183,7 +184,7 @@ class ResizeCenterCrop(Transform):
     decodes = True
 
     def __init__(self, resize_shorter: int = 256, crop: Size = 224, method: str = "bilinear",
-                 antialias: bool = True, max_dct_denom: int = 2):
+                 antialias: bool = True, max_dct_denom: int = geometry.DEFAULT_MAX_DCT_DENOM):
         super().__init__(None)
         self.resize_shorter, self.crop = resize_shorter, crop
         self.method, self.antialias, self.max_dct_denom = method, antialias, max_dct_denom
@@ -259,8 +260,8 @@ class RandomIoUCrop(Transform):
 
     def __init__(self, size: Size, min_ious: Sequence[Optional[float]] = (None, 0.1, 0.3, 0.5, 0.7, 0.9),
                  scale: Range = (0.3, 1.0), ratio: Range = (0.5, 2.0), trials: int = 40,
-                 method: str = "bilinear", antialias: bool = False, max_dct_denom: int = 2,
-                 seed: Optional[int] = None):
+                 method: str = "bilinear", antialias: bool = False,
+                 max_dct_denom: int = geometry.DEFAULT_MAX_DCT_DENOM, seed: Optional[int] = None):
         super().__init__(seed)
         if not min_ious or any(t is not None and not 0.0 <= t <= 1.0 for t in min_ious):
             raise ValueError(f"min_ious must be a non-empty list of None or values in [0, 1], got {min_ious}")

@@ -24,6 +24,7 @@ AUTOTUNE = tf.data.AUTOTUNE
 Maker = Callable[[int], tf.data.Dataset]
 FULL_SCALE = "tfgpuaug, full-scale decode (max_dct_denom=1)"
 FLOOR = "floor: crop decode alone"
+SKIPPING = "tfgpuaug, on_error=\"skip\" (clean data)"
 
 
 class Inputs:
@@ -64,10 +65,11 @@ def train(inp: Inputs) -> Dict[str, Maker]:
 
     crop = tga.RandomResizedCrop(inp.size)
 
-    def ours(seed, max_dct_denom=2):  # decode, crop, resize, flip, normalize: one pass per image
+    # decode, crop, resize, flip, normalize: one pass per image
+    def ours(seed, max_dct_denom=tga.geometry.DEFAULT_MAX_DCT_DENOM, on_error="raise"):
         first = tga.RandomResizedCrop(inp.size, max_dct_denom=max_dct_denom)
         return inp.batches().apply(tga.gpu_augment(
-            [first, tga.CropMirrorNormalize(mirror=0.5)], seed=seed))
+            [first, tga.CropMirrorNormalize(mirror=0.5)], seed=seed, on_error=on_error))
 
     def floor(seed):  # decoding the crops `ours` decodes, at full scale, nothing after it
         def crops_alone(contents, seed):
@@ -81,7 +83,8 @@ def train(inp: Inputs) -> Dict[str, Maker]:
     # The floor decodes every box at full scale; tfgpuaug's default decodes large boxes at half
     # DCT scale. The full-scale row is the one to read against the floor.
     return {"tf.data + tf.image": tf_image, "tfgpuaug": ours,
-            FULL_SCALE: lambda seed: ours(seed, max_dct_denom=1), FLOOR: floor}
+            FULL_SCALE: lambda seed: ours(seed, max_dct_denom=1), FLOOR: floor,
+            SKIPPING: lambda seed: ours(seed, on_error="skip")}
 
 
 def evaluation(inp: Inputs) -> Dict[str, Maker]:
@@ -94,7 +97,7 @@ def evaluation(inp: Inputs) -> Dict[str, Maker]:
             return (img - inp.mean) / inp.std
         return inp.per_image(one)
 
-    def ours(seed, max_dct_denom=2):
+    def ours(seed, max_dct_denom=tga.geometry.DEFAULT_MAX_DCT_DENOM):
         return inp.batches().apply(tga.gpu_augment(
             [tga.ResizeCenterCrop(256, inp.size, max_dct_denom=max_dct_denom),
              tga.CropMirrorNormalize()], seed=seed))
@@ -154,6 +157,7 @@ def large_photos(inp: Inputs) -> Dict[str, Maker]:
     large = large_inputs(inp)
     makers = train(large)
     del makers[FLOOR]  # the full-scale floor is the full-scale row's; this one matches the default
+    del makers[SKIPPING]
     default = tga.RandomResizedCrop(large.size)
 
     def floor(seed):
