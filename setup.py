@@ -13,13 +13,21 @@ from setuptools.command.build_ext import build_ext
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build_tools import native_build  # noqa: E402
 
-LIBRARY = "tfgpuaug._tfgpuaug_ops"
+# TFGPUAUG_LIBRARY_TAG=tf2_21: build the library as _tfgpuaug_ops_tf2_21 for a multi-TF wheel
+# (scripts/build_wheels.sh), leaving the source tree alone. TFGPUAUG_PREBUILT_LIBS=DIR: package
+# the libraries already built there instead of compiling (the wheel step of that script).
+LIBRARY_TAG = os.environ.get("TFGPUAUG_LIBRARY_TAG", "")
+PREBUILT_LIBS = os.environ.get("TFGPUAUG_PREBUILT_LIBS", "")
+LIBRARY = "tfgpuaug._tfgpuaug_ops" + (f"_{LIBRARY_TAG}" if LIBRARY_TAG else "")
 
 
 class BuildOpLibrary(build_ext):
     """Compiles cc/kernels and cc/ops with TensorFlow's flags and records the TF version."""
 
     def build_extension(self, ext):
+        if PREBUILT_LIBS:
+            self._package_prebuilt()
+            return
         import tensorflow as tf
 
         # TFGPUAUG_SANITIZE=1: an ASan + UBSan CPU build for the test suite
@@ -54,7 +62,7 @@ class BuildOpLibrary(build_ext):
         # builds in-place extensions under build/ and copies only the library over; it
         # hides the --inplace flag from this method). The sanitized build has its own copy.
         package_dirs = {os.path.dirname(output)}
-        if not sanitize:
+        if not sanitize and not LIBRARY_TAG:
             package_dirs.add(os.path.join(native_build.ROOT, "tfgpuaug"))
         for package_dir in package_dirs:
             with open(os.path.join(package_dir, "_build_info.py"), "w") as f:
@@ -66,7 +74,37 @@ class BuildOpLibrary(build_ext):
                 f.write(f"JPEG_X86_64_V3 = {target.jpeg_x86_64_v3}\n")
 
 
+    def _package_prebuilt(self):
+        """Copies the per-TF-minor libraries into the wheel, with a _build_info naming them."""
+        import shutil
+
+        package_dir = os.path.join(self.build_lib, "tfgpuaug")
+        os.makedirs(package_dir, exist_ok=True)
+        libs = sorted(glob.glob(os.path.join(PREBUILT_LIBS, "_tfgpuaug_ops_tf*.so")))
+        if not libs:
+            raise RuntimeError(f"no _tfgpuaug_ops_tf*.so in {PREBUILT_LIBS}")
+        for lib in libs:
+            shutil.copy2(lib, package_dir)
+        minors = sorted({tuple(int(v) for v in m.split(".")) for m in _wheel_minors()})
+        with open(os.path.join(package_dir, "_build_info.py"), "w") as f:
+            f.write('"""Written by setup.py: a wheel with one op library per TensorFlow minor."""\n')
+            f.write(f"TF_MINORS = {tuple(minors)!r}\n")
+            f.write(f"TF_VERSION = {'/'.join(f'{a}.{b}' for a, b in minors)!r}\n")
+            f.write(f"TF_MAJOR_MINOR = {minors[-1]!r}\n")
+            # scripts/build_wheels.sh requires both by default (TFGPUAUG_CUDA=1, TFGPUAUG_JPEG_V3=1).
+            f.write(f"CUDA_BUILT = {os.environ.get('TFGPUAUG_CUDA') == '1'}\n")
+            f.write(f"JPEG_X86_64_V3 = {os.environ.get('TFGPUAUG_JPEG_V3') == '1'}\n")
+
+
+def _wheel_minors():
+    return os.environ.get("TFGPUAUG_TF_MINORS", "").split()
+
+
 def tf_requirement():
+    if PREBUILT_LIBS:  # the wheel supports exactly the minors it carries a library for
+        minors = sorted(tuple(int(v) for v in m.split(".")) for m in _wheel_minors())
+        (lo_major, lo_minor), (hi_major, hi_minor) = minors[0], minors[-1]
+        return f"tensorflow>={lo_major}.{lo_minor},<{hi_major}.{hi_minor + 1}"
     try:
         import tensorflow as tf
 

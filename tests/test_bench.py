@@ -52,3 +52,22 @@ def test_peak_rss_is_measured_per_pipeline(tmp_path):
     for r in rows:
         # a pipeline that ran allocated something: a zero rise means the measurement is broken
         assert r["peak_rss_mb"] is not None and math.isfinite(r["peak_rss_mb"]) and r["peak_rss_mb"] > 0
+
+
+def test_large_photo_suite_runs_on_its_own_images(tmp_path):
+    """--suites large makes 4000x3000 re-encodes of the images (once, cached) and times the
+    train pipeline on them beside tf.image, the full-scale row and the same-scale floor."""
+    report, _ = _run(tmp_path, "--suites=large", "--rss=false", "--skip=keras")
+    names = {r["pipeline"] for r in report["suites"]["large"]}
+    assert {"tf.data + tf.image", "tfgpuaug", "tfgpuaug, full-scale decode (max_dct_denom=1)",
+            "floor: crop decode alone, same DCT scale"} <= names
+    assert "large tfgpuaug (default) / same-scale crop-decode floor" in report["derived"]
+    import glob
+    import tempfile
+
+    import numpy as np
+    from PIL import Image
+    made = glob.glob(os.path.join(tempfile.gettempdir(), "tfgpuaug-bench-large-*", "*.*"))
+    sizes = {Image.open(f).size for f in made[:20]}
+    assert sizes and sizes <= {(4000, 3000), (3000, 4000)}
+    assert np.isfinite(report["derived"]["large tfgpuaug (default) / same-scale crop-decode floor"])

