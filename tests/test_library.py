@@ -31,6 +31,24 @@ def test_version_mismatch_says_to_rebuild(monkeypatch):
         _loader._check_tf_version()
 
 
+def test_wheel_library_per_tf_minor_is_chosen_and_checked(monkeypatch, tmp_path):
+    """A wheel carries _tfgpuaug_ops_tf<major>_<minor>.so per supported minor: the running
+    TensorFlow's is loaded, before any source-build library; an unsupported minor is refused
+    naming the supported ones."""
+    major, minor = (int(x) for x in tf.__version__.split(".")[:2])
+    for name in (f"_tfgpuaug_ops_tf{major}_{minor - 1}.so", "_tfgpuaug_ops.cpython-311-x86_64-linux-gnu.so"):
+        (tmp_path / name).write_bytes(b"")
+    monkeypatch.setattr(_loader, "_LIBRARY", str(tmp_path / "_tfgpuaug_ops.so"))
+    assert _loader._library_path().endswith("_tfgpuaug_ops.cpython-311-x86_64-linux-gnu.so")
+    (tmp_path / f"_tfgpuaug_ops_tf{major}_{minor}.so").write_bytes(b"")
+    assert _loader._library_path().endswith(f"_tfgpuaug_ops_tf{major}_{minor}.so")
+    monkeypatch.setattr(_build_info, "TF_MINORS", ((major, minor - 1), (major, minor)), raising=False)
+    _loader._check_tf_version()  # supported: no error
+    monkeypatch.setattr(_build_info, "TF_MINORS", ((2, 19), (2, 20)), raising=False)
+    with pytest.raises(ImportError, match=r"built against TensorFlow 2\.19, 2\.20"):
+        _loader._check_tf_version()
+
+
 def test_x86_64_v3_libjpeg_linked_when_required():
     # CI builds with TFGPUAUG_JPEG_V3=1, which must fail the build rather than fall back.
     if os.environ.get("TFGPUAUG_JPEG_V3") != "1":

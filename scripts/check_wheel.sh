@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs a tfgpuaug wheel into a fresh venv per TensorFlow minor (with only tensorflow and the
+# wheel, by package name) and runs scripts/wheel_smoke.py there: from outside the source tree,
+# with PATH holding the venv alone, so no compiler, nvcc or header can be reached.
+#
+#   bash scripts/check_wheel.sh dist/tfgpuaug-*.whl [2.20 2.21]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+WHEEL=$(realpath "$1")
+shift
+MINORS=${*:-"2.20 2.21"}
+for minor in $MINORS; do
+  venv=$(mktemp -d)/venv
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "tensorflow==$minor.*" "$WHEEL"
+  echo "== TensorFlow $minor: $("$venv/bin/pip" list 2>/dev/null | grep -E '^(tensorflow|tfgpuaug) ' | tr -s ' ' | tr '\n' ' ')"
+  (cd "$(dirname "$venv")" && env -i HOME="$HOME" PATH="$venv/bin" TF_CPP_MIN_LOG_LEVEL=2 \
+    "$venv/bin/python" "$ROOT/scripts/wheel_smoke.py")
+  rm -rf "$(dirname "$venv")"
+done
