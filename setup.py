@@ -99,6 +99,21 @@ class BuildOpLibrary(build_ext):
             f.write(f"JPEG_X86_64_V3 = {os.environ.get('TFGPUAUG_JPEG_V3') == '1'}\n")
 
 
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1
+    from wheel.bdist_wheel import bdist_wheel
+
+
+class AnyPythonWheel(bdist_wheel):
+    """The op library links TensorFlow, not CPython (it is loaded with tf.load_op_library):
+    one wheel serves every Python the TensorFlow minors support (py3-none-<platform>)."""
+
+    def get_tag(self):
+        _, _, platform = super().get_tag()
+        return "py3", "none", platform
+
+
 def _wheel_minors():
     return os.environ.get("TFGPUAUG_TF_MINORS", "").split()
 
@@ -123,7 +138,7 @@ setup(
     description="Fast TensorFlow image input pipelines: C++/CUDA decode, geometry and batched augmentation ops",
     packages=find_packages(include=["tfgpuaug", "tfgpuaug.*"]),
     ext_modules=[Extension(LIBRARY, sources=[])],
-    cmdclass={"build_ext": BuildOpLibrary},
+    cmdclass={"build_ext": BuildOpLibrary, **({"bdist_wheel": AnyPythonWheel} if PREBUILT_LIBS else {})},
     python_requires=">=3.9",
     install_requires=[tf_requirement(), "numpy", "absl-py"],
     extras_require={"test": ["pytest", "pillow"], "gpu": ["nvidia-nvjpeg-cu12"]},

@@ -4,6 +4,7 @@
 # with PATH holding the venv alone, so no compiler, nvcc or header can be reached.
 #
 #   bash scripts/check_wheel.sh dist/tfgpuaug-*.whl [2.20 2.21]
+#   TFGPUAUG_CHECK_PYTHON=python3.12 bash scripts/check_wheel.sh ...   # another interpreter
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -12,7 +13,7 @@ shift
 MINORS=${*:-"2.20 2.21"}
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv
-  python3 -m venv "$venv"
+  "${TFGPUAUG_CHECK_PYTHON:-python3}" -m venv "$venv"
   "$venv/bin/pip" install -q "tensorflow==$minor.*" "$WHEEL"
   echo "== TensorFlow $minor: $("$venv/bin/pip" list 2>/dev/null | grep -E '^(tensorflow|tfgpuaug) ' | tr -s ' ' | tr '\n' ' ')"
   (cd "$(dirname "$venv")" && env -i HOME="$HOME" PATH="$venv/bin" TF_CPP_MIN_LOG_LEVEL=2 \
