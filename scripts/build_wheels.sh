@@ -7,11 +7,14 @@
 # the wheel manylinux for this machine's glibc.
 #
 #   bash scripts/build_wheels.sh [OUT_DIR]          # default dist/
+#   bash scripts/build_wheels.sh --check [OUT_DIR]  # then scripts/check_wheel.sh for every minor
 #   TFGPUAUG_TF_MINORS="2.21" bash scripts/build_wheels.sh   # a subset
 #
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+CHECK=0
+if [ "${1:-}" = "--check" ]; then CHECK=1; shift; fi
 OUT=$(realpath -m "${1:-dist}")
 MINORS=${TFGPUAUG_TF_MINORS:-"2.20 2.21"}
 STAGE=$ROOT/build/wheel-stage
@@ -51,3 +54,6 @@ TFGPUAUG_PREBUILT_LIBS="$STAGE/libs" TFGPUAUG_TF_MINORS="$MINORS" \
 PATH="$ROOT/.venv/bin:$PATH" "$ROOT/.venv/bin/auditwheel" repair "$STAGE"/raw/tfgpuaug-*.whl -w "$OUT" \
   --exclude 'libtensorflow_framework.so.2' --exclude 'libtensorflow_cc.so.2'
 ls -l "$OUT"/tfgpuaug-*.whl
+if [ "$CHECK" = 1 ]; then
+  bash scripts/check_wheel.sh "$(ls -t "$OUT"/tfgpuaug-*.whl | head -1)" $MINORS
+fi
