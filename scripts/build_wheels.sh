@@ -16,7 +16,7 @@ ROOT=$(pwd)
 CHECK=0
 if [ "${1:-}" = "--check" ]; then CHECK=1; shift; fi
 OUT=$(realpath -m "${1:-dist}")
-MINORS=${TFGPUAUG_TF_MINORS:-"2.20 2.21"}
+MINORS=${TFGPUAUG_TF_MINORS:-"2.19 2.20 2.21"}
 STAGE=$ROOT/build/wheel-stage
 export TFGPUAUG_CUDA=${TFGPUAUG_CUDA:-1}
 export TFGPUAUG_JPEG_V3=${TFGPUAUG_JPEG_V3:-1}

@@ -3,14 +3,14 @@
 # wheel, by package name) and runs scripts/wheel_smoke.py there: from outside the source tree,
 # with PATH holding the venv alone, so no compiler, nvcc or header can be reached.
 #
-#   bash scripts/check_wheel.sh dist/tfgpuaug-*.whl [2.20 2.21]
+#   bash scripts/check_wheel.sh dist/tfgpuaug-*.whl [2.19 2.20 2.21]
 #   TFGPUAUG_CHECK_PYTHON=python3.12 bash scripts/check_wheel.sh ...   # another interpreter
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 WHEEL=$(realpath "$1")
 shift
-MINORS=${*:-"2.20 2.21"}
+MINORS=${*:-"2.19 2.20 2.21"}
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv
   "${TFGPUAUG_CHECK_PYTHON:-python3}" -m venv "$venv"
