@@ -22,6 +22,7 @@ export TFGPUAUG_CUDA=${TFGPUAUG_CUDA:-1}
 export TFGPUAUG_JPEG_V3=${TFGPUAUG_JPEG_V3:-1}
 export TF_CPP_MIN_LOG_LEVEL=2
 rm -rf "$STAGE" && mkdir -p "$STAGE/libs" "$OUT"
+rm -f "$OUT"/tfgpuaug-*.whl  # one wheel in OUT: the one this run builds
 
 for minor in $MINORS; do
   # The project's own .venv builds its TensorFlow's minor (its objects are reused as they are);
