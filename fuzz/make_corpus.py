@@ -1,6 +1,7 @@
 """Writes the seed corpus shared by both fuzzers: small valid JPEG and PNG files of every
 kind the tests generate (baseline, progressive, 4:4:4/4:2:2/4:2:0, grey, CMYK, EXIF
-orientations, restart markers; PNG grey/RGB/RGBA/palette+tRNS/16-bit/Adam7), each behind
+orientations, restart markers; PNG grey/RGB/RGBA/palette+tRNS/16-bit/Adam7; WebP lossy,
+lossless, alpha, EXIF, animated), each behind
 4 knob bytes that choose the op and its options, plus a few truncated and bit-flipped
 variants. Needs Pillow.
 
@@ -45,8 +46,9 @@ def images() -> dict[str, bytes]:
     buf = io.BytesIO()
     Image.fromarray(rgb).save(buf, "JPEG", quality=80, restart_marker_rows=1)
     out["jpeg_restart.jpg"] = buf.getvalue()
+    out.update(webp_images())
     rng = np.random.default_rng(0)
-    for name in ("jpeg_420.jpg", "png_rgb.png"):
+    for name in ("jpeg_420.jpg", "png_rgb.png", "webp_lossy.webp", "webp_lossless.webp"):
         data = out[name]
         out[f"truncated_{name}"] = data[: len(data) * 2 // 3]
         flipped = bytearray(data)
@@ -54,6 +56,21 @@ def images() -> dict[str, bytes]:
             flipped[i] ^= 1 << int(rng.integers(0, 8))
         out[f"flipped_{name}"] = bytes(flipped)
     return out
+
+
+def webp_images() -> dict[str, bytes]:
+    """Lossy, lossless, lossy with alpha, EXIF-rotated and animated WebP (libwebp via Pillow)."""
+    def save(img, **kw) -> bytes:
+        buf = io.BytesIO()
+        img.save(buf, "WEBP", **kw)
+        return buf.getvalue()
+    rgb = Image.fromarray(fixtures.photo(29, 35, 3, seed=5))
+    rgba = Image.fromarray(fixtures.photo(21, 19, 4, seed=6))
+    frames = [Image.fromarray(fixtures.photo(16, 20, 3, seed=s)) for s in (7, 8)]
+    return {"webp_lossy.webp": save(rgb, quality=70), "webp_lossless.webp": save(rgb, lossless=True),
+            "webp_alpha.webp": save(rgba, quality=80),
+            "webp_exif6.webp": save(rgb, quality=70, exif=fixtures.exif_with_orientation(6)),
+            "webp_animated.webp": save(frames[0], save_all=True, append_images=frames[1:], duration=50)}
 
 
 def write(directory: str) -> list[str]:

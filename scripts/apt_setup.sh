@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# System packages for the build, through apt by package name: libjpeg/libpng headers; cmake,
+# System packages for the build, through apt by package name: libjpeg/libpng/libwebp headers; cmake,
 # nasm and patch for the x86-64-v3 libjpeg-turbo (whose source package apt-get source fetches,
 # so deb-src entries are enabled beside the deb ones); clang + its libFuzzer/ASan runtime for
 # fuzz/; Debian's bazel-bootstrap for scripts/bazel_build.sh. Safe to re-run.
@@ -10,7 +10,8 @@ if [ -f "$sources" ] && grep -q '^Types: deb$' "$sources"; then
   sed -i 's/^Types: deb$/Types: deb deb-src/' "$sources"
   need_update=1
 fi
-if [ ! -f /usr/include/jpeglib.h ] || [ ! -f /usr/include/png.h ] || ! command -v clang++ > /dev/null \
+if [ ! -f /usr/include/jpeglib.h ] || [ ! -f /usr/include/png.h ] || [ ! -f /usr/include/webp/demux.h ] \
+   || ! command -v clang++ > /dev/null \
    || ! command -v cmake > /dev/null || ! command -v nasm > /dev/null || ! command -v patch > /dev/null \
    || ! command -v bazel > /dev/null || ! command -v dpkg-source > /dev/null \
    || [ ! -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ]; then
@@ -19,6 +20,6 @@ fi
 [ "$need_update" = 0 ] && exit 0
 apt-get update -qq
 if [ "$need_update" = 2 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg62-turbo-dev libpng-dev cmake nasm \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg62-turbo-dev libpng-dev libwebp-dev cmake nasm \
     patch dpkg-dev clang libclang-rt-14-dev bazel-bootstrap > /dev/null
 fi

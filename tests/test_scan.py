@@ -13,6 +13,12 @@ import fixtures
 from tfgpuaug import scan
 
 
+def webp_bytes() -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(fixtures.photo(20, 24)).save(buf, "WEBP", quality=80)
+    return buf.getvalue()
+
+
 def gif_bytes() -> bytes:
     buf = io.BytesIO()
     Image.fromarray(fixtures.photo(10, 12)).save(buf, "GIF")
@@ -35,6 +41,7 @@ def dataset(tmp_path_factory):
         "dogs/alpha.png": fixtures.png_bytes(fixtures.photo(20, 20, channels=4)),
         "dogs/deep.png": fixtures.png_bytes(fixtures.photo(20, 20).astype(np.uint16) * 257, bit_depth=16),
         "dogs/really_png.jpg": fixtures.png_bytes(fixtures.photo(20, 20)),
+        "dogs/photo.webp": webp_bytes(),
         "dogs/truncated.jpg": good[: len(good) // 2],
         "dogs/animated.jpg": gif_bytes(),
         "dogs/empty.png": b"",
@@ -47,7 +54,7 @@ def dataset(tmp_path_factory):
 
 def test_report_finds_every_kind(dataset):
     paths = scan.list_files(dataset)
-    assert len(paths) == 12 and not any(p.endswith(".txt") for p in paths)
+    assert len(paths) == 13 and not any(p.endswith(".txt") for p in paths)
     report = scan.scan(paths, batch_size=5)  # batches split the files unevenly on purpose
     failed = {os.path.basename(f["path"]): f["reason"] for f in report.failed}
     assert set(failed) == {"truncated.jpg", "animated.jpg", "empty.png"}
@@ -60,9 +67,9 @@ def test_report_finds_every_kind(dataset):
     assert names["16-bit"] == ["deep.png"]
     assert names["exif_rotated"] == ["rotated.jpg"]
     assert names["progressive"] == ["progressive.jpg"]
-    assert report.formats == {"jpeg": 6, "png": 3}
-    # shorter sides: 300 (ok), 30, 50 x4, 20 x3
-    assert report.shorter_side == {"0-63": 8, "256-511": 1}
+    assert report.formats == {"jpeg": 6, "png": 3, "webp": 1}
+    # shorter sides: 300 (ok), 30, 50 x4, 20 x4
+    assert report.shorter_side == {"0-63": 9, "256-511": 1}
     assert report.largest["height"] == 300 and report.largest["width"] == 400
 
 
@@ -72,7 +79,7 @@ def test_cli_json_and_exit_code(dataset):
                          text=True, env=env, timeout=300)
     assert run.returncode == 1, run.stderr[-2000:]  # files failed
     report = json.loads(run.stdout)
-    assert report["files"] == 12 and len(report["failed"]) == 3
+    assert report["files"] == 13 and len(report["failed"]) == 3
     clean = subprocess.run([sys.executable, "-m", "tfgpuaug.scan", os.path.join(dataset, "cats", "*.jpg")],
                            capture_output=True, text=True, env=env, timeout=300)
     assert clean.returncode == 0, clean.stderr[-2000:]

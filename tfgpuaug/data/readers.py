@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".JPG", ".JPEG", ".PNG")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".JPG", ".JPEG", ".PNG", ".WEBP")
 
 
 def _listing(root: str) -> Tuple[list, list, list]:

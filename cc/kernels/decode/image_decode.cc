@@ -13,6 +13,9 @@ ImageFormat SniffFormat(const uint8_t* data, size_t size) {
   static const uint8_t kPng[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return ImageFormat::kJpeg;
   if (size >= 8 && std::memcmp(data, kPng, 8) == 0) return ImageFormat::kPng;
+  if (size >= 12 && std::memcmp(data, "RIFF", 4) == 0 && std::memcmp(data + 8, "WEBP", 4) == 0) {
+    return ImageFormat::kWebp;
+  }
   return ImageFormat::kUnknown;
 }
 
@@ -25,8 +28,11 @@ Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
     case ImageFormat::kPng:
       TFGPUAUG_RETURN_IF_ERROR(ProbePng(data, size, info));
       break;
+    case ImageFormat::kWebp:
+      TFGPUAUG_RETURN_IF_ERROR(ProbeWebp(data, size, info));
+      break;
     default:
-      return Status::Invalid("unknown image format: expected JPEG or PNG (" + std::to_string(size) +
+      return Status::Invalid("unknown image format: expected JPEG, PNG or WebP (" + std::to_string(size) +
                              " bytes)");
   }
   if (info->height <= 0 || info->width <= 0) return Status::Invalid("image has an empty size");
@@ -97,6 +103,8 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
   }
   if (plan.info.format == ImageFormat::kJpeg) {
     TFGPUAUG_RETURN_IF_ERROR(DecodeJpegWindow(data, size, request, stored, target));
+  } else if (plan.info.format == ImageFormat::kWebp) {
+    TFGPUAUG_RETURN_IF_ERROR(DecodeWebpWindow(data, size, request, stored, target));
   } else {
     TFGPUAUG_RETURN_IF_ERROR(DecodePngWindow(data, size, request, stored, target));
   }

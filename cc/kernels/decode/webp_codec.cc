@@ -1,0 +1,167 @@
+// WebP decoding with libwebp: lossy, lossless and alpha stills, and the first frame of an
+// animation composited on its canvas (libwebpdemux's animation decoder, as PIL does). The
+// header is read through the demuxer, which refuses partial files and finds the EXIF chunk.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <webp/decode.h>
+#include <webp/demux.h>
+
+#include "cc/kernels/decode/box_reduce.h"
+#include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/orientation.h"
+#include "cc/kernels/decode/pixel_convert.h"
+
+namespace tfgpuaug {
+namespace {
+
+struct DemuxDeleter {
+  void operator()(WebPDemuxer* d) const { WebPDemuxDelete(d); }
+};
+struct AnimDeleter {
+  void operator()(WebPAnimDecoder* d) const { WebPAnimDecoderDelete(d); }
+};
+using Demuxer = std::unique_ptr<WebPDemuxer, DemuxDeleter>;
+
+std::string StatusName(VP8StatusCode code) {
+  switch (code) {
+    case VP8_STATUS_OUT_OF_MEMORY:
+      return "out of memory";
+    case VP8_STATUS_INVALID_PARAM:
+      return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR:
+      return "corrupt bitstream";
+    case VP8_STATUS_UNSUPPORTED_FEATURE:
+      return "unsupported feature";
+    case VP8_STATUS_NOT_ENOUGH_DATA:
+      return "truncated data";
+    default:
+      return "error " + std::to_string(static_cast<int>(code));
+  }
+}
+
+// Decodes rows [y, y + h) and columns [x, x + w) of a h_img x w_img still image into `pixels`
+// (c channels). libwebp crops on even coordinates and upsamples lossy chroma as if the crop's
+// edges were the image's: the crop is widened by a margin (to even coordinates) and the
+// margin dropped, so the pixels equal a full decode's.
+Status DecodeStill(const uint8_t* data, size_t size, int c, const Window& region, int h_img, int w_img,
+                   std::vector<uint8_t>* pixels) {
+  WebPDecoderConfig config;
+  if (!WebPInitDecoderConfig(&config)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  constexpr int kMargin = 2;
+  const int x0 = std::max(region.x - kMargin, 0) & ~1, y0 = std::max(region.y - kMargin, 0) & ~1;
+  const int x1 = std::min(region.x + region.width + kMargin, w_img);
+  const int y1 = std::min(region.y + region.height + kMargin, h_img);
+  config.options.use_cropping = 1;
+  config.options.crop_left = x0;
+  config.options.crop_top = y0;
+  config.options.crop_width = x1 - x0;
+  config.options.crop_height = y1 - y0;
+  config.output.colorspace = c == 4 ? MODE_RGBA : MODE_RGB;
+  const VP8StatusCode status = WebPDecode(data, size, &config);
+  if (status != VP8_STATUS_OK) {
+    WebPFreeDecBuffer(&config.output);
+    if (status == VP8_STATUS_OUT_OF_MEMORY) return Status::OutOfMemory("WebP decode: out of memory");
+    return Status::Invalid("invalid WebP: " + StatusName(status));
+  }
+  const WebPRGBABuffer& rgba = config.output.u.RGBA;
+  pixels->resize(size_t(region.height) * region.width * c);
+  for (int r = 0; r < region.height; ++r) {
+    const uint8_t* src = rgba.rgba + size_t(r + region.y - y0) * rgba.stride + size_t(region.x - x0) * c;
+    std::copy(src, src + size_t(region.width) * c, pixels->data() + size_t(r) * region.width * c);
+  }
+  WebPFreeDecBuffer(&config.output);
+  return Status::Ok();
+}
+
+// The first frame of an animation, RGBA on the full canvas.
+Status DecodeFirstFrame(const uint8_t* data, size_t size, int w, int h, std::vector<uint8_t>* pixels) {
+  WebPAnimDecoderOptions options;
+  if (!WebPAnimDecoderOptionsInit(&options)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  options.color_mode = MODE_RGBA;
+  options.use_threads = 0;
+  const WebPData webp{data, size};
+  std::unique_ptr<WebPAnimDecoder, AnimDeleter> decoder(WebPAnimDecoderNew(&webp, &options));
+  uint8_t* frame = nullptr;
+  int timestamp = 0;
+  if (decoder == nullptr || !WebPAnimDecoderGetNext(decoder.get(), &frame, &timestamp) || frame == nullptr) {
+    return Status::Invalid("invalid WebP: could not decode the first animation frame");
+  }
+  pixels->assign(frame, frame + size_t(w) * h * 4);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info) {
+  const WebPData webp{data, size};
+  Demuxer demux(WebPDemux(&webp));  // null for invalid or partial files
+  if (demux == nullptr) return Status::Invalid("invalid WebP: corrupt or truncated container");
+  const uint32_t flags = WebPDemuxGetI(demux.get(), WEBP_FF_FORMAT_FLAGS);
+  info->format = ImageFormat::kWebp;
+  info->width = static_cast<int>(WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_WIDTH));
+  info->height = static_cast<int>(WebPDemuxGetI(demux.get(), WEBP_FF_CANVAS_HEIGHT));
+  info->orientation = 1;
+  WebPChunkIterator exif;
+  if ((flags & EXIF_FLAG) && WebPDemuxGetChunk(demux.get(), "EXIF", 1, &exif)) {
+    info->orientation = ParseExifOrientation(exif.chunk.bytes, exif.chunk.size);
+    WebPDemuxReleaseChunkIterator(&exif);
+  }
+  info->progressive = false;
+  // Lossless and lossy stills declare alpha in their bitstream, extended files in the flags.
+  WebPBitstreamFeatures features;
+  const bool animated = (flags & ANIMATION_FLAG) != 0;
+  if (!animated && WebPGetFeatures(data, size, &features) != VP8_STATUS_OK) {
+    return Status::Invalid("invalid WebP: unreadable bitstream header");
+  }
+  info->channels = (animated ? (flags & ALPHA_FLAG) != 0 : features.has_alpha != 0) ? 4 : 3;
+  return Status::Ok();
+}
+
+Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                        uint8_t* out) {
+  ImageInfo info;
+  TFGPUAUG_RETURN_IF_ERROR(ProbeWebp(data, size, &info));
+  const WebPData webp{data, size};
+  Demuxer demux(WebPDemux(&webp));
+  const bool animated =
+      demux != nullptr && (WebPDemuxGetI(demux.get(), WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG);
+  const int denom = request.dct_denom;
+  std::vector<uint8_t> pixels;
+  int c = info.channels, src_w = window.width, sx = 0, sy = 0;
+  if (animated) {  // the whole canvas, then the window (or its blocks)
+    TFGPUAUG_RETURN_IF_ERROR(DecodeFirstFrame(data, size, info.width, info.height, &pixels));
+    c = 4;
+    src_w = info.width;
+    sx = window.x;
+    sy = window.y;
+  } else if (denom == 1) {  // only the window
+    TFGPUAUG_RETURN_IF_ERROR(DecodeStill(data, size, c, window, info.height, info.width, &pixels));
+  } else {
+    const Window whole{0, 0, info.height, info.width};
+    TFGPUAUG_RETURN_IF_ERROR(DecodeStill(data, size, c, whole, info.height, info.width, &pixels));
+    src_w = info.width;
+    sx = window.x;
+    sy = window.y;
+  }
+  std::vector<uint8_t> reduced;
+  const uint8_t* src = pixels.data();
+  if (denom > 1) {
+    reduced.resize(size_t(window.height) * window.width * c);
+    BoxReduce(pixels.data(), info.height, info.width, c, denom, window, reduced.data());
+    src = reduced.data();
+    src_w = window.width;
+    sx = sy = 0;
+  }
+  const int out_c = request.channels;
+  for (int r = 0; r < window.height; ++r) {
+    const uint8_t* in = src + (size_t(sy + r) * src_w + sx) * c;
+    uint8_t* o = out + size_t(r) * window.width * out_c;
+    for (int x = 0; x < window.width; ++x) ConvertPixel(in + x * c, c, o + x * out_c, out_c);
+  }
+  return Status::Ok();
+}
+
+}  // namespace tfgpuaug
