@@ -172,7 +172,7 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
     if jpeg_v3 is not None:  # its symbols stay inside the library
         link += ["-Wl,--exclude-libs," + os.path.basename(jpeg_v3.archive), jpeg_v3.archive]
-    link += target.link_flags + ["-ljpeg", "-lpng", "-lwebpdemux", "-lwebp"]
+    link += target.link_flags + ["-ljpeg", "-lpng", "-lwebpdemux", "-lwebp", "-lgif"]
     _run(link)
     return target.output
 

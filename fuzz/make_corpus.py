@@ -1,7 +1,7 @@
 """Writes the seed corpus shared by both fuzzers: small valid JPEG and PNG files of every
 kind the tests generate (baseline, progressive, 4:4:4/4:2:2/4:2:0, grey, CMYK, EXIF
 orientations, restart markers; PNG grey/RGB/RGBA/palette+tRNS/16-bit/Adam7; WebP lossy,
-lossless, alpha, EXIF, animated), each behind
+lossless, alpha, EXIF, animated; GIF interlaced, transparent, animated), each behind
 4 knob bytes that choose the op and its options, plus a few truncated and bit-flipped
 variants. Needs Pillow.
 
@@ -47,8 +47,14 @@ def images() -> dict[str, bytes]:
     Image.fromarray(rgb).save(buf, "JPEG", quality=80, restart_marker_rows=1)
     out["jpeg_restart.jpg"] = buf.getvalue()
     out.update(webp_images())
+    paletted = Image.fromarray(rgb).quantize(32)
+    for name, kw in {"gif_interlaced.gif": dict(interlace=True), "gif_transparent.gif": dict(transparency=2),
+                     "gif_animated.gif": dict(save_all=True, append_images=[paletted.rotate(90)], duration=30)}.items():
+        buf = io.BytesIO()
+        paletted.save(buf, "GIF", **kw)
+        out[name] = buf.getvalue()
     rng = np.random.default_rng(0)
-    for name in ("jpeg_420.jpg", "png_rgb.png", "webp_lossy.webp", "webp_lossless.webp"):
+    for name in ("jpeg_420.jpg", "png_rgb.png", "webp_lossy.webp", "webp_lossless.webp", "gif_interlaced.gif"):
         data = out[name]
         out[f"truncated_{name}"] = data[: len(data) * 2 // 3]
         flipped = bytearray(data)

@@ -31,7 +31,7 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
                  max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES,
                  name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
-    """Decodes JPEG, PNG or WebP bytes to uint8 pixels.
+    """Decodes JPEG, PNG, WebP or GIF (first frame) bytes to uint8 pixels.
 
     Args:
       contents: a scalar string (one image) or a 1-D string batch.

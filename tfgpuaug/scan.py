@@ -4,7 +4,7 @@ how large they are.
 
     python -m tfgpuaug.scan DIR_OR_GLOB [--json] [--full_scale] [--batch_size 32]
 
-A directory is walked recursively for image extensions (.jpg .jpeg .png .webp, any case); a glob
+A directory is walked recursively for image extensions (.jpg .jpeg .png .webp .gif, any case); a glob
 (`tf.io.gfile.glob`, so any filesystem TensorFlow opens) takes every file it matches. Every
 file's header is read and the image decoded with tfgpuaug's own decoder (all of the entropy
 data, at 1/8 DCT scale unless `--full_scale`: corruption shows the same, faster), in
@@ -21,8 +21,8 @@ from typing import Dict, Iterable, List, Optional
 
 import tensorflow as tf
 
-EXTENSIONS = {".jpg": "jpeg", ".jpeg": "jpeg", ".png": "png", ".webp": "webp"}
-FORMATS = {1: "jpeg", 2: "png", 3: "webp"}
+EXTENSIONS = {".jpg": "jpeg", ".jpeg": "jpeg", ".png": "png", ".webp": "webp", ".gif": "gif"}
+FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "gif"}
 # Shorter-side buckets of the size histogram (pixels): [lower, upper).
 SIZE_BUCKETS = ((0, 64), (64, 128), (128, 256), (256, 512), (512, 1024), (1024, 2048), (2048, 4096),
                 (4096, 1 << 31))
@@ -60,7 +60,7 @@ def _bucket(shorter: int) -> str:
 
 
 # Magic bytes of formats tfgpuaug does not decode (yet), to say what an unreadable file is.
-OTHER_MAGIC = ((b"GIF8", "GIF"), (b"BM", "BMP"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
+OTHER_MAGIC = ((b"BM", "BMP"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
                (b"\x00\x00\x00\x0cjP  ", "JPEG 2000"), (b"\xff\x4f\xff\x51", "JPEG 2000"))
 
 

@@ -52,7 +52,7 @@ REGISTER_OP("TfGpuAug>DecodeImage")
       return absl::OkStatus();
     })
     .Doc(R"doc(
-Decodes one JPEG, PNG or WebP image to uint8 [height, width, channels].
+Decodes one JPEG, PNG, WebP or GIF image to uint8 [height, width, channels].
 
 crop_window: empty, or [y, x, height, width] in the (scaled, oriented) output
   coordinates: only that window is decoded.
@@ -86,7 +86,7 @@ REGISTER_OP("TfGpuAug>DecodeImageBatch")
       return absl::OkStatus();
     })
     .Doc(R"doc(
-Decodes a batch of JPEG/PNG/WebP images in parallel into flat pixel rows.
+Decodes a batch of JPEG/PNG/WebP/GIF images in parallel into flat pixel rows.
 
 values: [sum of height*width, channels], the images one after another.
 shapes: [batch, 3] (height, width, channels) of each image.
@@ -111,7 +111,7 @@ REGISTER_OP("TfGpuAug>ImageShape")
       return absl::OkStatus();
     })
     .Doc(R"doc(
-Reads (height, width, channels) of JPEG/PNG/WebP images from their headers only.
+Reads (height, width, channels) of JPEG/PNG/WebP/GIF images from their headers only.
 
 channels is the native count: JPEG 1, 3 or 4 (CMYK); PNG 1 to 4.
 errors: "" per readable header; with on_error="skip", why a header could not be read (its
@@ -131,7 +131,7 @@ REGISTER_OP("TfGpuAug>ImageHeader")
     })
     .Doc(R"doc(
 Header facts of each image, for dataset scans: (format, height, width, channels,
-orientation, progressive), format 1 = JPEG, 2 = PNG, 3 = WebP; the stored (not re-oriented) size, the
+orientation, progressive), format 1 = JPEG, 2 = PNG, 3 = WebP, 4 = GIF; the stored (not re-oriented) size, the
 native channels (JPEG 4 = CMYK; PNG 1 to 4) and the EXIF orientation (1 when absent).
 errors: "" per readable header, else why not (its header row is zeros).
 )doc");

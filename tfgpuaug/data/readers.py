@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".JPG", ".JPEG", ".PNG", ".WEBP")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".JPG", ".JPEG", ".PNG", ".WEBP", ".GIF")
 
 
 def _listing(root: str) -> Tuple[list, list, list]:

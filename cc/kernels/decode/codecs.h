@@ -40,6 +40,10 @@ Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                         uint8_t* out);
 
+Status ProbeGif(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out);
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_DECODE_CODECS_H_

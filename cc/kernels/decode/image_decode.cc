@@ -16,6 +16,9 @@ ImageFormat SniffFormat(const uint8_t* data, size_t size) {
   if (size >= 12 && std::memcmp(data, "RIFF", 4) == 0 && std::memcmp(data + 8, "WEBP", 4) == 0) {
     return ImageFormat::kWebp;
   }
+  if (size >= 6 && (std::memcmp(data, "GIF87a", 6) == 0 || std::memcmp(data, "GIF89a", 6) == 0)) {
+    return ImageFormat::kGif;
+  }
   return ImageFormat::kUnknown;
 }
 
@@ -31,9 +34,12 @@ Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
     case ImageFormat::kWebp:
       TFGPUAUG_RETURN_IF_ERROR(ProbeWebp(data, size, info));
       break;
+    case ImageFormat::kGif:
+      TFGPUAUG_RETURN_IF_ERROR(ProbeGif(data, size, info));
+      break;
     default:
-      return Status::Invalid("unknown image format: expected JPEG, PNG or WebP (" + std::to_string(size) +
-                             " bytes)");
+      return Status::Invalid("unknown image format: expected JPEG, PNG, WebP or GIF (" +
+                             std::to_string(size) + " bytes)");
   }
   if (info->height <= 0 || info->width <= 0) return Status::Invalid("image has an empty size");
   return Status::Ok();
@@ -105,6 +111,8 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
     TFGPUAUG_RETURN_IF_ERROR(DecodeJpegWindow(data, size, request, stored, target));
   } else if (plan.info.format == ImageFormat::kWebp) {
     TFGPUAUG_RETURN_IF_ERROR(DecodeWebpWindow(data, size, request, stored, target));
+  } else if (plan.info.format == ImageFormat::kGif) {
+    TFGPUAUG_RETURN_IF_ERROR(DecodeGifWindow(data, size, request, stored, target));
   } else {
     TFGPUAUG_RETURN_IF_ERROR(DecodePngWindow(data, size, request, stored, target));
   }

@@ -11,14 +11,14 @@
 
 namespace tfgpuaug {
 
-enum class ImageFormat { kUnknown = 0, kJpeg = 1, kPng = 2, kWebp = 3 };
+enum class ImageFormat { kUnknown = 0, kJpeg = 1, kPng = 2, kWebp = 3, kGif = 4 };
 
 // Header facts of an encoded image, read without decoding pixels.
 struct ImageInfo {
   ImageFormat format = ImageFormat::kUnknown;
   int height = 0;  // stored (not re-oriented) size
   int width = 0;
-  int channels = 0;     // native: JPEG 1/3/4 (CMYK), PNG 1/2/3/4, WebP 3/4
+  int channels = 0;     // native: JPEG 1/3/4 (CMYK), PNG 1/2/3/4, WebP 3/4, GIF 3/4
   int orientation = 1;  // EXIF orientation 1..8 (1 when absent)
   bool progressive = false;
 };

@@ -1,0 +1,81 @@
+"""GIF through giflib (issue #21): the first frame, palette to RGB, the transparent index to
+alpha 0, interlaced or not, against PIL (exact), windows, the fused crops, and bad input.
+Runs under ASan in scripts/sanitizer_tests.sh."""
+import io
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from PIL import Image
+
+import fixtures
+import tfgpuaug as tga
+
+
+def gif(img: Image.Image, **kw) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "GIF", **kw)
+    return buf.getvalue()
+
+
+PALETTED = Image.fromarray(fixtures.photo(37, 45, 3, seed=1)).quantize(64)
+FILES = {
+    "interlaced": gif(PALETTED, interlace=True),
+    "progressive_off": gif(PALETTED, interlace=False),
+    "transparent": gif(PALETTED, transparency=5),
+    "gray": gif(Image.fromarray(fixtures.photo(20, 31, 1, seed=2)[..., 0])),
+    "tiny": gif(Image.fromarray(fixtures.photo(1, 2, 3, seed=3)).quantize(4)),
+}
+MODES = {1: "L", 3: "RGB", 4: "RGBA"}
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_decode_equals_pil(name, channels):
+    data = FILES[name]
+    got = tga.decode_image(data, channels=channels).numpy()
+    ref = np.asarray(Image.open(io.BytesIO(data)).convert(MODES[channels]))
+    np.testing.assert_array_equal(got.squeeze(-1) if channels == 1 else got, ref)
+
+
+def test_header_reports_transparency_as_alpha():
+    shapes = tga.image_shape([FILES["interlaced"], FILES["transparent"]]).numpy().tolist()
+    assert shapes == [[37, 45, 3], [37, 45, 4]]
+
+
+def test_animation_gives_its_first_frame():
+    frames = [Image.fromarray(fixtures.photo(24, 30, 3, seed=s)).quantize(32) for s in (4, 5, 6)]
+    data = gif(frames[0], save_all=True, append_images=frames[1:], duration=40)
+    assert Image.open(io.BytesIO(data)).n_frames == 3
+    np.testing.assert_array_equal(tga.decode_image(data).numpy(), np.asarray(frames[0].convert("RGB")))
+
+
+def test_windows_and_reduced_sizes():
+    data = FILES["interlaced"]
+    full = tga.decode_image(data).numpy()
+    for y, x, h, w in [(0, 0, 5, 7), (3, 11, 20, 9), (36, 44, 1, 1)]:
+        np.testing.assert_array_equal(tga.decode_image(data, crop_window=[y, x, h, w]).numpy(),
+                                      full[y:y + h, x:x + w])
+    half = tga.decode_image(data, dct_denom=2).numpy()
+    assert half.shape == (19, 23, 3)
+    np.testing.assert_allclose(half[0, 0], full[:2, :2].reshape(-1, 3).mean(0), atol=0.51)
+
+
+def test_fused_crops_read_gif_like_decoded_images():
+    blobs = tf.constant([FILES["interlaced"], FILES["transparent"]])
+    decoded = tga.decode_image(blobs)
+    np.testing.assert_array_equal(tga.resize_center_crop(blobs, 30, 24).numpy(),
+                                  tga.resize_center_crop(decoded, 30, 24).numpy())
+
+
+def test_bad_gif_raises_invalid_argument_naming_it():
+    data = FILES["interlaced"]
+    flipped = bytearray(data)
+    flipped[13:40] = bytes(27)  # the colour table and descriptor zeroed
+    for bad in [data[:6], data[:13], data[:40], data[: len(data) // 2], data[:-3], b"GIF89a" + bytes(20)]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="GIF"):
+            tga.decode_image(bad).numpy()
+    try:  # a damaged table may still decode; it must never crash
+        tga.decode_image(bytes(flipped)).numpy()
+    except tf.errors.InvalidArgumentError as e:
+        assert "GIF" in e.message
