@@ -68,6 +68,7 @@ ScaleJitter = _layer(_t.ScaleJitter)
 Letterbox = _layer(_t.Letterbox)
 RandomIoUCrop = _layer(_t.RandomIoUCrop)
 Mosaic = _layer(_t.Mosaic)
+ColorJitter = _layer(_t.ColorJitter)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -86,4 +87,5 @@ class LetterboxWithInfo(TransformLayer):
 
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
-          RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic)
+          RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
+          ColorJitter)

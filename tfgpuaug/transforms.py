@@ -710,6 +710,26 @@ class RandAugment(_Policy):
                     augmentations=_names(self.augmentations))
 
 
+class ColorJitter(_Policy):
+    """`tfgpuaug.augment.color_jitter` (torchvision's ColorJitter: per-sample factors and order,
+    one kernel pass) as a transform. Colour only: boxes, masks and keypoints pass through."""
+
+    def __init__(self, brightness: float = 0.0, contrast: float = 0.0, saturation: float = 0.0,
+                 hue: float = 0.0, seed: Optional[int] = None):
+        super().__init__(seed=seed)
+        from tfgpuaug.augment.color_jitter import check_color_jitter_args
+        check_color_jitter_args(brightness, contrast, saturation, hue)
+        self.brightness, self.contrast, self.saturation, self.hue = brightness, contrast, saturation, hue
+
+    def _apply(self, images, seed, return_plan: bool = False):
+        from tfgpuaug.augment.color_jitter import color_jitter
+        return color_jitter(images, self.brightness, self.contrast, self.saturation, self.hue, seed, return_plan)
+
+    def get_config(self) -> dict:
+        return dict(brightness=self.brightness, contrast=self.contrast, saturation=self.saturation,
+                    hue=self.hue, seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
 

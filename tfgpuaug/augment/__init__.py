@@ -1,6 +1,7 @@
 """Batched per-sample augmentation: single ops, one registry, the auto-augment policies,
 conditional execution and label-mixing augmentations."""
 from tfgpuaug.augment import ops
+from tfgpuaug.augment.color_jitter import color_jitter
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augment
@@ -9,6 +10,6 @@ from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
 
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
-    "auto_augment", "cutmix", "mixup", "ops", "rand_augment", "random_apply", "random_choice",
+    "auto_augment", "color_jitter", "cutmix", "mixup", "ops", "rand_augment", "random_apply", "random_choice",
     "trivial_augment",
 ]

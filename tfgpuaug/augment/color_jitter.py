@@ -1,0 +1,51 @@
+"""torchvision's ColorJitter on a batch, per sample, in one pass of the augment kernel.
+
+Each sample draws its own brightness, contrast and saturation factors (uniform in
+[max(0, 1 - x), 1 + x]) and hue shift (uniform in [-h, h] turns), and applies the four in its
+own random order (torchvision draws one order per call, that is per image when used per
+sample). The kernel runs the four stages of every sample in one launch, with the stages'
+definitions torchvision's: brightness scales (blend with black), contrast blends with the
+mean luma, saturation with the luma image, hue rotates the HSV hue.
+"""
+from __future__ import annotations
+
+from typing import Tuple, Union
+
+import tensorflow as tf
+
+from tfgpuaug._types import Images, Seed
+from tfgpuaug.augment.ops import OP_IDS, apply_stages, check_images
+
+STAGES = ("brightness", "contrast", "color", "hue")  # kernel op names, in argument order
+
+
+def check_color_jitter_args(brightness: float, contrast: float, saturation: float, hue: float) -> None:
+    for name, value in (("brightness", brightness), ("contrast", contrast), ("saturation", saturation)):
+        if value < 0:
+            raise ValueError(f"{name} must be non-negative, got {value}")
+    if not 0 <= hue <= 0.5:
+        raise ValueError(f"hue must be in [0, 0.5] (turns), got {hue}")
+
+
+def color_jitter(images: Images, brightness: float = 0.0, contrast: float = 0.0, saturation: float = 0.0,
+                 hue: float = 0.0, seed: Seed = None, return_plan: bool = False
+                 ) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor, tf.Tensor]]:
+    """`images` uint8 `[B, H, W, C]` jittered per sample (see the module). With
+    `return_plan`, also the `[B, 4]` op ids in the order each sample applied them and their
+    parameters (factors; hue in turns)."""
+    from tfgpuaug.geometry import _seed_tensor
+
+    check_color_jitter_args(brightness, contrast, saturation, hue)
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    s_factor, s_order = tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), 2))
+    u = tf.random.stateless_uniform([n, 4], s_factor)
+    lows = tf.constant([max(0.0, 1 - brightness), max(0.0, 1 - contrast), max(0.0, 1 - saturation), -hue])
+    highs = tf.constant([1 + brightness, 1 + contrast, 1 + saturation, hue])
+    params = lows + u * (highs - lows)
+    # Disabled jitters (0) stay in the plan as identities (factor 1, shift 0): one shape for all.
+    order = tf.argsort(tf.random.stateless_uniform([n, 4], s_order), axis=1)  # a uniform permutation
+    ids = tf.gather(tf.constant([OP_IDS[s] for s in STAGES]), order)
+    params = tf.gather(params, order, batch_dims=1)
+    out = apply_stages(images, ids, params)
+    return (out, ids, params) if return_plan else out
