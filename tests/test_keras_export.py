@@ -137,6 +137,7 @@ TRANSFORM_ARGS = {
     "RandomIoUCrop": dict(size=(24, 28), min_ious=(None, 0.3), trials=10, seed=12),
     "Mosaic": dict(size=(32, 40), center=(0.3, 0.6), seed=13),
     "ColorJitter": dict(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, seed=14),
+    "RandomErasing": dict(probability=0.9, mode="pixel", count=(1, 2), seed=15),
 }
 
 

@@ -9,7 +9,7 @@ from tfgpuaug.geometry import (  # noqa: E402
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, ColorJitter, Compose, CropMirrorNormalize, Letterbox, Mosaic, RandAugment, RandomFlip, RandomIoUCrop,
-    RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
+    RandomErasing, RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -22,7 +22,7 @@ __all__ = [
     "host_stage", "device_stage", "distribute", "skipped_images",
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "Letterbox", "Mosaic", "RandomFlip", "RandomIoUCrop",
-    "RandomResizedCrop", "Resize",
+    "RandomErasing", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",

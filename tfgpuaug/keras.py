@@ -69,6 +69,7 @@ Letterbox = _layer(_t.Letterbox)
 RandomIoUCrop = _layer(_t.RandomIoUCrop)
 Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
+RandomErasing = _layer(_t.RandomErasing)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -88,4 +89,4 @@ class LetterboxWithInfo(TransformLayer):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter)
+          ColorJitter, RandomErasing)

@@ -730,6 +730,36 @@ class ColorJitter(_Policy):
                     hue=self.hue, seed=self.seed)
 
 
+class RandomErasing(Transform):
+    """`tfgpuaug.augment.random_erasing` (timm's RandomErasing) as a transform, on uint8 or
+    float images (after CropMirrorNormalize, as timm). Boxes, masks and keypoints pass
+    through; inference leaves images alone."""
+
+    def __init__(self, probability: float = 0.5, area: Range = (0.02, 1 / 3), min_aspect: float = 0.3,
+                 max_aspect: Optional[float] = None, mode: str = "const", value: float = 0.0,
+                 count: Tuple[int, int] = (1, 1), seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.random_erasing import check_random_erasing_args
+        check_random_erasing_args(probability, tuple(area), min_aspect, max_aspect, mode, tuple(count))
+        self.probability, self.area, self.min_aspect, self.max_aspect = probability, tuple(area), min_aspect, max_aspect
+        self.mode, self.value, self.count = mode, value, tuple(count)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        if not training:
+            return images
+        from tfgpuaug.augment.random_erasing import random_erasing
+        return random_erasing(images, self.probability, self.area, self.min_aspect, self.max_aspect, self.mode,
+                              self.value, self.count, self._next_seed(seed))
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        return self(images, seed, training=training), targets
+
+    def get_config(self) -> dict:
+        return dict(probability=self.probability, area=self.area, min_aspect=self.min_aspect,
+                    max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count, seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
 
