@@ -70,6 +70,7 @@ RandomIoUCrop = _layer(_t.RandomIoUCrop)
 Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
+GridMask = _layer(_t.GridMask)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -89,4 +90,4 @@ class LetterboxWithInfo(TransformLayer):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter, RandomErasing)
+          ColorJitter, RandomErasing, GridMask)

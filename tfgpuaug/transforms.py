@@ -760,6 +760,32 @@ class RandomErasing(Transform):
                     max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count, seed=self.seed)
 
 
+class GridMask(Transform):
+    """`tfgpuaug.augment.grid_mask` (GridMask, the authors' reference semantics) as a transform.
+    Boxes, masks and keypoints pass through; inference leaves images alone."""
+
+    def __init__(self, d: Tuple[int, int] = (96, 224), ratio: float = 0.6, rotate: int = 1, mode: int = 1,
+                 probability: float = 1.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.grid_mask import check_grid_mask_args
+        check_grid_mask_args(tuple(d), ratio, rotate, mode, probability)
+        self.d, self.ratio, self.rotate, self.mode, self.probability = tuple(d), ratio, rotate, mode, probability
+
+    def __call__(self, images, seed=None, training: bool = True):
+        if not training:
+            return images
+        from tfgpuaug.augment.grid_mask import grid_mask
+        return grid_mask(images, self.d, self.ratio, self.rotate, self.mode, self.probability, self._next_seed(seed))
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        return self(images, seed, training=training), targets
+
+    def get_config(self) -> dict:
+        return dict(d=self.d, ratio=self.ratio, rotate=self.rotate, mode=self.mode, probability=self.probability,
+                    seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
 
