@@ -101,7 +101,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.ResizeCenterCrop(32, 24), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.TrivialAugment(), tga.CropMirrorNormalize(layout="NCHW")],
     [tga.RandomResizedCrop(24), tga.AutoAugment(interpolation="nearest")],
-], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment"])
+    [tga.RandomResizedCrop(24), tga.JpegQuality(), tga.RandAugment(), tga.CropMirrorNormalize()],
+], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     graph, chain = build_graph(folder, transforms)
     types = [op.type for op in chain]
@@ -120,7 +121,8 @@ def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     host_ops = function_nodes(library, host_map.get_attr("f").name)
     missing = sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
     assert not missing, f"ops without a GPU kernel in the device stage: {missing}"
-    host_only = {"TfGpuAug>ImageShape", "TfGpuAug>DecodeCropResize", "TfGpuAug>DecodeRandomCropResize"}
+    host_only = {"TfGpuAug>ImageShape", "TfGpuAug>DecodeCropResize", "TfGpuAug>DecodeRandomCropResize",
+                 "TfGpuAug>JpegQuality"}
     assert host_only & {n.op for n in host_ops}
     assert not host_only & {n.op for n in device_ops}
     assert {n.op for n in device_ops} & {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"}

@@ -8,8 +8,9 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AutoAugment, ColorJitter, Compose, CropMirrorNormalize, GridMask, Letterbox, Mosaic, RandAugment, RandomFlip,
-    RandomIoUCrop, RandomErasing, RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform, TrivialAugment)
+    AutoAugment, ColorJitter, Compose, CropMirrorNormalize, GridMask, JpegQuality, Letterbox, Mosaic, RandAugment,
+    RandomFlip, RandomIoUCrop, RandomErasing, RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform,
+    TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -21,7 +22,8 @@ __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
     "host_stage", "device_stage", "distribute", "skipped_images",
     "random_apply", "random_choice",
-    "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "Letterbox", "Mosaic", "RandomFlip", "RandomIoUCrop",
+    "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
+    "RandomIoUCrop",
     "RandomErasing", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

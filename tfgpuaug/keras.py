@@ -71,6 +71,7 @@ Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
 GridMask = _layer(_t.GridMask)
+JpegQuality = _layer(_t.JpegQuality)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -90,4 +91,4 @@ class LetterboxWithInfo(TransformLayer):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter, RandomErasing, GridMask)
+          ColorJitter, RandomErasing, GridMask, JpegQuality)

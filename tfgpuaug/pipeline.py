@@ -69,8 +69,8 @@ class _Plan:
 
     def host_stop(self, element_spec) -> int:
         """Transforms [0, host_stop) run on the host: a list through its first decoding
-        transform; a plain callable whole on the host for encoded or ragged images, else whole
-        on the device."""
+        transform and its last CPU-only one (Compose.host_stop); a plain callable whole on the
+        host for encoded or ragged images, else whole on the device."""
         spec, _ = _split(element_spec)
         encoded = isinstance(spec, tf.RaggedTensorSpec) or spec.dtype == tf.string
         if not self.composed:

@@ -635,11 +635,15 @@ class Compose(Transform):
 
     def host_stop(self) -> int:
         """How many leading transforms a GPU-placed stage runs on the host: through the first
-        that decodes (encoded bytes live in host memory), none when no transform decodes."""
+        that decodes (encoded bytes live in host memory) and through the last that has only a
+        CPU kernel (`host_only`, e.g. JpegQuality); none when neither is there."""
+        stop = 0
         for i, t in enumerate(self.transforms):
-            if getattr(t, "decodes", False):
-                return i + 1
-        return 0
+            if getattr(t, "decodes", False) and stop == 0:
+                stop = i + 1
+            if getattr(t, "host_only", False):
+                stop = i + 1
+        return stop
 
     def get_config(self) -> dict:
         return {"transforms": [repr(t) for t in self.transforms]}
@@ -784,6 +788,34 @@ class GridMask(Transform):
     def get_config(self) -> dict:
         return dict(d=self.d, ratio=self.ratio, rotate=self.rotate, mode=self.mode, probability=self.probability,
                     seed=self.seed)
+
+
+class JpegQuality(Transform):
+    """`tfgpuaug.augment.jpeg_quality` (a JPEG round trip per sample at a random quality) as a
+    transform. libjpeg runs on the CPU, so a GPU-placed stage runs it, and the transforms
+    before it, in the host part. Boxes, masks and keypoints pass through; inference leaves
+    images alone."""
+
+    host_only = True
+
+    def __init__(self, quality: Tuple[int, int] = (30, 95), probability: float = 1.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.jpeg_quality import check_jpeg_quality_args
+        check_jpeg_quality_args(tuple(quality), probability)
+        self.quality, self.probability = tuple(quality), probability
+
+    def __call__(self, images, seed=None, training: bool = True):
+        if not training:
+            return images
+        from tfgpuaug.augment.jpeg_quality import jpeg_quality
+        return jpeg_quality(images, self.quality, self.probability, self._next_seed(seed))
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        return self(images, seed, training=training), targets
+
+    def get_config(self) -> dict:
+        return dict(quality=self.quality, probability=self.probability, seed=self.seed)
 
 
 class TrivialAugment(_Policy):
