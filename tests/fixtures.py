@@ -108,3 +108,12 @@ def shared_sample_files(limit: int | None = None) -> list[str]:
         return []
     files = sorted(os.path.join(SHARED_SAMPLE, f) for f in os.listdir(SHARED_SAMPLE))
     return files[:limit] if limit else files
+
+
+PIL_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
+
+
+def pil_decode(data: bytes, channels: int) -> np.ndarray:
+    """PIL's decode of `data` converted to `channels` (1, 3, 4), as [H, W, channels] uint8."""
+    out = np.asarray(Image.open(io.BytesIO(data)).convert(PIL_MODES[channels]))
+    return out[..., None] if out.ndim == 2 else out

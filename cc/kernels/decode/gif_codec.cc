@@ -9,9 +9,8 @@
 
 #include <gif_lib.h>
 
-#include "cc/kernels/decode/box_reduce.h"
 #include "cc/kernels/decode/codecs.h"
-#include "cc/kernels/decode/pixel_convert.h"
+#include "cc/kernels/decode/window_pixels.h"
 
 namespace tfgpuaug {
 namespace {
@@ -129,22 +128,7 @@ Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& re
       }
     }
   }
-  std::vector<uint8_t> reduced;
-  const uint8_t* src = rgba.data();
-  int src_w = w, sx = window.x, sy = window.y;
-  if (request.dct_denom > 1) {
-    reduced.resize(size_t(window.height) * window.width * 4);
-    BoxReduce(rgba.data(), h, w, 4, request.dct_denom, window, reduced.data());
-    src = reduced.data();
-    src_w = window.width;
-    sx = sy = 0;
-  }
-  const int out_c = request.channels;
-  for (int r = 0; r < window.height; ++r) {
-    const uint8_t* in = src + (size_t(sy + r) * src_w + sx) * 4;
-    uint8_t* o = out + size_t(r) * window.width * out_c;
-    for (int x = 0; x < window.width; ++x) ConvertPixel(in + x * 4, 4, o + x * out_c, out_c);
-  }
+  WriteWindow(rgba.data(), h, w, 4, request.dct_denom, window, request.channels, out);
   return Status::Ok();
 }
 

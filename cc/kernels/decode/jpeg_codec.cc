@@ -17,6 +17,7 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
+#include "cc/kernels/common/jpeg_error.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
 #include "cc/kernels/decode/pixel_convert.h"
@@ -26,18 +27,6 @@ namespace {
 
 // Progressive files may hold any number of scans; bound the work a file can demand.
 constexpr int kMaxScans = 1000;
-
-struct ErrorManager {
-  jpeg_error_mgr pub;
-  jmp_buf jump;
-  char message[JMSG_LENGTH_MAX];
-};
-
-[[noreturn]] void OnError(j_common_ptr cinfo) {
-  auto* err = reinterpret_cast<ErrorManager*>(cinfo->err);
-  (*cinfo->err->format_message)(cinfo, err->message);
-  longjmp(err->jump, 1);
-}
 
 // Warnings that mean the pixels would be made up (gray fill) are errors here.
 bool IsDataLossWarning(int code) {
@@ -55,13 +44,13 @@ bool IsDataLossWarning(int code) {
 }
 
 void OnMessage(j_common_ptr cinfo, int level) {
-  if (level < 0 && IsDataLossWarning(cinfo->err->msg_code)) OnError(cinfo);
+  if (level < 0 && IsDataLossWarning(cinfo->err->msg_code)) OnJpegError(cinfo);
 }
 
 void OnProgress(j_common_ptr cinfo) {
   auto* d = reinterpret_cast<j_decompress_ptr>(cinfo);
   if (d->input_scan_number > kMaxScans) {
-    auto* err = reinterpret_cast<ErrorManager*>(cinfo->err);
+    auto* err = reinterpret_cast<JpegErrorManager*>(cinfo->err);
     std::snprintf(err->message, sizeof(err->message), "progressive JPEG has more than %d scans", kMaxScans);
     longjmp(err->jump, 1);
   }
@@ -70,12 +59,12 @@ void OnProgress(j_common_ptr cinfo) {
 // Owns a decompressor; callers must setjmp on `err.jump` before any libjpeg call.
 struct Decompressor {
   jpeg_decompress_struct cinfo;
-  ErrorManager err;
+  JpegErrorManager err;
   jpeg_progress_mgr progress;
 
   Decompressor() {
     cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = OnError;
+    err.pub.error_exit = OnJpegError;
     err.pub.emit_message = OnMessage;
     err.message[0] = '\0';
     progress.progress_monitor = OnProgress;

@@ -8,10 +8,9 @@
 
 #include <png.h>
 
-#include "cc/kernels/decode/box_reduce.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
-#include "cc/kernels/decode/pixel_convert.h"
+#include "cc/kernels/decode/window_pixels.h"
 
 namespace tfgpuaug {
 namespace {
@@ -118,24 +117,7 @@ Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& re
   for (int y = 0; y < h; ++y) rows[y] = pixels.data() + size_t(y) * w * c;
   png_read_image(s.png, rows.data());
   // Trailing chunks are not read: the pixels are complete once the last row is.
-
-  const int out_c = request.channels;
-  const int denom = request.dct_denom;
-  std::vector<uint8_t> reduced;
-  const uint8_t* src = pixels.data();
-  int src_w = w, sx = window.x, sy = window.y;
-  if (denom > 1) {
-    reduced.resize(size_t(window.height) * window.width * c);
-    BoxReduce(pixels.data(), h, w, c, denom, window, reduced.data());
-    src = reduced.data();
-    src_w = window.width;
-    sx = sy = 0;
-  }
-  for (int r = 0; r < window.height; ++r) {
-    const uint8_t* in = src + (size_t(sy + r) * src_w + sx) * c;
-    uint8_t* o = out + size_t(r) * window.width * out_c;
-    for (int x = 0; x < window.width; ++x) ConvertPixel(in + x * c, c, o + x * out_c, out_c);
-  }
+  WriteWindow(pixels.data(), h, w, c, request.dct_denom, window, request.channels, out);
   return Status::Ok();
 }
 

@@ -9,10 +9,9 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-#include "cc/kernels/decode/box_reduce.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
-#include "cc/kernels/decode/pixel_convert.h"
+#include "cc/kernels/decode/window_pixels.h"
 
 namespace tfgpuaug {
 namespace {
@@ -93,9 +92,8 @@ Status DecodeFirstFrame(const uint8_t* data, size_t size, int w, int h, std::vec
   return Status::Ok();
 }
 
-}  // namespace
-
-Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info) {
+// The header facts, and whether the file is an animation.
+Status Probe(const uint8_t* data, size_t size, ImageInfo* info, bool* animated_out) {
   const WebPData webp{data, size};
   Demuxer demux(WebPDemux(&webp));  // null for invalid or partial files
   if (demux == nullptr) return Status::Invalid("invalid WebP: corrupt or truncated container");
@@ -117,49 +115,36 @@ Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info) {
     return Status::Invalid("invalid WebP: unreadable bitstream header");
   }
   info->channels = (animated ? (flags & ALPHA_FLAG) != 0 : features.has_alpha != 0) ? 4 : 3;
+  *animated_out = animated;
   return Status::Ok();
+}
+
+}  // namespace
+
+Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info) {
+  bool animated = false;
+  return Probe(data, size, info, &animated);
 }
 
 Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                         uint8_t* out) {
   ImageInfo info;
-  TFGPUAUG_RETURN_IF_ERROR(ProbeWebp(data, size, &info));
-  const WebPData webp{data, size};
-  Demuxer demux(WebPDemux(&webp));
-  const bool animated =
-      demux != nullptr && (WebPDemuxGetI(demux.get(), WEBP_FF_FORMAT_FLAGS) & ANIMATION_FLAG);
-  const int denom = request.dct_denom;
+  bool animated = false;
+  TFGPUAUG_RETURN_IF_ERROR(Probe(data, size, &info, &animated));
   std::vector<uint8_t> pixels;
-  int c = info.channels, src_w = window.width, sx = 0, sy = 0;
   if (animated) {  // the whole canvas, then the window (or its blocks)
     TFGPUAUG_RETURN_IF_ERROR(DecodeFirstFrame(data, size, info.width, info.height, &pixels));
-    c = 4;
-    src_w = info.width;
-    sx = window.x;
-    sy = window.y;
-  } else if (denom == 1) {  // only the window
-    TFGPUAUG_RETURN_IF_ERROR(DecodeStill(data, size, c, window, info.height, info.width, &pixels));
+    WriteWindow(pixels.data(), info.height, info.width, 4, request.dct_denom, window, request.channels, out);
+  } else if (request.dct_denom == 1) {  // only the window
+    TFGPUAUG_RETURN_IF_ERROR(
+        DecodeStill(data, size, info.channels, window, info.height, info.width, &pixels));
+    const Window all{0, 0, window.height, window.width};
+    WriteWindow(pixels.data(), window.height, window.width, info.channels, 1, all, request.channels, out);
   } else {
     const Window whole{0, 0, info.height, info.width};
-    TFGPUAUG_RETURN_IF_ERROR(DecodeStill(data, size, c, whole, info.height, info.width, &pixels));
-    src_w = info.width;
-    sx = window.x;
-    sy = window.y;
-  }
-  std::vector<uint8_t> reduced;
-  const uint8_t* src = pixels.data();
-  if (denom > 1) {
-    reduced.resize(size_t(window.height) * window.width * c);
-    BoxReduce(pixels.data(), info.height, info.width, c, denom, window, reduced.data());
-    src = reduced.data();
-    src_w = window.width;
-    sx = sy = 0;
-  }
-  const int out_c = request.channels;
-  for (int r = 0; r < window.height; ++r) {
-    const uint8_t* in = src + (size_t(sy + r) * src_w + sx) * c;
-    uint8_t* o = out + size_t(r) * window.width * out_c;
-    for (int x = 0; x < window.width; ++x) ConvertPixel(in + x * c, c, o + x * out_c, out_c);
+    TFGPUAUG_RETURN_IF_ERROR(DecodeStill(data, size, info.channels, whole, info.height, info.width, &pixels));
+    WriteWindow(pixels.data(), info.height, info.width, info.channels, request.dct_denom, window,
+                request.channels, out);
   }
   return Status::Ok();
 }

@@ -8,22 +8,11 @@
 
 #include <jpeglib.h>
 
+#include "cc/kernels/common/jpeg_error.h"
 #include "cc/kernels/decode/image_decode.h"
 
 namespace tfgpuaug {
 namespace {
-
-struct ErrorManager {
-  jpeg_error_mgr pub;
-  jmp_buf jump;
-  char message[JMSG_LENGTH_MAX];
-};
-
-[[noreturn]] void OnError(j_common_ptr cinfo) {
-  auto* err = reinterpret_cast<ErrorManager*>(cinfo->err);
-  (*cinfo->err->format_message)(cinfo, err->message);
-  longjmp(err->jump, 1);
-}
 
 void Quiet(j_common_ptr, int) {}
 
@@ -34,9 +23,9 @@ Status EncodeJpeg(const uint8_t* pixels, int height, int width, int channels, in
   if (channels != 1 && channels != 3) return Status::Invalid("JPEG encoding takes 1 or 3 channels");
   if (quality < 1 || quality > 100) return Status::Invalid("JPEG quality must be in [1, 100]");
   jpeg_compress_struct cinfo;
-  ErrorManager err;
+  JpegErrorManager err;
   cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = OnError;
+  err.pub.error_exit = OnJpegError;
   err.pub.emit_message = Quiet;
   unsigned char* buffer = nullptr;
   unsigned long size = 0;  // NOLINT: libjpeg's type

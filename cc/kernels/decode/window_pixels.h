@@ -1,0 +1,58 @@
+// The requested window of a fully decoded image as output pixels, for the formats decoded
+// whole (PNG, WebP, GIF): block means for reduced sizes (no DCT scaling there), then the
+// channel conversion.
+#ifndef TFGPUAUG_CC_KERNELS_DECODE_WINDOW_PIXELS_H_
+#define TFGPUAUG_CC_KERNELS_DECODE_WINDOW_PIXELS_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <vector>
+
+#include "cc/kernels/decode/image_decode.h"
+#include "cc/kernels/decode/pixel_convert.h"
+
+namespace tfgpuaug {
+
+// `in` is the whole h x w image of c channels; `window` is in reduced coordinates.
+inline void BoxReduce(const uint8_t* in, int h, int w, int c, int denom, const Window& window, uint8_t* out) {
+  for (int r = 0; r < window.height; ++r) {
+    const int y0 = (window.y + r) * denom, y1 = std::min(y0 + denom, h);
+    for (int col = 0; col < window.width; ++col) {
+      const int x0 = (window.x + col) * denom, x1 = std::min(x0 + denom, w);
+      const int n = (y1 - y0) * (x1 - x0);
+      for (int k = 0; k < c; ++k) {
+        int sum = 0;
+        for (int y = y0; y < y1; ++y)
+          for (int x = x0; x < x1; ++x) sum += in[(size_t(y) * w + x) * c + k];
+        out[(size_t(r) * window.width + col) * c + k] = static_cast<uint8_t>((sum + n / 2) / n);
+      }
+    }
+  }
+}
+
+// Writes `window` (in coordinates reduced by `denom`) of the h x w image `in` (c channels)
+// to `out` as out_c channels: each output pixel the mean of its denom x denom block.
+inline void WriteWindow(const uint8_t* in, int h, int w, int c, int denom, const Window& window, int out_c,
+                        uint8_t* out) {
+  std::vector<uint8_t> reduced;
+  const uint8_t* src = in;
+  int src_w = w, sx = window.x, sy = window.y;
+  if (denom > 1) {
+    reduced.resize(size_t(window.height) * window.width * c);
+    BoxReduce(in, h, w, c, denom, window, reduced.data());
+    src = reduced.data();
+    src_w = window.width;
+    sx = sy = 0;
+  }
+  for (int r = 0; r < window.height; ++r) {
+    const uint8_t* row = src + (size_t(sy + r) * src_w + sx) * c;
+    uint8_t* o = out + size_t(r) * window.width * out_c;
+    for (int x = 0; x < window.width; ++x) ConvertPixel(row + x * c, c, o + x * out_c, out_c);
+  }
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_DECODE_WINDOW_PIXELS_H_
