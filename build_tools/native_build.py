@@ -118,11 +118,17 @@ def _needs_build(src: str, obj: str, cmd: list[str]) -> bool:
     return newest > os.path.getmtime(obj)
 
 
+# The image libraries the decoders link (Debian's -dev packages, scripts/apt_setup.sh), and
+# OpenJPEG's versioned include directory.
+IMAGE_LIBS = ["-ljpeg", "-lpng", "-lwebpdemux", "-lwebp", "-lgif", "-ltiff", "-lopenjp2"]
+IMAGE_INCLUDES = ["-I/usr/include/openjpeg-2.5"]
+
+
 def build(target: NativeTarget, jobs: int | None = None) -> str:
     cxx = os.environ.get("CXX", "g++")
     # No floating-point contraction on either side: the CPU kernels (and their AVX2 clones)
     # and the CUDA kernels then round the shared inline math identically.
-    common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", "-I" + ROOT]
+    common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", "-I" + ROOT] + IMAGE_INCLUDES
     cuda_flags: list[str] = []
     nvcc = None
     if target.use_cuda:
@@ -172,7 +178,7 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
     if jpeg_v3 is not None:  # its symbols stay inside the library
         link += ["-Wl,--exclude-libs," + os.path.basename(jpeg_v3.archive), jpeg_v3.archive]
-    link += target.link_flags + ["-ljpeg", "-lpng", "-lwebpdemux", "-lwebp", "-lgif"]
+    link += target.link_flags + IMAGE_LIBS
     _run(link)
     return target.output
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# System packages for the build, through apt by package name: libjpeg/libpng/libwebp/giflib headers; cmake,
+# System packages for the build, through apt by package name: libjpeg/libpng/libwebp/giflib/libtiff/OpenJPEG headers; cmake,
 # nasm and patch for the x86-64-v3 libjpeg-turbo (whose source package apt-get source fetches,
 # so deb-src entries are enabled beside the deb ones); clang + its libFuzzer/ASan runtime for
 # fuzz/; Debian's bazel-bootstrap for scripts/bazel_build.sh. Safe to re-run.
@@ -11,7 +11,8 @@ if [ -f "$sources" ] && grep -q '^Types: deb$' "$sources"; then
   need_update=1
 fi
 if [ ! -f /usr/include/jpeglib.h ] || [ ! -f /usr/include/png.h ] || [ ! -f /usr/include/webp/demux.h ] \
-   || [ ! -f /usr/include/gif_lib.h ] \
+   || [ ! -f /usr/include/gif_lib.h ] || [ ! -f /usr/include/x86_64-linux-gnu/tiffio.h ] \
+   || [ ! -f /usr/include/openjpeg-2.5/openjpeg.h ] \
    || ! command -v clang++ > /dev/null \
    || ! command -v cmake > /dev/null || ! command -v nasm > /dev/null || ! command -v patch > /dev/null \
    || ! command -v bazel > /dev/null || ! command -v dpkg-source > /dev/null \
@@ -21,6 +22,6 @@ fi
 [ "$need_update" = 0 ] && exit 0
 apt-get update -qq
 if [ "$need_update" = 2 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev cmake nasm \
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libjpeg62-turbo-dev libpng-dev libwebp-dev libgif-dev libtiff-dev libopenjp2-7-dev cmake nasm \
     patch dpkg-dev clang libclang-rt-14-dev bazel-bootstrap > /dev/null
 fi

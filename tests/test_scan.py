@@ -51,6 +51,7 @@ def dataset(tmp_path_factory):
         "dogs/truncated.jpg": good[: len(good) // 2],
         "dogs/animated.jpg": gif_bytes(),
         "dogs/bitmap.jpg": bmp_bytes(),
+        "dogs/layers.jpg": b"8BPS" + bytes(40),
         "dogs/empty.png": b"",
         "dogs/notes.txt": b"not scanned: no image extension",
     }
@@ -61,12 +62,13 @@ def dataset(tmp_path_factory):
 
 def test_report_finds_every_kind(dataset):
     paths = scan.list_files(dataset)
-    assert len(paths) == 14 and not any(p.endswith(".txt") for p in paths)
+    assert len(paths) == 15 and not any(p.endswith(".txt") for p in paths)
     report = scan.scan(paths, batch_size=5)  # batches split the files unevenly on purpose
     failed = {os.path.basename(f["path"]): f["reason"] for f in report.failed}
-    assert set(failed) == {"truncated.jpg", "bitmap.jpg", "empty.png"}
-    assert "BMP" in failed["bitmap.jpg"] and "JPEG" in failed["truncated.jpg"]
-    assert [os.path.basename(m["path"]) for m in report.extension_mismatch] == ["animated.jpg", "really_png.jpg"]
+    assert set(failed) == {"truncated.jpg", "layers.jpg", "empty.png"}
+    assert "Photoshop" in failed["layers.jpg"] and "JPEG" in failed["truncated.jpg"]
+    assert [os.path.basename(m["path"]) for m in report.extension_mismatch] == [
+        "animated.jpg", "bitmap.jpg", "really_png.jpg"]
     names = {kind: sorted(os.path.basename(p) for p in paths) for kind, paths in report.notable.items()}
     assert names["cmyk"] == ["cmyk.jpg"]
     assert names["grayscale"] == ["gray.jpg"]
@@ -74,9 +76,9 @@ def test_report_finds_every_kind(dataset):
     assert names["16-bit"] == ["deep.png"]
     assert names["exif_rotated"] == ["rotated.jpg"]
     assert names["progressive"] == ["progressive.jpg"]
-    assert report.formats == {"jpeg": 6, "png": 3, "webp": 1, "gif": 1}
-    # shorter sides: 300 (ok), 30, 50 x4, 20 x4, 10 (the GIF)
-    assert report.shorter_side == {"0-63": 10, "256-511": 1}
+    assert report.formats == {"jpeg": 6, "png": 3, "webp": 1, "gif": 1, "bmp": 1}
+    # shorter sides: 300 (ok), 30, 50 x4, 20 x4, 10 (the GIF and the BMP)
+    assert report.shorter_side == {"0-63": 11, "256-511": 1}
     assert report.largest["height"] == 300 and report.largest["width"] == 400
 
 
@@ -86,7 +88,7 @@ def test_cli_json_and_exit_code(dataset):
                          text=True, env=env, timeout=300)
     assert run.returncode == 1, run.stderr[-2000:]  # files failed
     report = json.loads(run.stdout)
-    assert report["files"] == 14 and len(report["failed"]) == 3
+    assert report["files"] == 15 and len(report["failed"]) == 3
     clean = subprocess.run([sys.executable, "-m", "tfgpuaug.scan", os.path.join(dataset, "cats", "*.jpg")],
                            capture_output=True, text=True, env=env, timeout=300)
     assert clean.returncode == 0, clean.stderr[-2000:]

@@ -31,7 +31,8 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
                  max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES,
                  name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
-    """Decodes JPEG, PNG, WebP or GIF (first frame) bytes to uint8 pixels.
+    """Decodes JPEG, PNG, WebP, GIF (first frame), BMP, PNM, TIFF (first page) or JPEG 2000 bytes
+    to uint8 pixels.
 
     Args:
       contents: a scalar string (one image) or a 1-D string batch.
@@ -39,7 +40,8 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
       crop_window: optional `[y, x, height, width]` (int32; `[B, 4]` for a batch) in the
         coordinates of the scaled (and oriented) image: only that window is decoded; JPEG
         rows below it are never entropy-decoded and columns outside it are skipped.
-      dct_denom: 1, 2, 4 or 8: decode at `ceil(size / dct_denom)` (JPEG DCT scaling; PNG box filter).
+      dct_denom: 1, 2, 4 or 8: decode at `ceil(size / dct_denom)` (JPEG DCT scaling; the other formats
+        average each block).
       dct_method: "INTEGER_ACCURATE" (default, matches PIL), "INTEGER_FAST" (TensorFlow's
         default) or "FLOAT".
       apply_exif_orientation: rotate/flip as the EXIF orientation tag says (as PIL's

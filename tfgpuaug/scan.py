@@ -4,7 +4,8 @@ how large they are.
 
     python -m tfgpuaug.scan DIR_OR_GLOB [--json] [--full_scale] [--batch_size 32]
 
-A directory is walked recursively for image extensions (.jpg .jpeg .png .webp .gif, any case); a glob
+A directory is walked recursively for image extensions (JPEG, PNG, WebP, GIF, BMP, PNM, TIFF,
+JPEG 2000: the keys of EXTENSIONS, any case); a glob
 (`tf.io.gfile.glob`, so any filesystem TensorFlow opens) takes every file it matches. Every
 file's header is read and the image decoded with tfgpuaug's own decoder (all of the entropy
 data, at 1/8 DCT scale unless `--full_scale`: corruption shows the same, faster), in
@@ -21,8 +22,10 @@ from typing import Dict, Iterable, List, Optional
 
 import tensorflow as tf
 
-EXTENSIONS = {".jpg": "jpeg", ".jpeg": "jpeg", ".png": "png", ".webp": "webp", ".gif": "gif"}
-FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "gif"}
+EXTENSIONS = {".jpg": "jpeg", ".jpeg": "jpeg", ".png": "png", ".webp": "webp", ".gif": "gif", ".bmp": "bmp",
+              ".dib": "bmp", ".pbm": "pnm", ".pgm": "pnm", ".ppm": "pnm", ".pnm": "pnm", ".tif": "tiff",
+              ".tiff": "tiff", ".jp2": "jpeg2000", ".j2k": "jpeg2000", ".j2c": "jpeg2000", ".jpf": "jpeg2000"}
+FORMATS = {1: "jpeg", 2: "png", 3: "webp", 4: "gif", 5: "bmp", 6: "pnm", 7: "tiff", 8: "jpeg2000"}
 # Shorter-side buckets of the size histogram (pixels): [lower, upper).
 SIZE_BUCKETS = ((0, 64), (64, 128), (128, 256), (256, 512), (512, 1024), (1024, 2048), (2048, 4096),
                 (4096, 1 << 31))
@@ -59,9 +62,8 @@ def _bucket(shorter: int) -> str:
     return "?"
 
 
-# Magic bytes of formats tfgpuaug does not decode (yet), to say what an unreadable file is.
-OTHER_MAGIC = ((b"BM", "BMP"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
-               (b"\x00\x00\x00\x0cjP  ", "JPEG 2000"), (b"\xff\x4f\xff\x51", "JPEG 2000"))
+# Magic bytes of formats tfgpuaug does not decode, to say what an unreadable file is.
+OTHER_MAGIC = ((b"8BPS", "Photoshop PSD"), (b"\x00\x00\x01\x00", "Windows ICO"), (b"qoif", "QOI"))
 
 
 def _looks_like(head: bytes) -> Optional[str]:
@@ -80,7 +82,7 @@ def _notable(fmt: str, channels: int, orientation: int, progressive: bool, bit_d
         kinds.append("cmyk")
     if channels in (1, 2):
         kinds.append("grayscale")
-    if fmt == "png" and channels in (2, 4):
+    if fmt != "jpeg" and channels in (2, 4):
         kinds.append("alpha")
     if bit_depth == 16:
         kinds.append("16-bit")

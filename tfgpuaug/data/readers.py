@@ -10,7 +10,9 @@ from typing import Callable, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".JPG", ".JPEG", ".PNG", ".WEBP", ".GIF")
+_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".pbm", ".pgm", ".ppm", ".pnm", ".tif", ".tiff",
+               ".jp2", ".j2k")
+IMAGE_EXTENSIONS = _EXTENSIONS + tuple(e.upper() for e in _EXTENSIONS)
 
 
 def _listing(root: str) -> Tuple[list, list, list]:

@@ -44,6 +44,23 @@ Status ProbeGif(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                        uint8_t* out);
 
+// Formats decoded from a full-size region (window_pixels.h: SourceRegion, WriteWindow).
+Status ProbeBmp(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodeBmpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out);
+
+Status ProbePnm(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodePnmWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out);
+
+Status ProbeTiff(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodeTiffWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                        uint8_t* out);
+
+Status ProbeJpeg2000(const uint8_t* data, size_t size, ImageInfo* info);
+Status DecodeJpeg2000Window(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const Window& window, uint8_t* out);
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_DECODE_CODECS_H_

@@ -19,28 +19,59 @@ ImageFormat SniffFormat(const uint8_t* data, size_t size) {
   if (size >= 6 && (std::memcmp(data, "GIF87a", 6) == 0 || std::memcmp(data, "GIF89a", 6) == 0)) {
     return ImageFormat::kGif;
   }
+  if (size >= 2 && data[0] == 'B' && data[1] == 'M') return ImageFormat::kBmp;
+  if (size >= 3 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6' &&
+      (data[2] == ' ' || data[2] == '\t' || data[2] == '\n' || data[2] == '\r' || data[2] == '#')) {
+    return ImageFormat::kPnm;
+  }
+  if (size >= 4 && (std::memcmp(data, "II*\0", 4) == 0 || std::memcmp(data, "MM\0*", 4) == 0 ||
+                    std::memcmp(data, "II+\0", 4) == 0 || std::memcmp(data, "MM\0+", 4) == 0)) {
+    return ImageFormat::kTiff;  // classic and BigTIFF
+  }
+  static const uint8_t kJp2[12] = {0, 0, 0, 12, 'j', 'P', ' ', ' ', '\r', '\n', 0x87, '\n'};
+  static const uint8_t kJ2k[4] = {0xFF, 0x4F, 0xFF, 0x51};
+  if ((size >= 12 && std::memcmp(data, kJp2, 12) == 0) || (size >= 4 && std::memcmp(data, kJ2k, 4) == 0)) {
+    return ImageFormat::kJpeg2000;
+  }
   return ImageFormat::kUnknown;
 }
 
+namespace {
+
+// Each format's header reader and window decoder.
+struct Codec {
+  Status (*probe)(const uint8_t* data, size_t size, ImageInfo* info);
+  Status (*decode_window)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                          const Window& window, uint8_t* out);
+};
+
+const Codec* CodecFor(ImageFormat format) {
+  static const Codec kCodecs[] = {
+      {nullptr, nullptr},  // kUnknown
+      {ProbeJpeg, DecodeJpegWindow},
+      {ProbePng, DecodePngWindow},
+      {ProbeWebp, DecodeWebpWindow},
+      {ProbeGif, DecodeGifWindow},
+      {ProbeBmp, DecodeBmpWindow},
+      {ProbePnm, DecodePnmWindow},
+      {ProbeTiff, DecodeTiffWindow},
+      {ProbeJpeg2000, DecodeJpeg2000Window},
+  };
+  const int i = static_cast<int>(format);
+  return i > 0 && i < int(sizeof(kCodecs) / sizeof(kCodecs[0])) ? &kCodecs[i] : nullptr;
+}
+
+}  // namespace
+
 Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
   if (size == 0) return Status::Invalid("empty image data");
-  switch (SniffFormat(data, size)) {
-    case ImageFormat::kJpeg:
-      TFGPUAUG_RETURN_IF_ERROR(ProbeJpeg(data, size, info));
-      break;
-    case ImageFormat::kPng:
-      TFGPUAUG_RETURN_IF_ERROR(ProbePng(data, size, info));
-      break;
-    case ImageFormat::kWebp:
-      TFGPUAUG_RETURN_IF_ERROR(ProbeWebp(data, size, info));
-      break;
-    case ImageFormat::kGif:
-      TFGPUAUG_RETURN_IF_ERROR(ProbeGif(data, size, info));
-      break;
-    default:
-      return Status::Invalid("unknown image format: expected JPEG, PNG, WebP or GIF (" +
-                             std::to_string(size) + " bytes)");
+  const Codec* codec = CodecFor(SniffFormat(data, size));
+  if (codec == nullptr) {
+    return Status::Invalid(
+        "unknown image format: expected JPEG, PNG, WebP, GIF, BMP, PNM, TIFF or JPEG 2000 (" +
+        std::to_string(size) + " bytes)");
   }
+  TFGPUAUG_RETURN_IF_ERROR(codec->probe(data, size, info));
   if (info->height <= 0 || info->width <= 0) return Status::Invalid("image has an empty size");
   return Status::Ok();
 }
@@ -107,15 +138,9 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
     buffer.resize(size_t(stored.height) * stored.width * request.channels);
     target = buffer.data();
   }
-  if (plan.info.format == ImageFormat::kJpeg) {
-    TFGPUAUG_RETURN_IF_ERROR(DecodeJpegWindow(data, size, request, stored, target));
-  } else if (plan.info.format == ImageFormat::kWebp) {
-    TFGPUAUG_RETURN_IF_ERROR(DecodeWebpWindow(data, size, request, stored, target));
-  } else if (plan.info.format == ImageFormat::kGif) {
-    TFGPUAUG_RETURN_IF_ERROR(DecodeGifWindow(data, size, request, stored, target));
-  } else {
-    TFGPUAUG_RETURN_IF_ERROR(DecodePngWindow(data, size, request, stored, target));
-  }
+  const Codec* codec = CodecFor(plan.info.format);
+  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
+  TFGPUAUG_RETURN_IF_ERROR(codec->decode_window(data, size, request, stored, target));
   if (orientation != 1) {
     ReorientWindow(orientation, target, stored, hs, ws, oriented, request.channels, out);
   }

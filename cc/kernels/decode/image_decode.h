@@ -1,5 +1,5 @@
-// Framework-free JPEG/PNG decoding: header probing, planning (output size, limits)
-// and decoding into a caller-owned buffer, optionally a window at a reduced scale.
+// Framework-free image decoding (JPEG, PNG, WebP, GIF, BMP, PNM, TIFF, JPEG 2000): header probing, planning
+// (output size, limits) and decoding into a caller-owned buffer, optionally a window at a reduced scale.
 #ifndef TFGPUAUG_CC_KERNELS_DECODE_IMAGE_DECODE_H_
 #define TFGPUAUG_CC_KERNELS_DECODE_IMAGE_DECODE_H_
 
@@ -11,14 +11,24 @@
 
 namespace tfgpuaug {
 
-enum class ImageFormat { kUnknown = 0, kJpeg = 1, kPng = 2, kWebp = 3, kGif = 4 };
+enum class ImageFormat {
+  kUnknown = 0,
+  kJpeg = 1,
+  kPng = 2,
+  kWebp = 3,
+  kGif = 4,
+  kBmp = 5,
+  kPnm = 6,
+  kTiff = 7,
+  kJpeg2000 = 8,
+};
 
 // Header facts of an encoded image, read without decoding pixels.
 struct ImageInfo {
   ImageFormat format = ImageFormat::kUnknown;
   int height = 0;  // stored (not re-oriented) size
   int width = 0;
-  int channels = 0;     // native: JPEG 1/3/4 (CMYK), PNG 1/2/3/4, WebP 3/4, GIF 3/4
+  int channels = 0;     // native: JPEG 1/3/4 (CMYK), PNG/TIFF/JPEG 2000 1-4, WebP/GIF 3/4, BMP 1/3/4, PNM 1/3
   int orientation = 1;  // EXIF orientation 1..8 (1 when absent)
   bool progressive = false;
 };

@@ -15,6 +15,16 @@
 
 namespace tfgpuaug {
 
+// The full-size rows and columns a window (in coordinates reduced by `denom`) reads from an
+// h x w image: its denom x denom blocks, cut at the image's edge. Decoders that can read part
+// of an image decode only this region, then call WriteWindow(region, ..., {0, 0, wh, ww}).
+inline Window SourceRegion(const Window& window, int denom, int h, int w) {
+  const int y0 = window.y * denom, x0 = window.x * denom;
+  const int y1 = std::min(h, (window.y + window.height) * denom);
+  const int x1 = std::min(w, (window.x + window.width) * denom);
+  return Window{y0, x0, y1 - y0, x1 - x0};
+}
+
 // `in` is the whole h x w image of c channels; `window` is in reduced coordinates.
 inline void BoxReduce(const uint8_t* in, int h, int w, int c, int denom, const Window& window, uint8_t* out) {
   for (int r = 0; r < window.height; ++r) {
