@@ -159,3 +159,29 @@ def test_workers_skip_bad_files_and_keep_labels_aligned(service, tmp_path):
         assert images.shape[0] == labels.shape[0]
         seen += labels.numpy().tolist()
     assert sorted(seen) == [i for i, p in enumerate(paths) if p not in bad]
+
+
+def test_webdataset_shards_on_workers_every_sample_once(service, tmp_path):
+    """The tar reader's dataset op serializes to the workers, which read the shards there."""
+    import io
+    import tarfile
+    for s in range(4):
+        with tarfile.open(str(tmp_path / f"part-{s}.tar"), "w") as tar:
+            for i in range(5):
+                sample_id = 5 * s + i
+                for ext, payload in (("jpg", _jpeg(sample_id)), ("cls", str(sample_id).encode())):
+                    info = tarfile.TarInfo(f"{sample_id:04d}.{ext}")
+                    info.size = len(payload)
+                    tar.addfile(info, io.BytesIO(payload))
+    ds = tga.data.webdataset(str(tmp_path / "part-{0..3}.tar"), {"image": "jpg", "label": "cls"})
+    ds = ds.map(lambda x: (x["image"], tf.strings.to_number(x["label"], tf.int64))).batch(4)
+    ds = ds.apply(tga.gpu_augment([tga.RandomResizedCrop(16), tga.CropMirrorNormalize()], seed=2))
+    distributed = ds.apply(tf.data.experimental.service.distribute(
+        processing_mode="distributed_epoch", service=service, job_name="tfgpuaug_wds"))
+    seen = [int(v) for _, labels in distributed for v in labels.numpy()]
+    assert sorted(seen) == list(range(20))
+
+
+def _jpeg(seed: int) -> bytes:
+    import fixtures
+    return fixtures.jpeg_bytes(fixtures.photo(20, 24, seed=seed))

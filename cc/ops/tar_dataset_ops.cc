@@ -10,8 +10,8 @@
 #include "cc/kernels/readers/tar_samples.h"
 #include "cc/ops/decode_common.h"
 #include "tensorflow/core/data/name_utils.h"
-#include "tensorflow/core/framework/dataset.h"
 #include "tensorflow/core/framework/common_shape_fns.h"
+#include "tensorflow/core/framework/dataset.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/shape_inference.h"
 
@@ -108,7 +108,8 @@ class TarSampleDatasetOp : public DatasetOpKernel {
       AttrValue extensions, missing_ok;
       b->BuildAttrValue(extensions_, &extensions);
       b->BuildAttrValue(missing_ok_, &missing_ok);
-      return b->AddDataset(this, {filenames}, {{"extensions", extensions}, {"missing_ok", missing_ok}}, output);
+      return b->AddDataset(this, {filenames}, {{"extensions", extensions}, {"missing_ok", missing_ok}},
+                           output);
     }
 
    private:
@@ -191,7 +192,8 @@ class TarSampleDatasetOp : public DatasetOpKernel {
         TF_RETURN_IF_ERROR(env->NewRandomAccessFile(name, &file));
         auto shard = std::make_unique<EnvShardFile>(std::move(file));
         file_ = shard.get();
-        reader_ = std::make_unique<tfgpuaug::TarSampleReader>(std::move(shard), name, dataset()->spec_, offset);
+        reader_ =
+            std::make_unique<tfgpuaug::TarSampleReader>(std::move(shard), name, dataset()->spec_, offset);
         return absl::OkStatus();
       }
 

@@ -9,8 +9,8 @@ namespace tfgpuaug {
 namespace {
 
 constexpr size_t kBlock = 512;
-constexpr size_t kReadAhead = size_t{1} << 20;    // headers and small members come from here
-constexpr uint64_t kMaxNameBytes = 64 << 10;       // GNU long names and PAX headers
+constexpr size_t kReadAhead = size_t{1} << 20;  // headers and small members come from here
+constexpr uint64_t kMaxNameBytes = 64 << 10;    // GNU long names and PAX headers
 constexpr uint64_t kMaxMemberBytes = uint64_t{1} << 31;
 
 uint64_t RoundUp(uint64_t n) { return (n + kBlock - 1) / kBlock * kBlock; }
@@ -152,7 +152,8 @@ Status TarSampleReader::ReadMember(Member* member, bool* end) {
     if (got < kBlock) return Invalid("truncated member header", at);
     if (!ChecksumOk(h)) return Invalid("corrupt member header (checksum mismatch)", at);
     uint64_t size = 0;
-    if (!ParseNumber(reinterpret_cast<const char*>(h) + 124, 12, &size)) return Invalid("corrupt member size", at);
+    if (!ParseNumber(reinterpret_cast<const char*>(h) + 124, 12, &size))
+      return Invalid("corrupt member size", at);
     const char type = static_cast<char>(h[156]);
     std::string name = Field(h, 0, 100);
     if (std::memcmp(h + 257, "ustar", 5) == 0 && h[345] != 0) name = Field(h, 345, 155) + "/" + name;
@@ -174,7 +175,8 @@ Status TarSampleReader::ReadMember(Member* member, bool* end) {
       chain_start = offset_;
       continue;
     }
-    if (size > kMaxMemberBytes) return Invalid("member '" + name + "' of " + std::to_string(size) + " bytes", at);
+    if (size > kMaxMemberBytes)
+      return Invalid("member '" + name + "' of " + std::to_string(size) + " bytes", at);
     member->name = has_long_name ? long_name : name;
     member->size = size;
     member->data_offset = at + kBlock;
@@ -242,8 +244,8 @@ Status TarSampleReader::Next(const FieldAllocator& allocate, std::string* key, s
       if ((*present)[f]) continue;
       std::string wanted;
       for (const auto& e : spec_.fields[f]) wanted += (wanted.empty() ? "" : ";") + e;
-      return Status::Invalid("tar shard " + shard_ + ": sample '" + *key + "' has no member with extension '" +
-                             wanted + "' (members: " + seen + ")");
+      return Status::Invalid("tar shard " + shard_ + ": sample '" + *key +
+                             "' has no member with extension '" + wanted + "' (members: " + seen + ")");
     }
   }
   return Status::Ok();

@@ -71,7 +71,7 @@ class TarSampleReader {
   std::unique_ptr<ShardFile> file_;
   std::string shard_;
   SampleSpec spec_;
-  uint64_t offset_ = 0;  // the next header
+  uint64_t offset_ = 0;   // the next header
   bool pending_ = false;  // a member read ahead that starts the next sample
   Member pending_member_;
   uint64_t pending_header_offset_ = 0;
