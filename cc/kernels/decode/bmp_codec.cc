@@ -188,28 +188,40 @@ Status DecodeRle(const uint8_t* data, size_t size, const BmpHeader& h, std::vect
 // Writes the region's pixels (native channels) from stored rows of raw data.
 void DecodeRawRegion(const uint8_t* pixels, const BmpHeader& h, const Window& region, uint8_t* out) {
   const int c = h.channels;
+  const int bytes = h.bits / 8;
+  // Fields that are whole bytes (24-bit, and the usual 32-bit masks) are copied, not scaled.
+  int byte_of[4] = {-1, -1, -1, -1};
+  bool whole_bytes = h.bits >= 24;
+  for (int k = 0; k < c && h.bits > 8; ++k) {
+    const Field& f = h.fields[k];
+    if (f.max == 0xFF && f.shift % 8 == 0 && f.shift / 8 < bytes) {
+      byte_of[k] = f.shift / 8;
+    } else {
+      whole_bytes = false;
+    }
+  }
   for (int r = 0; r < region.height; ++r) {
     const int y = region.y + r;
     const uint8_t* row = pixels + (h.top_down ? y : h.height - 1 - y) * h.stride;
     uint8_t* o = out + size_t(r) * region.width * c;
+    if (whole_bytes) {
+      const uint8_t* px = row + size_t(region.x) * bytes;
+      for (int i = 0; i < region.width; ++i, o += c, px += bytes) {
+        for (int k = 0; k < c; ++k) o[k] = px[byte_of[k]];
+      }
+      continue;
+    }
     for (int i = 0; i < region.width; ++i, o += c) {
       const int x = region.x + i;
       if (h.bits <= 8) {
         const int per_byte = 8 / h.bits;
         const int shift = 8 - h.bits * (x % per_byte + 1);
-        const int index = (row[x / per_byte] >> shift) & ((1 << h.bits) - 1);
-        if (c == 1) {
-          o[0] = size_t(index) * 3 < h.palette.size() ? h.palette[3 * index] : 0;
-        } else {
-          for (int k = 0; k < 3; ++k)
-            o[k] = size_t(index) * 3 < h.palette.size() ? h.palette[3 * index + k] : 0;
-        }
+        const size_t index = (row[x / per_byte] >> shift) & ((1 << h.bits) - 1);
+        for (int k = 0; k < c; ++k) o[k] = index * 3 < h.palette.size() ? h.palette[3 * index + k] : 0;
         continue;
       }
-      const uint8_t* px = row + size_t(x) * (h.bits / 8);
-      const uint32_t v = h.bits == 16   ? U16(px)
-                         : h.bits == 24 ? px[0] | (px[1] << 8) | (px[2] << 16)
-                                        : U32(px);
+      const uint8_t* px = row + size_t(x) * bytes;
+      const uint32_t v = h.bits == 16 ? U16(px) : h.bits == 24 ? px[0] | (px[1] << 8) | (px[2] << 16) : U32(px);
       for (int k = 0; k < c; ++k) o[k] = h.fields[k].Extract(v);
     }
   }
@@ -235,8 +247,16 @@ Status DecodeBmpWindow(const uint8_t* data, size_t size, const DecodeRequest& re
   TFGPUAUG_RETURN_IF_ERROR(ParseHeader(data, size, &h));
   const Window region = SourceRegion(window, request.dct_denom, h.height, h.width);
   const Window reduced{0, 0, window.height, window.width};
+  const bool compressed = h.compression == kRle4 || h.compression == kRle8;
+  if (!compressed && (h.pixel_offset > size || int64_t(size - h.pixel_offset) < h.stride * h.height)) {
+    return Invalid("truncated pixel data (" + std::to_string(h.stride * h.height) + " bytes expected)");
+  }
+  if (!compressed && request.dct_denom == 1 && request.channels == h.channels) {  // straight to the output
+    DecodeRawRegion(data + h.pixel_offset, h, region, out);
+    return Status::Ok();
+  }
   std::vector<uint8_t> pixels(size_t(region.height) * region.width * h.channels);
-  if (h.compression == kRle4 || h.compression == kRle8) {
+  if (compressed) {
     std::vector<uint8_t> indices;
     TFGPUAUG_RETURN_IF_ERROR(DecodeRle(data, size, h, &indices));
     const int c = h.channels;
@@ -249,9 +269,6 @@ Status DecodeBmpWindow(const uint8_t* data, size_t size, const DecodeRequest& re
       }
     }
   } else {
-    if (h.pixel_offset > size || int64_t(size - h.pixel_offset) < h.stride * h.height) {
-      return Invalid("truncated pixel data (" + std::to_string(h.stride * h.height) + " bytes expected)");
-    }
     DecodeRawRegion(data + h.pixel_offset, h, region, pixels.data());
   }
   WriteWindow(pixels.data(), region.height, region.width, h.channels, request.dct_denom, reduced,

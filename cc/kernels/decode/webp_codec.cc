@@ -41,6 +41,21 @@ std::string StatusName(VP8StatusCode code) {
   }
 }
 
+// The whole h x w still image, written by libwebp straight into `out` (c = 3 or 4 channels).
+Status DecodeWhole(const uint8_t* data, size_t size, int c, int h, int w, uint8_t* out) {
+  WebPDecoderConfig config;
+  if (!WebPInitDecoderConfig(&config)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  config.output.colorspace = c == 4 ? MODE_RGBA : MODE_RGB;
+  config.output.is_external_memory = 1;
+  config.output.u.RGBA.rgba = out;
+  config.output.u.RGBA.stride = w * c;
+  config.output.u.RGBA.size = size_t(h) * w * c;
+  const VP8StatusCode status = WebPDecode(data, size, &config);
+  if (status == VP8_STATUS_OUT_OF_MEMORY) return Status::OutOfMemory("WebP decode: out of memory");
+  if (status != VP8_STATUS_OK) return Status::Invalid("invalid WebP: " + StatusName(status));
+  return Status::Ok();
+}
+
 // Decodes rows [y, y + h) and columns [x, x + w) of a h_img x w_img still image into `pixels`
 // (c channels). libwebp crops on even coordinates and upsamples lossy chroma as if the crop's
 // edges were the image's: the crop is widened by a margin (to even coordinates) and the
@@ -49,6 +64,10 @@ Status DecodeStill(const uint8_t* data, size_t size, int c, const Window& region
                    std::vector<uint8_t>* pixels) {
   WebPDecoderConfig config;
   if (!WebPInitDecoderConfig(&config)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  if (region.y == 0 && region.x == 0 && region.height == h_img && region.width == w_img) {
+    pixels->resize(size_t(h_img) * w_img * c);
+    return DecodeWhole(data, size, c, h_img, w_img, pixels->data());
+  }
   constexpr int kMargin = 2;
   const int x0 = std::max(region.x - kMargin, 0) & ~1, y0 = std::max(region.y - kMargin, 0) & ~1;
   const int x1 = std::min(region.x + region.width + kMargin, w_img);
@@ -135,6 +154,9 @@ Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& r
   if (animated) {  // the whole canvas, then the window (or its blocks)
     TFGPUAUG_RETURN_IF_ERROR(DecodeFirstFrame(data, size, info.width, info.height, &pixels));
     WriteWindow(pixels.data(), info.height, info.width, 4, request.dct_denom, window, request.channels, out);
+  } else if (request.dct_denom == 1 && request.channels == info.channels && window.height == info.height &&
+             window.width == info.width) {  // the whole image, straight to the output
+    TFGPUAUG_RETURN_IF_ERROR(DecodeWhole(data, size, info.channels, info.height, info.width, out));
   } else if (request.dct_denom == 1) {  // only the window
     TFGPUAUG_RETURN_IF_ERROR(
         DecodeStill(data, size, info.channels, window, info.height, info.width, &pixels));

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-
+#include <cstring>
 #include <vector>
 
 #include "cc/kernels/decode/image_decode.h"
@@ -59,6 +59,10 @@ inline void WriteWindow(const uint8_t* in, int h, int w, int c, int denom, const
   for (int r = 0; r < window.height; ++r) {
     const uint8_t* row = src + (size_t(sy + r) * src_w + sx) * c;
     uint8_t* o = out + size_t(r) * window.width * out_c;
+    if (c == out_c && c != 2) {  // no conversion: a row copy
+      std::memcpy(o, row, size_t(window.width) * c);
+      continue;
+    }
     for (int x = 0; x < window.width; ++x) ConvertPixel(row + x * c, c, o + x * out_c, out_c);
   }
 }
