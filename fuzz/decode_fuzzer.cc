@@ -40,8 +40,26 @@ void ChooseWindow(uint8_t a, uint8_t b, const DecodePlan& full, DecodeRequest* r
   r->window.width = 1 + (a >> 2) % (full.full_width - r->window.x);
 }
 
+// Every frame of an animation (GIF, WebP; one frame for the rest), bounded like the op.
+void FuzzDecodeFrames(const uint8_t* knobs, const uint8_t* data, size_t size) {
+  DecodeRequest request;
+  request.channels = RequestFrom(knobs).channels;
+  request.max_pixels = kMaxPixels;
+  DecodePlan plan;
+  int frames = 0;
+  if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
+  if (!tfgpuaug::CountFrames(data, size, plan.info, &frames).ok()) return;
+  const int64_t bytes = int64_t{frames} * plan.out_height * plan.out_width * plan.out_channels;
+  if (bytes > (int64_t{1} << 24)) return;
+  std::vector<uint8_t> out(static_cast<size_t>(bytes));
+  (void)tfgpuaug::ExecuteDecodeFrames(data, size, request, plan, out.data());
+}
+
 void FuzzDecode(const uint8_t* knobs, const uint8_t* data, size_t size) {
   DecodeRequest request = RequestFrom(knobs);
+  if ((knobs[3] & 0x30) == 0x30) {  // one input in four also decodes all frames
+    FuzzDecodeFrames(knobs, data, size);
+  }
   DecodePlan plan;
   if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
   ChooseWindow(knobs[1], knobs[2], plan, &request);

@@ -6,7 +6,7 @@ import io
 import numpy as np
 import pytest
 import tensorflow as tf
-from PIL import Image
+from PIL import Image, ImageSequence
 
 import fixtures
 import tfgpuaug as tga
@@ -76,3 +76,57 @@ def test_bad_gif_raises_invalid_argument_naming_it():
         tga.decode_image(bytes(flipped)).numpy()
     except tf.errors.InvalidArgumentError as e:
         assert "GIF" in e.message
+
+
+def _animation(frames, **kw) -> bytes:
+    buf = io.BytesIO()
+    frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=40, **kw)
+    return buf.getvalue()
+
+
+def _pil_frames(data: bytes, mode: str) -> np.ndarray:
+    return np.stack([np.asarray(f.convert(mode)) for f in ImageSequence.Iterator(Image.open(io.BytesIO(data)))])
+
+
+def _partial_frames():
+    """Later frames change only a square, so PIL writes them as small rectangles."""
+    base = fixtures.photo(26, 31, 3, seed=7)
+    frames = [base.copy() for _ in range(4)]
+    frames[1][3:9, 4:12] = [250, 10, 10]
+    frames[2][10:20, 15:29] = [10, 240, 30]
+    frames[3][0:5, 0:31] = [5, 5, 200]
+    palette = Image.fromarray(base).quantize(48)
+    return [Image.fromarray(f).quantize(palette=palette) for f in frames]
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(disposal=1), dict(disposal=2), dict(disposal=3),
+                                dict(disposal=2, transparency=0), dict(disposal=[0, 2, 3, 1], transparency=5),
+                                dict(optimize=False)], ids=str)
+def test_every_frame_equals_pil(kw):
+    data = _animation(_partial_frames(), **kw)
+    reader = Image.open(io.BytesIO(data))
+    assert reader.n_frames == 4
+    got = tga.decode_animation(data).numpy()
+    np.testing.assert_array_equal(got, _pil_frames(data, "RGB"))
+    np.testing.assert_array_equal(tga.decode_image(data, expand_animations=True, channels=1).numpy(),
+                                  _pil_frames(data, "L")[..., None])
+    np.testing.assert_array_equal(got[0], tga.decode_image(data).numpy())  # the first frame as before
+
+
+def test_animation_of_stills_and_limits():
+    still = FILES["interlaced"]
+    one = tga.decode_animation(still).numpy()
+    assert one.shape == (1, 37, 45, 3)
+    np.testing.assert_array_equal(one[0], tga.decode_image(still).numpy())
+    jpeg = fixtures.jpeg_bytes(fixtures.photo(9, 11))
+    np.testing.assert_array_equal(tga.decode_animation(jpeg).numpy()[0], tga.decode_image(jpeg).numpy())
+    data = _animation(_partial_frames())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="4 frames of 26x31 exceed max_bytes=9000"):
+        tga.decode_animation(data, max_bytes=9000).numpy()
+    for cut in (len(data) // 2, len(data) - 20):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="GIF"):
+            tga.decode_animation(data[:cut]).numpy()
+    with pytest.raises(ValueError, match="whole frames"):
+        tga.decode_image(data, expand_animations=True, dct_denom=2)
+    with pytest.raises(ValueError, match="rank"):
+        tga.decode_animation([data, data])

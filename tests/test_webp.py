@@ -115,3 +115,20 @@ def test_bad_webp_raises_invalid_argument_naming_it():
     ds = tf.data.Dataset.from_tensors((tf.constant([data, cases[2], FILES["lossless"]]), tf.range(3)))
     _, labels = next(iter(ds.apply(skipped)))
     assert labels.numpy().tolist() == [0, 2]
+
+
+def test_every_animation_frame_equals_pil():
+    from PIL import ImageSequence
+    frames = [Image.fromarray(fixtures.photo(22, 27, 4, seed=s)) for s in (8, 9, 10)]
+    buf = io.BytesIO()
+    frames[0].save(buf, "WEBP", save_all=True, append_images=frames[1:], duration=30, lossless=True)
+    data = buf.getvalue()
+    for channels, mode in ((3, "RGB"), (4, "RGBA")):
+        expected = np.stack([np.asarray(f.convert(mode)) for f in ImageSequence.Iterator(Image.open(io.BytesIO(data)))])
+        got = tga.decode_animation(data, channels=channels).numpy()
+        assert got.shape == (3, 22, 27, channels)
+        np.testing.assert_array_equal(got, expected)
+    still = tga.decode_animation(FILES["lossy_alpha"], channels=4).numpy()
+    np.testing.assert_array_equal(still[0], tga.decode_image(FILES["lossy_alpha"], channels=4).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="WebP"):
+        tga.decode_animation(data[: len(data) // 2]).numpy()

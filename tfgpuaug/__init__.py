@@ -6,7 +6,7 @@ _loader.ops()  # registers every op exactly once, on import
 from tfgpuaug.geometry import (  # noqa: E402
     IMAGENET_MEAN, IMAGENET_STD, center_crop_boxes, crop_and_resize, crop_mirror_normalize, flip,
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
-from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape  # noqa: E402
+from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, ColorJitter, Compose, CropMirrorNormalize, GridMask, JpegQuality, Letterbox, Mosaic, RandAugment,
     RandomFlip, RandomIoUCrop, RandomErasing, RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform,
@@ -28,6 +28,6 @@ __all__ = [
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
-    "crop_mirror_normalize", "decode_image", "flip", "image_shape", "random_crop_boxes",
+    "crop_mirror_normalize", "decode_animation", "decode_image", "flip", "image_shape", "random_crop_boxes",
     "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes",
 ]

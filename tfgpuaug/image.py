@@ -29,7 +29,7 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
                  crop_window: Optional[TensorLike] = None, dct_denom: int = 1,
                  dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
-                 max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES,
+                 max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES, expand_animations: bool = False,
                  name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
     """Decodes JPEG, PNG, WebP, GIF (first frame), BMP, PNM, TIFF (first page) or JPEG 2000 bytes
     to uint8 pixels.
@@ -49,6 +49,9 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
       max_pixels: images whose header declares more pixels fail before any allocation.
       max_batch_bytes: a batch whose headers add up to more decoded bytes fails before any
         allocation (batches only).
+      expand_animations: every frame of a GIF or WebP animation as `[frames, H, W, C]`
+        (`decode_animation`); other images give one frame, so the rank is 4 for every file
+        (unlike `tf.io.decode_image`, whose rank depends on the data). One image only, full size.
 
     Returns:
       A scalar input gives a `uint8` tensor `[height, width, channels]`; a batch gives a
@@ -62,6 +65,11 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
     """
     if int(max_batch_bytes) <= 0:
         raise ValueError(f"max_batch_bytes must be positive, got {max_batch_bytes}")
+    if expand_animations:
+        if crop_window is not None or dct_denom != 1 or apply_exif_orientation:
+            raise ValueError("expand_animations decodes whole frames: crop_window, dct_denom and "
+                             "apply_exif_orientation are not supported with it")
+        return decode_animation(contents, channels, max_pixels=max_pixels, max_bytes=max_batch_bytes, name=name)
     attrs = _decode_attrs(channels, dct_denom, dct_method, apply_exif_orientation, max_pixels)
     with tf.name_scope(name or "decode_image"):
         contents = _checks.string_tensor("contents", contents)
@@ -75,6 +83,29 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
             contents, window, max_batch_bytes=int(max_batch_bytes), on_error=_skip.on_error_attr(), **attrs)
         _skip.record(errors)
         return _to_ragged(values, shapes)
+
+
+def decode_animation(contents: TensorLike, channels: int = 3, *, max_pixels: int = DEFAULT_MAX_PIXELS,
+                     max_bytes: int = DEFAULT_MAX_BATCH_BYTES, name: Optional[str] = None) -> tf.Tensor:
+    """Every frame of a GIF or WebP animation as uint8 `[frames, H, W, channels]`, each the
+    screen as a viewer shows it (frames composited with their disposal and transparency, as
+    PIL's `ImageSequence`); any other image is one frame.
+
+    Args:
+      contents: a scalar string.
+      channels: 1, 3 or 4.
+      max_pixels: a header declaring more pixels per frame is refused before allocating.
+      max_bytes: an animation whose frames add up to more bytes is refused before decoding.
+    """
+    if channels not in (1, 3, 4):
+        raise ValueError(f"channels must be one of 1, 3, 4, got {channels}")
+    if int(max_pixels) <= 0 or int(max_bytes) <= 0:
+        raise ValueError("max_pixels and max_bytes must be positive")
+    with tf.name_scope(name or "decode_animation"):
+        contents = _checks.string_tensor("contents", contents)
+        _checks.static_rank("contents", contents, (0,))
+        return _loader.ops().tf_gpu_aug_decode_animation(contents, channels=channels, max_pixels=int(max_pixels),
+                                                         max_bytes=int(max_bytes))
 
 
 def _window(crop_window, rank: int) -> tf.Tensor:

@@ -51,6 +51,41 @@ class DecodeImageOp : public OpKernel {
   DecodeRequest base_;
 };
 
+class DecodeAnimationOp : public OpKernel {
+ public:
+  explicit DecodeAnimationOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_bytes", &max_bytes_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    OP_REQUIRES(
+        ctx, contents.dims() == 0,
+        InvalidArgument("contents must be a scalar string, got shape ", contents.shape().DebugString()));
+    const tensorflow::tstring& bytes = contents.scalar<tensorflow::tstring>()();
+    DecodePlan plan;
+    OP_REQUIRES_OK(ctx, ToTfStatus(PlanDecode(Bytes(bytes), bytes.size(), request_, &plan)));
+    int frames = 1;
+    OP_REQUIRES_OK(ctx, ToTfStatus(CountFrames(Bytes(bytes), bytes.size(), plan.info, &frames)));
+    const int64_t total = int64_t{frames} * plan.out_height * plan.out_width * plan.out_channels;
+    OP_REQUIRES(ctx, total <= max_bytes_,
+                InvalidArgument(frames, " frames of ", plan.out_height, "x", plan.out_width,
+                                " exceed max_bytes=", max_bytes_));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(
+                       0, TensorShape({frames, plan.out_height, plan.out_width, plan.out_channels}), &out));
+    OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecodeFrames(Bytes(bytes), bytes.size(), request_, plan,
+                                                       out->flat<uint8_t>().data())));
+  }
+
+ private:
+  DecodeRequest request_;
+  int64_t max_bytes_ = 0;
+};
+
 class DecodeImageBatchOp : public OpKernel {
  public:
   explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -142,6 +177,7 @@ class ImageHeaderOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeAnimation").Device(tensorflow::DEVICE_CPU), DecodeAnimationOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU), DecodeImageBatchOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageShape").Device(tensorflow::DEVICE_CPU), ImageShapeOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageHeader").Device(tensorflow::DEVICE_CPU), ImageHeaderOp);

@@ -61,6 +61,36 @@ dct_method: INTEGER_ACCURATE matches PIL; INTEGER_FAST is TensorFlow's default.
 max_pixels: headers declaring more pixels are refused before any allocation.
 )doc");
 
+REGISTER_OP("TfGpuAug>DecodeAnimation")
+    .Input("contents: string")
+    .Output("frames: uint8")
+    .Attr("channels: int = 3")
+    .Attr("max_pixels: int = 134217728")
+    .Attr("max_bytes: int = 4294967296")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle unused;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
+      int channels;
+      int64_t max_pixels, max_bytes;
+      TF_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
+      TF_RETURN_IF_ERROR(c->GetAttr("max_pixels", &max_pixels));
+      TF_RETURN_IF_ERROR(c->GetAttr("max_bytes", &max_bytes));
+      if (channels != 1 && channels != 3 && channels != 4) {
+        return errors::InvalidArgument("channels must be 1, 3 or 4, got ", channels);
+      }
+      if (max_pixels <= 0 || max_bytes <= 0)
+        return errors::InvalidArgument("max_pixels and max_bytes must be positive");
+      c->set_output(0, c->MakeShape({c->UnknownDim(), c->UnknownDim(), c->UnknownDim(), channels}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Decodes every frame of a GIF or WebP animation, composited as a viewer shows it, to uint8
+[frames, height, width, channels]; any other image gives one frame.
+
+max_pixels: a header declaring more pixels per frame is refused before any allocation.
+max_bytes: so is an animation whose frames add up to more bytes.
+)doc");
+
 REGISTER_OP("TfGpuAug>DecodeImageBatch")
     .Input("contents: string")
     .Input("crop_windows: int32")

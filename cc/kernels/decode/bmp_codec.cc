@@ -221,7 +221,9 @@ void DecodeRawRegion(const uint8_t* pixels, const BmpHeader& h, const Window& re
         continue;
       }
       const uint8_t* px = row + size_t(x) * bytes;
-      const uint32_t v = h.bits == 16 ? U16(px) : h.bits == 24 ? px[0] | (px[1] << 8) | (px[2] << 16) : U32(px);
+      const uint32_t v = h.bits == 16   ? U16(px)
+                         : h.bits == 24 ? px[0] | (px[1] << 8) | (px[2] << 16)
+                                        : U32(px);
       for (int k = 0; k < c; ++k) o[k] = h.fields[k].Extract(v);
     }
   }

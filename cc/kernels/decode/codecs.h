@@ -44,6 +44,12 @@ Status ProbeGif(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                        uint8_t* out);
 
+// Every frame of an animation, composited on the screen, [frames, h, w, channels] in `out`.
+Status CountGifFrames(const uint8_t* data, size_t size, int* frames);
+Status DecodeGifFrames(const uint8_t* data, size_t size, int channels, uint8_t* out);
+Status CountWebpFrames(const uint8_t* data, size_t size, int* frames);
+Status DecodeWebpFrames(const uint8_t* data, size_t size, int channels, uint8_t* out);
+
 // Formats decoded from a full-size region (window_pixels.h: SourceRegion, WriteWindow).
 Status ProbeBmp(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeBmpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,

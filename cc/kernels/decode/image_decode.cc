@@ -163,4 +163,21 @@ Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeReques
   return Status::Ok();
 }
 
+Status CountFrames(const uint8_t* data, size_t size, const ImageInfo& info, int* frames) {
+  *frames = 1;
+  if (info.format == ImageFormat::kGif) return CountGifFrames(data, size, frames);
+  if (info.format == ImageFormat::kWebp) return CountWebpFrames(data, size, frames);
+  return Status::Ok();
+}
+
+Status ExecuteDecodeFrames(const uint8_t* data, size_t size, const DecodeRequest& request,
+                           const DecodePlan& plan, uint8_t* out) {
+  if (request.has_window || request.dct_denom != 1 || request.apply_exif_orientation) {
+    return Status::Invalid("animation frames decode at full size only (no window, dct_denom or orientation)");
+  }
+  if (plan.info.format == ImageFormat::kGif) return DecodeGifFrames(data, size, request.channels, out);
+  if (plan.info.format == ImageFormat::kWebp) return DecodeWebpFrames(data, size, request.channels, out);
+  return ExecuteDecode(data, size, request, plan, out);
+}
+
 }  // namespace tfgpuaug

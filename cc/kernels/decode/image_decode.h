@@ -95,6 +95,16 @@ struct StridedPixels {
 Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
                             const DecodePlan& plan, std::unique_ptr<uint8_t[]>* storage, StridedPixels* out);
 
+// Animations (GIF, WebP): how many frames the file holds (1 for every other image), read
+// without decoding pixels.
+Status CountFrames(const uint8_t* data, size_t size, const ImageInfo& info, int* frames);
+
+// Every frame, composited as a viewer shows it, into `out` ([frames, full_height, full_width,
+// channels] of `plan`); other formats give their one image. The request must be a plain
+// full-size decode (no window, dct_denom 1, no re-orientation).
+Status ExecuteDecodeFrames(const uint8_t* data, size_t size, const DecodeRequest& request,
+                           const DecodePlan& plan, uint8_t* out);
+
 // Scaled size as libjpeg computes it: ceil(size / denom).
 inline int ScaledSize(int size, int denom) { return (size + denom - 1) / denom; }
 

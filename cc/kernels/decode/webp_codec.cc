@@ -171,4 +171,41 @@ Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& r
   return Status::Ok();
 }
 
+Status CountWebpFrames(const uint8_t* data, size_t size, int* frames) {
+  const WebPData webp{data, size};
+  Demuxer demux(WebPDemux(&webp));
+  if (demux == nullptr) return Status::Invalid("invalid WebP: corrupt or truncated container");
+  *frames = std::max(1, static_cast<int>(WebPDemuxGetI(demux.get(), WEBP_FF_FRAME_COUNT)));
+  return Status::Ok();
+}
+
+Status DecodeWebpFrames(const uint8_t* data, size_t size, int channels, uint8_t* out) {
+  ImageInfo info;
+  bool animated = false;
+  TFGPUAUG_RETURN_IF_ERROR(Probe(data, size, &info, &animated));
+  const Window whole{0, 0, info.height, info.width};
+  if (!animated) {
+    DecodeRequest request;
+    request.channels = channels;
+    return DecodeWebpWindow(data, size, request, whole, out);
+  }
+  WebPAnimDecoderOptions options;
+  if (!WebPAnimDecoderOptionsInit(&options)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  options.color_mode = MODE_RGBA;
+  options.use_threads = 0;
+  const WebPData webp{data, size};
+  std::unique_ptr<WebPAnimDecoder, AnimDeleter> decoder(WebPAnimDecoderNew(&webp, &options));
+  if (decoder == nullptr) return Status::Invalid("invalid WebP: could not read the animation");
+  while (WebPAnimDecoderHasMoreFrames(decoder.get())) {
+    uint8_t* frame = nullptr;
+    int timestamp = 0;
+    if (!WebPAnimDecoderGetNext(decoder.get(), &frame, &timestamp) || frame == nullptr) {
+      return Status::Invalid("invalid WebP: corrupt animation frame");
+    }
+    WriteWindow(frame, info.height, info.width, 4, 1, whole, channels, out);
+    out += size_t(info.height) * info.width * channels;
+  }
+  return Status::Ok();
+}
+
 }  // namespace tfgpuaug
