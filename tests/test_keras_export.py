@@ -138,6 +138,7 @@ TRANSFORM_ARGS = {
     "Mosaic": dict(size=(32, 40), center=(0.3, 0.6), seed=13),
     "ColorJitter": dict(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, seed=14),
     "RandomErasing": dict(probability=0.9, mode="pixel", count=(1, 2), seed=15),
+    "RandomPerspective": dict(distortion_scale=0.4, probability=0.8, seed=18),
     "GridMask": dict(d=(8, 20), ratio=0.5, rotate=30, seed=16),
     "JpegQuality": dict(quality=(20, 60), probability=0.8, seed=17),
 }

@@ -9,8 +9,8 @@ from tfgpuaug.geometry import (  # noqa: E402
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, ColorJitter, Compose, CropMirrorNormalize, GridMask, JpegQuality, Letterbox, Mosaic, RandAugment,
-    RandomFlip, RandomIoUCrop, RandomErasing, RandomResizedCrop, Resize, ResizeCenterCrop, ScaleJitter, Transform,
-    TrivialAugment)
+    RandomFlip, RandomIoUCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize, ResizeCenterCrop,
+    ScaleJitter, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -24,7 +24,7 @@ __all__ = [
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop",
-    "RandomErasing", "RandomResizedCrop", "Resize",
+    "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",

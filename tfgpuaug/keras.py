@@ -70,6 +70,7 @@ RandomIoUCrop = _layer(_t.RandomIoUCrop)
 Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
+RandomPerspective = _layer(_t.RandomPerspective)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
 
@@ -91,4 +92,4 @@ class LetterboxWithInfo(TransformLayer):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter, RandomErasing, GridMask, JpegQuality)
+          ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality)

@@ -72,8 +72,10 @@ class Targets:
 
     def affine(self, matrices: tf.Tensor, out_hw: tf.Tensor) -> "Targets":
         """Maps boxes and keypoints by per-image affine maps `[B, 2, 3]` (output xy = M @
-        [x, y, 1], continuous pixels), then clips and filters boxes to the output images of
-        sizes `out_hw` `[B, 2]` (or `[2]` for all). Masks are the transform's business."""
+        [x, y, 1], continuous pixels) or homographies `[B, 3, 3]` (divided by the third
+        row), then clips and filters boxes to the output images of sizes `out_hw` `[B, 2]`
+        (or `[2]` for all); a box becomes the enclosing box of its moved corners. Masks are
+        the transform's business."""
         matrices = tf.cast(matrices, tf.float32)
         out_hw = tf.cast(out_hw, tf.float32)
         if out_hw.shape.rank == 1:
@@ -107,10 +109,15 @@ class Targets:
 
 
 def _map_points(points: tf.Tensor, m: tf.Tensor) -> tf.Tensor:
-    """xy points [..., 2] through affine matrices broadcastable to [..., 2, 3]."""
+    """xy points [..., 2] through affine matrices broadcastable to [..., 2, 3], or
+    homographies [..., 3, 3]."""
     x, y = points[..., 0], points[..., 1]
-    return tf.stack([m[..., 0, 0] * x + m[..., 0, 1] * y + m[..., 0, 2],
-                     m[..., 1, 0] * x + m[..., 1, 1] * y + m[..., 1, 2]], axis=-1)
+    u = m[..., 0, 0] * x + m[..., 0, 1] * y + m[..., 0, 2]
+    v = m[..., 1, 0] * x + m[..., 1, 1] * y + m[..., 1, 2]
+    if m.shape[-2] == 3:
+        w = m[..., 2, 0] * x + m[..., 2, 1] * y + m[..., 2, 2]
+        u, v = u / w, v / w
+    return tf.stack([u, v], axis=-1)
 
 
 def crop_resize_matrices(boxes_yxhw: tf.Tensor, out_h, out_w) -> tf.Tensor:

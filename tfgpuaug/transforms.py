@@ -764,6 +764,43 @@ class RandomErasing(Transform):
                     max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count, seed=self.seed)
 
 
+class RandomPerspective(Transform):
+    """`tfgpuaug.augment.random_perspective` (torchvision's RandomPerspective) as a transform:
+    boxes become the enclosing box of their moved corners (clipped, filtered), masks are
+    warped with nearest sampling and fill 0, keypoints move; inference leaves images alone."""
+
+    def __init__(self, distortion_scale: float = 0.5, probability: float = 0.5, interpolation: str = "bilinear",
+                 fill: float = 0.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.random_perspective import check_random_perspective_args
+        check_random_perspective_args(distortion_scale, probability, interpolation)
+        self.distortion_scale, self.probability = float(distortion_scale), float(probability)
+        self.interpolation, self.fill = interpolation, float(fill)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        from tfgpuaug.augment.random_perspective import perspective_matrices, warp_perspective
+        shape = tf.shape(images)
+        matrices = perspective_matrices(shape[0], shape[1], shape[2], self.distortion_scale, self.probability,
+                                        self._next_seed(seed))
+        out = warp_perspective(images, matrices, self.interpolation, self.fill)
+        if targets is None or not targets.moves:
+            return out, targets
+        if targets.masks is not None:
+            targets = targets.replace(masks=warp_perspective(targets.masks, matrices, "nearest", 0.0))
+        forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
+        return out, targets.affine(forward, tg.image_sizes(images))
+
+    def get_config(self) -> dict:
+        return dict(distortion_scale=self.distortion_scale, probability=self.probability,
+                    interpolation=self.interpolation, fill=self.fill, seed=self.seed)
+
+
 class GridMask(Transform):
     """`tfgpuaug.augment.grid_mask` (GridMask, the authors' reference semantics) as a transform.
     Boxes, masks and keypoints pass through; inference leaves images alone."""

@@ -8,11 +8,12 @@ from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augmen
 from tfgpuaug.augment.grid_mask import grid_mask
 from tfgpuaug.augment.jpeg_quality import jpeg_quality
 from tfgpuaug.augment.random_erasing import random_erasing
+from tfgpuaug.augment.random_perspective import random_perspective
 from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
                                        TRIVIAL_AUGMENT_OPS, WIDE, Augmentation)
 
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "auto_augment", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops", "rand_augment",
-    "random_apply", "random_choice", "random_erasing", "trivial_augment",
+    "random_apply", "random_choice", "random_erasing", "random_perspective", "trivial_augment",
 ]
