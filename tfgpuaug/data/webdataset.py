@@ -58,7 +58,8 @@ def _field_names(fields: Union[Mapping[str, str], Sequence[str]]) -> Dict[str, s
     return named
 
 
-def tar_samples(files: Union[str, Sequence[str], tf.Tensor], fields: Union[Mapping[str, str], Sequence[str]] = DEFAULT_FIELDS,
+def tar_samples(files: Union[str, Sequence[str], tf.Tensor],
+                fields: Union[Mapping[str, str], Sequence[str]] = DEFAULT_FIELDS,
                 missing_ok: bool = False) -> tf.data.Dataset:
     """The samples of the given shards in order: dicts of `__key__`, `__url__` and one
     string per field (the member's bytes; empty for a missing member with `missing_ok`)."""
