@@ -86,7 +86,7 @@ def main(argv):
         makers["RandomPerspective: tfgpuaug"] = batched(
             lambda x, s: tga.augment.random_perspective(x, 0.5, probability=1.0, seed=s))
         makers["RandomPerspective: Keras RandomPerspective"] = keras_layer(keras.layers.RandomPerspective(
-            factor=1.0, scale=0.5, value_range=(0, 255)))
+            factor=1.0, scale=0.5))
     print(f"{images.shape[0]} images of 224x224 from {os.path.dirname(files[0])}; batch {b}; "
           f"{os.cpu_count()} cores; median of {_ROUNDS.value} interleaved rounds")
     rates = timing.interleaved_images_per_second(makers, max(int(images.shape[0]), 10 * b), _ROUNDS.value, b)

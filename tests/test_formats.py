@@ -445,3 +445,61 @@ def test_bad_headers_say_what_is_wrong():
     float_tiff = pil_save(Image.fromarray(GRAY.astype(np.float32)), "TIFF")
     with pytest.raises(tf.errors.InvalidArgumentError, match="floating point"):
         tga.decode_image(float_tiff).numpy()
+
+
+# ------------------------------------------------------------------------- 16-bit output
+
+GRAY16BIT = GRAY.astype(np.uint16) * 257 + 3
+
+
+@pytest.mark.parametrize("name,data,expected", [
+    ("png_rgb16", fixtures.png_bytes(RGB16BIT, bit_depth=16), RGB16BIT),
+    ("tiff_rgb16_big_endian", TIFF_FILES["rgb16_big_endian"], RGB16BIT),
+    ("tiff_rgb16_tiled", TIFF_FILES["rgb16_little_endian_tiled"], RGB16BIT),
+    ("tiff_gray16", TIFF_FILES["pil_gray16"], GRAY16BIT[..., None]),
+    ("j2k_gray16", J2K_16BIT, (GRAY.astype(np.uint16) * 257 + 7)[..., None]),
+    ("pnm_p6_65535", b"P6 13 10 65535\n" + RGB16BIT.astype(">u2").tobytes(), RGB16BIT),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_uint16_keeps_sixteen_bit_samples(name, data, expected):
+    c = expected.shape[-1]
+    got = tga.decode_image(data, channels=c, dtype=tf.uint16).numpy()
+    assert got.dtype == np.uint16
+    np.testing.assert_array_equal(got, expected)
+    window = tga.decode_image(data, channels=c, dtype=tf.uint16, crop_window=[2, 3, 5, 6]).numpy()
+    np.testing.assert_array_equal(window, expected[2:7, 3:9])
+
+
+def test_uint16_of_eight_bit_data_is_widened_as_tf_io():
+    png = fixtures.png_bytes(RGB)
+    np.testing.assert_array_equal(tga.decode_image(png, dtype=tf.uint16).numpy(),
+                                  tf.io.decode_png(png, dtype=tf.uint16).numpy())
+    for data in (BMP_FILES["pil_rgb"], TIFF_FILES["pil_rgb_lzw"], fixtures.jpeg_bytes(RGB), J2K_FILES["jp2_rgb"]):
+        np.testing.assert_array_equal(tga.decode_image(data, dtype=tf.uint16).numpy(),
+                                      tga.decode_image(data).numpy().astype(np.uint16) * 257)
+
+
+def test_uint16_scaling_rules():
+    # PNM: round(v / maxval * 65535), as PIL's 16-bit mode.
+    data = b"P6\n9 11\n1000\n" + RGB1000.astype(">u2").tobytes()
+    np.testing.assert_array_equal(tga.decode_image(data, dtype=tf.uint16).numpy(),
+                                  np.round(RGB1000.reshape(11, 9, 3) / 1000 * 65535).astype(np.uint16))
+    # TIFF palette: the 16-bit colour map itself; min-is-white inverted at 16 bits.
+    cmap = np.array(CMAP, np.uint16).reshape(3, 4).T
+    indices = (GRAY[:6, :9] // 64)
+    np.testing.assert_array_equal(tga.decode_image(TIFF_FILES["palette_2bit"], dtype=tf.uint16).numpy(),
+                                  cmap[indices])
+    np.testing.assert_array_equal(tga.decode_image(TIFF_FILES["gray_min_is_white"], channels=1,
+                                                   dtype=tf.uint16).numpy()[..., 0],
+                                  65535 - GRAY.astype(np.uint16) * 257)
+    # Colour to gray: the same luma weights at 16 bits.
+    r, g, b = (RGB16BIT[..., k].astype(np.uint64) for k in range(3))
+    luma = ((r * 19595 + g * 38470 + b * 7471 + 0x8000) >> 16).astype(np.uint16)
+    np.testing.assert_array_equal(tga.decode_image(TIFF_FILES["rgb16_big_endian"], channels=1,
+                                                   dtype=tf.uint16).numpy()[..., 0], luma)
+
+
+def test_uint16_arguments():
+    with pytest.raises(ValueError, match="one image"):
+        tga.decode_image([TIFF_FILES["pil_gray16"]] * 2, dtype=tf.uint16)
+    with pytest.raises(ValueError, match="uint8 or tf.uint16"):
+        tga.decode_image(TIFF_FILES["pil_gray16"], dtype=tf.float32)

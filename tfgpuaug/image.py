@@ -30,7 +30,7 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
                  dct_method: str = "INTEGER_ACCURATE", apply_exif_orientation: bool = False,
                  max_pixels: int = DEFAULT_MAX_PIXELS,
                  max_batch_bytes: int = DEFAULT_MAX_BATCH_BYTES, expand_animations: bool = False,
-                 name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
+                 dtype: tf.DType = tf.uint8, name: Optional[str] = None) -> Union[tf.Tensor, tf.RaggedTensor]:
     """Decodes JPEG, PNG, WebP, GIF (first frame), BMP, PNM, TIFF (first page) or JPEG 2000 bytes
     to uint8 pixels.
 
@@ -52,6 +52,9 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
       expand_animations: every frame of a GIF or WebP animation as `[frames, H, W, C]`
         (`decode_animation`); other images give one frame, so the rank is 4 for every file
         (unlike `tf.io.decode_image`, whose rank depends on the data). One image only, full size.
+      dtype: `tf.uint8`, or `tf.uint16` (one image at a time, as `tf.io.decode_png`): 16-bit
+        PNG, TIFF, PNM and JPEG 2000 keep their full precision, 8-bit samples are widened by
+        257.
 
     Returns:
       A scalar input gives a `uint8` tensor `[height, width, channels]`; a batch gives a
@@ -65,7 +68,12 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
     """
     if int(max_batch_bytes) <= 0:
         raise ValueError(f"max_batch_bytes must be positive, got {max_batch_bytes}")
+    dtype = tf.as_dtype(dtype)
+    if dtype not in (tf.uint8, tf.uint16):
+        raise ValueError(f"dtype must be tf.uint8 or tf.uint16, got {dtype.name}")
     if expand_animations:
+        if dtype != tf.uint8:
+            raise ValueError("expand_animations decodes uint8 frames")
         if crop_window is not None or dct_denom != 1 or apply_exif_orientation:
             raise ValueError("expand_animations decodes whole frames: crop_window, dct_denom and "
                              "apply_exif_orientation are not supported with it")
@@ -77,7 +85,10 @@ def decode_image(contents: TensorLike, channels: int = 3, *,
         ops = _loader.ops()
         if rank == 0:
             window = _window(crop_window, rank=1)
-            return ops.tf_gpu_aug_decode_image(contents, window, **attrs)
+            return ops.tf_gpu_aug_decode_image(contents, window, dtype=dtype, **attrs)
+        if dtype != tf.uint8:
+            raise ValueError("dtype=tf.uint16 decodes one image (a scalar string) at a time; map it over "
+                             "the dataset before batching")
         window = _window(crop_window, rank=2)
         values, shapes, errors = ops.tf_gpu_aug_decode_image_batch(
             contents, window, max_batch_bytes=int(max_batch_bytes), on_error=_skip.on_error_attr(), **attrs)

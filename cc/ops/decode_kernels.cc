@@ -20,6 +20,7 @@ class DecodeImageOp : public OpKernel {
  public:
   explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -43,12 +44,18 @@ class DecodeImageOp : public OpKernel {
     Tensor* image = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
                             0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}), &image));
+    if (dtype_ == tensorflow::DT_UINT16) {
+      OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode16(Bytes(bytes), bytes.size(), request, plan,
+                                                     image->flat<uint16_t>().data())));
+      return;
+    }
     OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode(Bytes(bytes), bytes.size(), request, plan,
                                                  image->flat<uint8_t>().data())));
   }
 
  private:
   DecodeRequest base_;
+  tensorflow::DataType dtype_ = tensorflow::DT_UINT8;
 };
 
 class DecodeAnimationOp : public OpKernel {

@@ -103,6 +103,7 @@ class DecodeImageGpuOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage")
                             .Device(tensorflow::DEVICE_GPU)
+                            .TypeConstraint<uint8_t>("dtype")
                             .HostMemory("contents")
                             .HostMemory("crop_window"),
                         DecodeImageGpuOp);

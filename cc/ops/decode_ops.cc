@@ -40,8 +40,8 @@ absl::Status ChannelsDim(InferenceContext* c, DimensionHandle* dim) {
 REGISTER_OP("TfGpuAug>DecodeImage")
     .Input("contents: string")
     .Input("crop_window: int32")
-    .Output("image: uint8")
-    .TFGPUAUG_DECODE_ATTRS
+    .Output("image: dtype")
+    .TFGPUAUG_DECODE_ATTRS.Attr("dtype: {uint8, uint16} = DT_UINT8")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle unused, window;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
@@ -59,6 +59,8 @@ crop_window: empty, or [y, x, height, width] in the (scaled, oriented) output
 dct_denom: decode at 1/dct_denom of the size (JPEG DCT scaling; PNG box filter).
 dct_method: INTEGER_ACCURATE matches PIL; INTEGER_FAST is TensorFlow's default.
 max_pixels: headers declaring more pixels are refused before any allocation.
+dtype: uint16 keeps 16-bit PNG, TIFF, PNM and JPEG 2000 samples whole and widens 8-bit
+  samples by 257.
 )doc");
 
 REGISTER_OP("TfGpuAug>DecodeAnimation")

@@ -36,6 +36,10 @@ Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                        uint8_t* out);
 
+// 16-bit output (uint16): the formats that can hold more than 8 bits per sample.
+Status DecodePngWindow16(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                         uint16_t* out);
+
 Status ProbeWebp(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                         uint8_t* out);
@@ -43,6 +47,13 @@ Status DecodeWebpWindow(const uint8_t* data, size_t size, const DecodeRequest& r
 Status ProbeGif(const uint8_t* data, size_t size, ImageInfo* info);
 Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                        uint8_t* out);
+
+Status DecodePnmWindow16(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                         uint16_t* out);
+Status DecodeTiffWindow16(const uint8_t* data, size_t size, const DecodeRequest& request,
+                          const Window& window, uint16_t* out);
+Status DecodeJpeg2000Window16(const uint8_t* data, size_t size, const DecodeRequest& request,
+                              const Window& window, uint16_t* out);
 
 // Every frame of an animation, composited on the screen, [frames, h, w, channels] in `out`.
 Status CountGifFrames(const uint8_t* data, size_t size, int* frames);

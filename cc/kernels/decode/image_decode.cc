@@ -43,19 +43,22 @@ struct Codec {
   Status (*probe)(const uint8_t* data, size_t size, ImageInfo* info);
   Status (*decode_window)(const uint8_t* data, size_t size, const DecodeRequest& request,
                           const Window& window, uint8_t* out);
+  // Formats with more than 8 bits per sample; null for the others.
+  Status (*decode_window16)(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const Window& window, uint16_t* out);
 };
 
 const Codec* CodecFor(ImageFormat format) {
   static const Codec kCodecs[] = {
-      {nullptr, nullptr},  // kUnknown
-      {ProbeJpeg, DecodeJpegWindow},
-      {ProbePng, DecodePngWindow},
-      {ProbeWebp, DecodeWebpWindow},
-      {ProbeGif, DecodeGifWindow},
-      {ProbeBmp, DecodeBmpWindow},
-      {ProbePnm, DecodePnmWindow},
-      {ProbeTiff, DecodeTiffWindow},
-      {ProbeJpeg2000, DecodeJpeg2000Window},
+      {nullptr, nullptr, nullptr},  // kUnknown
+      {ProbeJpeg, DecodeJpegWindow, nullptr},
+      {ProbePng, DecodePngWindow, DecodePngWindow16},
+      {ProbeWebp, DecodeWebpWindow, nullptr},
+      {ProbeGif, DecodeGifWindow, nullptr},
+      {ProbeBmp, DecodeBmpWindow, nullptr},
+      {ProbePnm, DecodePnmWindow, DecodePnmWindow16},
+      {ProbeTiff, DecodeTiffWindow, DecodeTiffWindow16},
+      {ProbeJpeg2000, DecodeJpeg2000Window, DecodeJpeg2000Window16},
   };
   const int i = static_cast<int>(format);
   return i > 0 && i < int(sizeof(kCodecs) / sizeof(kCodecs[0])) ? &kCodecs[i] : nullptr;
@@ -143,6 +146,37 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
   TFGPUAUG_RETURN_IF_ERROR(codec->decode_window(data, size, request, stored, target));
   if (orientation != 1) {
     ReorientWindow(orientation, target, stored, hs, ws, oriented, request.channels, out);
+  }
+  return Status::Ok();
+}
+
+Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
+                       uint16_t* out) {
+  const Codec* codec = CodecFor(plan.info.format);
+  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
+  const size_t samples = size_t(plan.out_height) * plan.out_width * plan.out_channels;
+  if (codec->decode_window16 == nullptr) {  // 8-bit formats: decode, then widen
+    std::vector<uint8_t> narrow(samples);
+    TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, narrow.data()));
+    for (size_t i = 0; i < samples; ++i) out[i] = static_cast<uint16_t>(narrow[i] * 257);
+    return Status::Ok();
+  }
+  const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
+  const Window oriented =
+      request.has_window ? request.window : Window{0, 0, plan.full_height, plan.full_width};
+  const int hs = ScaledSize(plan.info.height, request.dct_denom);
+  const int ws = ScaledSize(plan.info.width, request.dct_denom);
+  const Window stored = StoredWindow(orientation, oriented, hs, ws);
+  std::vector<uint16_t> buffer;
+  uint16_t* target = out;
+  if (orientation != 1) {
+    buffer.resize(size_t(stored.height) * stored.width * request.channels);
+    target = buffer.data();
+  }
+  TFGPUAUG_RETURN_IF_ERROR(codec->decode_window16(data, size, request, stored, target));
+  if (orientation != 1) {  // pixels move whole: 2 bytes per channel
+    ReorientWindow(orientation, reinterpret_cast<const uint8_t*>(target), stored, hs, ws, oriented,
+                   2 * request.channels, reinterpret_cast<uint8_t*>(out));
   }
   return Status::Ok();
 }

@@ -83,6 +83,12 @@ Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodeP
 Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
                      uint8_t* out);
 
+// As ExecuteDecode, to 16-bit samples (`out` holds out_height * out_width * out_channels of
+// them): 16-bit PNG, TIFF, PNM and JPEG 2000 keep their precision; 8-bit samples, and every
+// other format, are widened by 257 (as tf.io.decode_png(dtype=uint16)).
+Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
+                       uint16_t* out);
+
 // Rows of a decoded window `row_stride` bytes apart, the first pixel at `first`.
 struct StridedPixels {
   const uint8_t* first = nullptr;

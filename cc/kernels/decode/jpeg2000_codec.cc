@@ -122,11 +122,20 @@ struct Session {
   int width() const { return static_cast<int>(image->x1 - image->x0); }
 };
 
-// A component's sample as 8 bits, as PIL: signed samples offset to unsigned, then shifted.
-uint8_t To8(int32_t v, const opj_image_comp_t& c) {
-  int64_t u = int64_t{v} + (c.sgnd ? int64_t{1} << (c.prec - 1) : 0);
-  u = c.prec >= 8 ? u >> (c.prec - 8) : u << (8 - c.prec);
-  return static_cast<uint8_t>(std::clamp<int64_t>(u, 0, 255));
+// A component's sample as T, signed samples offset to unsigned first. 8 bits as PIL: shifted
+// to 8 bits. 16 bits: deeper samples shifted down, shallower ones scaled to the full range
+// (v * 65535 / (2^prec - 1): 8-bit samples widen by 257, as in every other format).
+template <typename T>
+T Narrow(int32_t v, const opj_image_comp_t& c) {
+  const int64_t u = int64_t{v} + (c.sgnd ? int64_t{1} << (c.prec - 1) : 0);
+  const int prec = static_cast<int>(c.prec);
+  int64_t out = 0;
+  if (sizeof(T) == 1) {
+    out = prec >= 8 ? u >> (prec - 8) : u << (8 - prec);
+  } else {
+    out = prec >= 16 ? u >> (prec - 16) : u * 65535 / ((int64_t{1} << prec) - 1);
+  }
+  return static_cast<T>(std::clamp<int64_t>(out, 0, sizeof(T) == 1 ? 255 : 65535));
 }
 
 }  // namespace
@@ -143,8 +152,11 @@ Status ProbeJpeg2000(const uint8_t* data, size_t size, ImageInfo* info) {
   return Status::Ok();
 }
 
-Status DecodeJpeg2000Window(const uint8_t* data, size_t size, const DecodeRequest& request,
-                            const Window& window, uint8_t* out) {
+namespace {
+
+template <typename T>
+Status DecodeJpeg2000(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                      T* out) {
   Session s(data, size);
   TFGPUAUG_RETURN_IF_ERROR(s.Open());
   const Window region = SourceRegion(window, request.dct_denom, s.height(), s.width());
@@ -157,7 +169,7 @@ Status DecodeJpeg2000Window(const uint8_t* data, size_t size, const DecodeReques
     return s.Failure("corrupt or truncated codestream");
   }
   const int c = s.channels;
-  std::vector<uint8_t> pixels(size_t(region.height) * region.width * c);
+  std::vector<T> pixels(size_t(region.height) * region.width * c);
   for (int k = 0; k < c; ++k) {
     const opj_image_comp_t& comp = im->comps[k];
     if (comp.data == nullptr || comp.w == 0 || comp.h == 0) return s.Failure("a component was not decoded");
@@ -167,13 +179,25 @@ Status DecodeJpeg2000Window(const uint8_t* data, size_t size, const DecodeReques
       const int64_t row = std::clamp<int64_t>(cy, 0, comp.h - 1);
       for (int i = 0; i < region.width; ++i) {
         const int64_t cx = std::clamp<int64_t>((int64_t{x0} + i) / comp.dx - comp.x0, 0, comp.w - 1);
-        pixels[(size_t(r) * region.width + i) * c + k] = To8(comp.data[row * comp.w + cx], comp);
+        pixels[(size_t(r) * region.width + i) * c + k] = Narrow<T>(comp.data[row * comp.w + cx], comp);
       }
     }
   }
   WriteWindow(pixels.data(), region.height, region.width, c, request.dct_denom,
               Window{0, 0, window.height, window.width}, request.channels, out);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status DecodeJpeg2000Window(const uint8_t* data, size_t size, const DecodeRequest& request,
+                            const Window& window, uint8_t* out) {
+  return DecodeJpeg2000(data, size, request, window, out);
+}
+
+Status DecodeJpeg2000Window16(const uint8_t* data, size_t size, const DecodeRequest& request,
+                              const Window& window, uint16_t* out) {
+  return DecodeJpeg2000(data, size, request, window, out);
 }
 
 }  // namespace tfgpuaug

@@ -39,6 +39,26 @@ TFGPUAUG_HD void ConvertPixel(const uint8_t* in, int in_c, uint8_t* out, int out
   if (out_c == 4) out[3] = a;
 }
 
+// The same conversions for 16-bit samples (uint16 output): luma with the same weights,
+// added alpha 65535.
+TFGPUAUG_HD void ConvertPixel(const uint16_t* in, int in_c, uint16_t* out, int out_c) {
+  const bool gray_in = in_c <= 2;
+  const uint32_t r = in[0];
+  const uint32_t g = gray_in ? in[0] : in[1];
+  const uint32_t b = gray_in ? in[0] : in[2];
+  const uint16_t a = (in_c == 2) ? in[1] : (in_c == 4 ? in[3] : 65535);
+  if (out_c == 1) {
+    out[0] = gray_in ? r
+                     : static_cast<uint16_t>(
+                           (uint64_t{r} * 19595 + uint64_t{g} * 38470 + uint64_t{b} * 7471 + 0x8000) >> 16);
+    return;
+  }
+  out[0] = r;
+  out[1] = g;
+  out[2] = b;
+  if (out_c == 4) out[3] = a;
+}
+
 // Adobe-convention (inverted) CMYK as libjpeg returns it, to RGB(A) or gray.
 TFGPUAUG_HD void ConvertInvertedCmyk(const uint8_t* in, uint8_t* out, int out_c) {
   const uint8_t rgb[3] = {MulDiv255(in[0], in[3]), MulDiv255(in[1], in[3]), MulDiv255(in[2], in[3])};

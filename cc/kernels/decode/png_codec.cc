@@ -97,28 +97,58 @@ Status ProbePng(const uint8_t* data, size_t size, ImageInfo* info) {
   return Status::Ok();
 }
 
-Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
-                       uint8_t* out) {
+namespace {
+
+// The window as T samples: 8-bit output keeps 16-bit samples' high byte (as PIL), 16-bit
+// output widens 8-bit samples by 257 (as tf.io.decode_png(dtype=uint16)).
+template <typename T>
+Status DecodePng(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                 T* out) {
   PngSession s(data, size);
   if (!s.Create()) return Status::Invalid("could not allocate PNG decoder");
-  std::vector<uint8_t> pixels;
+  std::vector<uint8_t> raw;
+  std::vector<T> wide;
   std::vector<png_bytep> rows;
   if (setjmp(png_jmpbuf(s.png))) return s.Failure();
   png_read_info(s.png, s.info);
   png_set_expand(s.png);
-  png_set_strip_16(s.png);
+  if (sizeof(T) == 1) {
+    png_set_strip_16(s.png);
+  } else {
+    png_set_swap(s.png);  // 16-bit samples in host (little-endian) order
+  }
   png_set_interlace_handling(s.png);
   png_read_update_info(s.png, s.info);
   const int h = static_cast<int>(png_get_image_height(s.png, s.info));
   const int w = static_cast<int>(png_get_image_width(s.png, s.info));
   const int c = png_get_channels(s.png, s.info);
-  pixels.resize(size_t(h) * w * c);
+  const int depth = png_get_bit_depth(s.png, s.info);
+  const size_t row_bytes = png_get_rowbytes(s.png, s.info);
+  raw.resize(row_bytes * h);
   rows.resize(h);
-  for (int y = 0; y < h; ++y) rows[y] = pixels.data() + size_t(y) * w * c;
+  for (int y = 0; y < h; ++y) rows[y] = raw.data() + size_t(y) * row_bytes;
   png_read_image(s.png, rows.data());
   // Trailing chunks are not read: the pixels are complete once the last row is.
-  WriteWindow(pixels.data(), h, w, c, request.dct_denom, window, request.channels, out);
+  const T* pixels = reinterpret_cast<const T*>(raw.data());
+  if (sizeof(T) == 2 && depth == 8) {
+    wide.resize(size_t(h) * w * c);
+    for (size_t i = 0; i < wide.size(); ++i) wide[i] = static_cast<T>(raw[i] * 257);
+    pixels = wide.data();
+  }
+  WriteWindow(pixels, h, w, c, request.dct_denom, window, request.channels, out);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status DecodePngWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out) {
+  return DecodePng(data, size, request, window, out);
+}
+
+Status DecodePngWindow16(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                         uint16_t* out) {
+  return DecodePng(data, size, request, window, out);
 }
 
 }  // namespace tfgpuaug

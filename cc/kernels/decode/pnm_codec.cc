@@ -80,15 +80,18 @@ Status ParseHeader(const uint8_t* data, size_t size, PnmHeader* h) {
   return Status::Ok();
 }
 
-// The 8-bit value of a sample, as PIL computes it.
-uint8_t Scale(int64_t v, int maxval) {
-  if (maxval == 255) return static_cast<uint8_t>(std::min<int64_t>(v, 255));
-  const double scaled = std::nearbyint(double(v) / maxval * 255.0);
-  return static_cast<uint8_t>(std::min(scaled, 255.0));
+// A sample as T (8 or 16 bits), as PIL computes it: round(v / maxval * max), halves to even.
+template <typename T>
+T Scale(int64_t v, int maxval) {
+  constexpr int kMax = sizeof(T) == 1 ? 255 : 65535;
+  if (maxval == kMax) return static_cast<T>(std::min<int64_t>(v, kMax));
+  const double scaled = std::nearbyint(double(v) / maxval * kMax);
+  return static_cast<T>(std::min(scaled, double(kMax)));
 }
 
-Status DecodeBinary(const uint8_t* data, size_t size, const PnmHeader& h, const Window& region,
-                    uint8_t* out) {
+template <typename T>
+Status DecodeBinary(const uint8_t* data, size_t size, const PnmHeader& h, const Window& region, T* out) {
+  constexpr T kWhite = sizeof(T) == 1 ? 255 : 65535;
   const int c = h.channels;
   const int sample_bytes = h.maxval > 255 ? 2 : 1;
   const int64_t row_bytes = h.bitmap() ? (int64_t{h.width} + 7) / 8 : int64_t{h.width} * c * sample_bytes;
@@ -97,16 +100,16 @@ Status DecodeBinary(const uint8_t* data, size_t size, const PnmHeader& h, const 
   }
   for (int r = 0; r < region.height; ++r) {
     const uint8_t* row = data + h.raster + (region.y + r) * row_bytes;
-    uint8_t* o = out + size_t(r) * region.width * c;
+    T* o = out + size_t(r) * region.width * c;
     for (int i = 0; i < region.width; ++i) {
       const int x = region.x + i;
       if (h.bitmap()) {
-        o[i] = (row[x / 8] >> (7 - x % 8)) & 1 ? 0 : 255;
+        o[i] = (row[x / 8] >> (7 - x % 8)) & 1 ? 0 : kWhite;
         continue;
       }
       for (int k = 0; k < c; ++k) {
         const uint8_t* s = row + (size_t(x) * c + k) * sample_bytes;
-        o[i * c + k] = Scale(sample_bytes == 2 ? (s[0] << 8) | s[1] : s[0], h.maxval);
+        o[i * c + k] = Scale<T>(sample_bytes == 2 ? (s[0] << 8) | s[1] : s[0], h.maxval);
       }
     }
   }
@@ -114,7 +117,9 @@ Status DecodeBinary(const uint8_t* data, size_t size, const PnmHeader& h, const 
 }
 
 // Plain rasters are read in order up to the region's last row.
-Status DecodePlain(const uint8_t* data, size_t size, const PnmHeader& h, const Window& region, uint8_t* out) {
+template <typename T>
+Status DecodePlain(const uint8_t* data, size_t size, const PnmHeader& h, const Window& region, T* out) {
+  constexpr T kWhite = sizeof(T) == 1 ? 255 : 65535;
   const int c = h.channels;
   Tokens t{data, size, h.raster};
   for (int y = 0; y < region.y + region.height; ++y) {
@@ -125,7 +130,7 @@ Status DecodePlain(const uint8_t* data, size_t size, const PnmHeader& h, const W
           t.SkipSpace();
           if (t.p >= size || (data[t.p] != '0' && data[t.p] != '1'))
             return Invalid("truncated or malformed bitmap");
-          v = data[t.p++] == '1' ? 0 : 255;
+          v = data[t.p++] == '1' ? 0 : kWhite;
         } else if (!t.Number(int64_t{1} << 20, &v)) {
           return Invalid("truncated or malformed sample");
         } else if (v > h.maxval) {
@@ -133,7 +138,7 @@ Status DecodePlain(const uint8_t* data, size_t size, const PnmHeader& h, const W
         }
         if (y >= region.y && x >= region.x && x < region.x + region.width) {
           out[(size_t(y - region.y) * region.width + (x - region.x)) * c + k] =
-              h.bitmap() ? static_cast<uint8_t>(v) : Scale(v, h.maxval);
+              h.bitmap() ? static_cast<T>(v) : Scale<T>(v, h.maxval);
         }
       }
     }
@@ -155,12 +160,15 @@ Status ProbePnm(const uint8_t* data, size_t size, ImageInfo* info) {
   return Status::Ok();
 }
 
-Status DecodePnmWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
-                       uint8_t* out) {
+namespace {
+
+template <typename T>
+Status DecodePnm(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                 T* out) {
   PnmHeader h;
   TFGPUAUG_RETURN_IF_ERROR(ParseHeader(data, size, &h));
   const Window region = SourceRegion(window, request.dct_denom, h.height, h.width);
-  std::vector<uint8_t> pixels(size_t(region.height) * region.width * h.channels);
+  std::vector<T> pixels(size_t(region.height) * region.width * h.channels);
   if (h.plain()) {
     TFGPUAUG_RETURN_IF_ERROR(DecodePlain(data, size, h, region, pixels.data()));
   } else {
@@ -169,6 +177,18 @@ Status DecodePnmWindow(const uint8_t* data, size_t size, const DecodeRequest& re
   WriteWindow(pixels.data(), region.height, region.width, h.channels, request.dct_denom,
               Window{0, 0, window.height, window.width}, request.channels, out);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status DecodePnmWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                       uint8_t* out) {
+  return DecodePnm(data, size, request, window, out);
+}
+
+Status DecodePnmWindow16(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                         uint16_t* out) {
+  return DecodePnm(data, size, request, window, out);
 }
 
 }  // namespace tfgpuaug

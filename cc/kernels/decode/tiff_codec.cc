@@ -96,9 +96,9 @@ struct Layout {
   uint16_t spp = 1, bits = 1, photometric = PHOTOMETRIC_MINISBLACK, planar = PLANARCONFIG_CONTIG;
   uint16_t sample_format = SAMPLEFORMAT_UINT, orientation = ORIENTATION_TOPLEFT;
   bool alpha = false, associated = false;
-  bool direct = false;           // read sample by sample (else libtiff's RGBA converter)
-  int channels = 3;              // native output channels
-  std::vector<uint8_t> palette;  // RGB triples for palette images
+  bool direct = false;            // read sample by sample (else libtiff's RGBA converter)
+  int channels = 3;               // native output channels
+  std::vector<uint16_t> palette;  // RGB triples for palette images (16-bit colour map entries)
 };
 
 Status ReadLayout(Session* s, Layout* l) {
@@ -149,10 +149,10 @@ Status ReadLayout(Session* s, Layout* l) {
       return s->Failure("palette image without a colour map");
     const int n = 1 << l->bits;
     l->palette.resize(size_t(n) * 3);
-    for (int i = 0; i < n; ++i) {  // 16-bit entries, their high byte (PIL)
-      l->palette[3 * i] = r[i] >> 8;
-      l->palette[3 * i + 1] = g[i] >> 8;
-      l->palette[3 * i + 2] = b[i] >> 8;
+    for (int i = 0; i < n; ++i) {  // 8-bit output takes their high byte (PIL)
+      l->palette[3 * i] = r[i];
+      l->palette[3 * i + 1] = g[i];
+      l->palette[3 * i + 2] = b[i];
     }
   }
   return Status::Ok();
@@ -169,32 +169,44 @@ uint32_t Sample(const uint8_t* row, size_t index, int bits) {
   return (row[bit / 8] >> (8 - bits - bit % 8)) & ((1u << bits) - 1);
 }
 
-// Pixel x of a decoded row as native output channels.
-void UnpackPixel(const Layout& l, const uint8_t* row, int x, uint8_t* o) {
+// Pixel x of a decoded row as native output channels of T: 8-bit output keeps 16-bit samples'
+// high byte and scales n-bit ones to 8 bits; 16-bit output scales every sample to 16 bits.
+template <typename T>
+void UnpackPixel(const Layout& l, const uint8_t* row, int x, T* o) {
+  constexpr uint32_t kMax = sizeof(T) == 1 ? 255 : 65535;
   const size_t first = size_t(x) * l.spp;
-  const int max = (1 << l.bits) - 1;
-  auto to8 = [&](uint32_t v) -> uint8_t { return l.bits == 16 ? v >> 8 : l.bits == 8 ? v : v * 255 / max; };
+  const uint32_t max = (1u << l.bits) - 1;
+  auto scale = [&](uint32_t v) -> T {
+    if (l.bits == 16) return static_cast<T>(sizeof(T) == 1 ? v >> 8 : v);
+    if (l.bits == 8) return static_cast<T>(sizeof(T) == 1 ? v : v * 257);
+    return static_cast<T>(v * kMax / max);
+  };
   if (l.photometric == PHOTOMETRIC_PALETTE) {
     const uint32_t index = Sample(row, first, l.bits);
-    std::memcpy(o, &l.palette[3 * index], 3);
-    if (l.alpha) o[3] = to8(Sample(row, first + 1, l.bits));
+    for (int k = 0; k < 3; ++k) {
+      const uint16_t entry = l.palette[3 * index + k];
+      o[k] = static_cast<T>(sizeof(T) == 1 ? entry >> 8 : entry);
+    }
+    if (l.alpha) o[3] = scale(Sample(row, first + 1, l.bits));
     return;
   }
   const int color = l.channels - (l.alpha ? 1 : 0);
   for (int k = 0; k < color; ++k) {
-    const uint8_t v = to8(Sample(row, first + k, l.bits));
-    o[k] = l.photometric == PHOTOMETRIC_MINISWHITE ? 255 - v : v;
+    const T v = scale(Sample(row, first + k, l.bits));
+    o[k] = l.photometric == PHOTOMETRIC_MINISWHITE ? static_cast<T>(kMax - v) : v;
   }
   if (!l.alpha) return;
-  const uint8_t a = to8(Sample(row, first + color, l.bits));
+  const T a = scale(Sample(row, first + color, l.bits));
   o[color] = a;
   if (l.associated) {  // premultiplied: divide it out (PIL's RGBa unpacker)
-    for (int k = 0; k < color; ++k) o[k] = a == 0 ? 0 : std::min(255, o[k] * 255 / a);
+    for (int k = 0; k < color; ++k)
+      o[k] = a == 0 ? 0 : static_cast<T>(std::min<uint32_t>(kMax, o[k] * kMax / a));
   }
 }
 
 // Decodes `region` (full-size coordinates) sample by sample from strips or tiles.
-Status ReadDirect(Session* s, const Layout& l, const Window& region, uint8_t* out) {
+template <typename T>
+Status ReadDirect(Session* s, const Layout& l, const Window& region, T* out) {
   TIFF* t = s->tif.get();
   const int c = l.channels;
   const bool tiled = TIFFIsTiled(t);
@@ -222,7 +234,7 @@ Status ReadDirect(Session* s, const Layout& l, const Window& region, uint8_t* ou
       if (!tiled && got < tmsize_t(rows) * row_bytes) return s->Failure("truncated strip");
       for (uint32_t y = std::max<uint32_t>(by, region.y); y < std::min(by + rows, y_end); ++y) {
         const uint8_t* row = block.data() + size_t(y - by) * row_bytes;
-        uint8_t* o = out + (size_t(y - region.y) * region.width) * c;
+        T* o = out + (size_t(y - region.y) * region.width) * c;
         for (uint32_t x = std::max<uint32_t>(bx, region.x); x < std::min(bx + block_w, x_end); ++x) {
           UnpackPixel(l, row, int(x - bx), o + size_t(x - region.x) * c);
         }
@@ -232,8 +244,10 @@ Status ReadDirect(Session* s, const Layout& l, const Window& region, uint8_t* ou
   return Status::Ok();
 }
 
-// Decodes `region` as RGBA through libtiff's converter, in stored order.
-Status ReadRgba(Session* s, const Layout& l, const Window& region, uint8_t* out) {
+// Decodes `region` as RGBA through libtiff's converter (8 bits; widened for 16-bit output),
+// in stored order.
+template <typename T>
+Status ReadRgba(Session* s, const Layout& l, const Window& region, T* out) {
   char message[1024] = {0};
   TIFF* t = s->tif.get();
   if (!TIFFRGBAImageOK(t, message)) return s->Failure(std::string("unsupported layout: ") + message);
@@ -247,13 +261,33 @@ Status ReadRgba(Session* s, const Layout& l, const Window& region, uint8_t* out)
   TIFFRGBAImageEnd(&image);
   if (!ok) return s->Failure("corrupt or truncated pixel data");
   const int c = l.channels;
+  const uint32_t widen = sizeof(T) == 1 ? 1 : 257;
   for (size_t i = 0; i < raster.size(); ++i) {
     const uint32_t v = raster[i];
-    out[i * c] = TIFFGetR(v);
-    out[i * c + 1] = TIFFGetG(v);
-    out[i * c + 2] = TIFFGetB(v);
-    if (c == 4) out[i * c + 3] = TIFFGetA(v);
+    out[i * c] = static_cast<T>(TIFFGetR(v) * widen);
+    out[i * c + 1] = static_cast<T>(TIFFGetG(v) * widen);
+    out[i * c + 2] = static_cast<T>(TIFFGetB(v) * widen);
+    if (c == 4) out[i * c + 3] = static_cast<T>(TIFFGetA(v) * widen);
   }
+  return Status::Ok();
+}
+
+template <typename T>
+Status DecodeTiff(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
+                  T* out) {
+  Session s(data, size);
+  TFGPUAUG_RETURN_IF_ERROR(s.Open());
+  Layout l;
+  TFGPUAUG_RETURN_IF_ERROR(ReadLayout(&s, &l));
+  const Window region = SourceRegion(window, request.dct_denom, int(l.height), int(l.width));
+  std::vector<T> pixels(size_t(region.height) * region.width * l.channels);
+  if (l.direct) {
+    TFGPUAUG_RETURN_IF_ERROR(ReadDirect(&s, l, region, pixels.data()));
+  } else {
+    TFGPUAUG_RETURN_IF_ERROR(ReadRgba(&s, l, region, pixels.data()));
+  }
+  WriteWindow(pixels.data(), region.height, region.width, l.channels, request.dct_denom,
+              Window{0, 0, window.height, window.width}, request.channels, out);
   return Status::Ok();
 }
 
@@ -275,20 +309,12 @@ Status ProbeTiff(const uint8_t* data, size_t size, ImageInfo* info) {
 
 Status DecodeTiffWindow(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& window,
                         uint8_t* out) {
-  Session s(data, size);
-  TFGPUAUG_RETURN_IF_ERROR(s.Open());
-  Layout l;
-  TFGPUAUG_RETURN_IF_ERROR(ReadLayout(&s, &l));
-  const Window region = SourceRegion(window, request.dct_denom, int(l.height), int(l.width));
-  std::vector<uint8_t> pixels(size_t(region.height) * region.width * l.channels);
-  if (l.direct) {
-    TFGPUAUG_RETURN_IF_ERROR(ReadDirect(&s, l, region, pixels.data()));
-  } else {
-    TFGPUAUG_RETURN_IF_ERROR(ReadRgba(&s, l, region, pixels.data()));
-  }
-  WriteWindow(pixels.data(), region.height, region.width, l.channels, request.dct_denom,
-              Window{0, 0, window.height, window.width}, request.channels, out);
-  return Status::Ok();
+  return DecodeTiff(data, size, request, window, out);
+}
+
+Status DecodeTiffWindow16(const uint8_t* data, size_t size, const DecodeRequest& request,
+                          const Window& window, uint16_t* out) {
+  return DecodeTiff(data, size, request, window, out);
 }
 
 }  // namespace tfgpuaug

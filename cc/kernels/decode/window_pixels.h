@@ -26,17 +26,18 @@ inline Window SourceRegion(const Window& window, int denom, int h, int w) {
 }
 
 // `in` is the whole h x w image of c channels; `window` is in reduced coordinates.
-inline void BoxReduce(const uint8_t* in, int h, int w, int c, int denom, const Window& window, uint8_t* out) {
+template <typename T>
+void BoxReduce(const T* in, int h, int w, int c, int denom, const Window& window, T* out) {
   for (int r = 0; r < window.height; ++r) {
     const int y0 = (window.y + r) * denom, y1 = std::min(y0 + denom, h);
     for (int col = 0; col < window.width; ++col) {
       const int x0 = (window.x + col) * denom, x1 = std::min(x0 + denom, w);
       const int n = (y1 - y0) * (x1 - x0);
       for (int k = 0; k < c; ++k) {
-        int sum = 0;
+        int64_t sum = 0;
         for (int y = y0; y < y1; ++y)
           for (int x = x0; x < x1; ++x) sum += in[(size_t(y) * w + x) * c + k];
-        out[(size_t(r) * window.width + col) * c + k] = static_cast<uint8_t>((sum + n / 2) / n);
+        out[(size_t(r) * window.width + col) * c + k] = static_cast<T>((sum + n / 2) / n);
       }
     }
   }
@@ -44,10 +45,10 @@ inline void BoxReduce(const uint8_t* in, int h, int w, int c, int denom, const W
 
 // Writes `window` (in coordinates reduced by `denom`) of the h x w image `in` (c channels)
 // to `out` as out_c channels: each output pixel the mean of its denom x denom block.
-inline void WriteWindow(const uint8_t* in, int h, int w, int c, int denom, const Window& window, int out_c,
-                        uint8_t* out) {
-  std::vector<uint8_t> reduced;
-  const uint8_t* src = in;
+template <typename T>
+void WriteWindow(const T* in, int h, int w, int c, int denom, const Window& window, int out_c, T* out) {
+  std::vector<T> reduced;
+  const T* src = in;
   int src_w = w, sx = window.x, sy = window.y;
   if (denom > 1) {
     reduced.resize(size_t(window.height) * window.width * c);
@@ -57,10 +58,10 @@ inline void WriteWindow(const uint8_t* in, int h, int w, int c, int denom, const
     sx = sy = 0;
   }
   for (int r = 0; r < window.height; ++r) {
-    const uint8_t* row = src + (size_t(sy + r) * src_w + sx) * c;
-    uint8_t* o = out + size_t(r) * window.width * out_c;
+    const T* row = src + (size_t(sy + r) * src_w + sx) * c;
+    T* o = out + size_t(r) * window.width * out_c;
     if (c == out_c && c != 2) {  // no conversion: a row copy
-      std::memcpy(o, row, size_t(window.width) * c);
+      std::memcpy(o, row, size_t(window.width) * c * sizeof(T));
       continue;
     }
     for (int x = 0; x < window.width; ++x) ConvertPixel(row + x * c, c, o + x * out_c, out_c);
