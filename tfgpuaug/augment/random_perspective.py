@@ -8,7 +8,7 @@ that takes the moved corners back to the original ones (torchvision's
 centres map to continuous input coordinates). Pixels that map outside the image get `fill`.
 
 Resampling runs on TensorFlow's ImageProjectiveTransformV3 (CPU and GPU kernels), in float
-and rounded back for uint8 images. The homographies are returned with `return_plan`, and
+and rounded back for uint8 images (bilinear; nearest copies pixels in their own dtype). The homographies are returned with `return_plan`, and
 `RandomPerspective` moves boxes (the enclosing box of the moved corners), masks (nearest) and
 keypoints with the image.
 """
@@ -85,7 +85,9 @@ def warp_perspective(images: Images, matrices: tf.Tensor, interpolation: str = "
                          tf.broadcast_to(half, [n, 3, 3]))
     m = m / m[:, 2:3, 2:3]
     transforms = tf.cast(tf.reshape(m, [-1, 9])[:, :8], tf.float32)
-    floating = images.dtype.is_floating
+    # Nearest sampling copies pixels: any dtype as it is. Bilinear on integers interpolates in
+    # float and rounds (TensorFlow's integer kernels truncate).
+    floating = images.dtype.is_floating or interpolation == "nearest"
     x = images if floating else tf.cast(images, tf.float32)
     out = tf.raw_ops.ImageProjectiveTransformV3(
         images=x, transforms=transforms, output_shape=tf.shape(images)[1:3], fill_value=float(fill),
