@@ -8,7 +8,7 @@ import struct
 import numpy as np
 import pytest
 import tensorflow as tf
-from PIL import Image
+from PIL import Image, ImageOps
 
 import fixtures
 import tfgpuaug as tga
@@ -172,7 +172,7 @@ PNM_FILES = {
 
 def tiff(array: np.ndarray, *, bits: int = 8, photometric: int = 2, extra: int | None = None,
          tile: tuple[int, int] | None = None, big_endian: bool = False, colormap=None,
-         rows_per_strip: int = 4, packed: np.ndarray | None = None) -> bytes:
+         rows_per_strip: int = 4, packed: np.ndarray | None = None, orientation: int | None = None) -> bytes:
     """An uncompressed TIFF (strips or tiles) of `array` [H, W, S] with `bits` per sample."""
     e = ">" if big_endian else "<"
     h, w, spp = array.shape
@@ -209,6 +209,8 @@ def tiff(array: np.ndarray, *, bits: int = 8, photometric: int = 2, extra: int |
         entries.append((338, 3, [extra]))
     if colormap is not None:
         entries.append((320, 3, colormap))
+    if orientation is not None:
+        entries.append((274, 3, [orientation]))
     entries.sort()
     ifd_at = at + (at % 2)
     tail, body = bytearray(), bytearray()
@@ -376,14 +378,14 @@ def test_fused_crops_read_every_format_like_decoded_images():
                                   tga.resize_center_crop(decoded, 30, 24).numpy())
 
 
-def test_tiff_orientation_tag_is_applied_on_request():
-    data = pil_save(Image.fromarray(RGB), "TIFF", exif=fixtures.exif_with_orientation(6))
-    tagged = Image.open(io.BytesIO(data))
-    if tagged.getexif().get(0x0112) != 6:
-        pytest.skip("this PIL does not write the orientation tag into the TIFF IFD")
-    got = tga.decode_image(data, apply_exif_orientation=True).numpy()
-    np.testing.assert_array_equal(got, np.rot90(RGB, -1))
-    np.testing.assert_array_equal(tga.decode_image(data).numpy(), RGB)
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_tiff_orientation_tag_is_applied_on_request(orientation):
+    data = tiff(RGB, orientation=orientation)
+    assert Image.open(io.BytesIO(data)).getexif().get(0x0112) == orientation
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))))
+    np.testing.assert_array_equal(tga.decode_image(data, apply_exif_orientation=True).numpy(), expected)
+    np.testing.assert_array_equal(tga.decode_image(data).numpy(), RGB)  # stored order by default
+    assert tga.image_shape(data, apply_exif_orientation=True).numpy().tolist() == list(expected.shape)
 
 
 TRUNCATABLE = {"bmp": BMP_FILES["pil_rgb"], "bmp_rle": BMP_FILES["rle8"], "pnm": PNM_FILES["pil_p6"],
