@@ -8,8 +8,8 @@ that takes the moved corners back to the original ones (torchvision's
 centres map to continuous input coordinates). Pixels that map outside the image get `fill`.
 
 Resampling runs on TensorFlow's ImageProjectiveTransformV3 (CPU and GPU kernels), in float
-and rounded back for uint8 images (bilinear; nearest copies pixels in their own dtype). The homographies are returned with `return_plan`, and
-`RandomPerspective` moves boxes (the enclosing box of the moved corners), masks (nearest) and
+and rounded back for uint8 images (bilinear; nearest copies pixels in their own dtype). The
+homographies are returned with `return_plan`, and `RandomPerspective` moves boxes (the enclosing box of the moved corners), masks (nearest) and
 keypoints with the image.
 """
 from __future__ import annotations
