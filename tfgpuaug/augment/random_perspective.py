@@ -9,8 +9,8 @@ centres map to continuous input coordinates). Pixels that map outside the image 
 
 Resampling runs on TensorFlow's ImageProjectiveTransformV3 (CPU and GPU kernels), in float
 and rounded back for uint8 images (bilinear; nearest copies pixels in their own dtype). The
-homographies are returned with `return_plan`, and `RandomPerspective` moves boxes (the enclosing box of the moved corners), masks (nearest) and
-keypoints with the image.
+homographies are returned with `return_plan`, and `RandomPerspective` moves boxes (the
+enclosing box of the moved corners), masks (nearest) and keypoints with the image.
 """
 from __future__ import annotations
 
