@@ -54,17 +54,19 @@ class CocoMasksOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& segmentations = ctx->input(0);
     const Tensor& kinds = ctx->input(1);
-    OP_REQUIRES(ctx, segmentations.dims() == 1 && kinds.dims() == 1 && kinds.dim_size(0) == segmentations.dim_size(0),
-                errors::InvalidArgument("segmentations and kinds must be [N] each, got ",
-                                        segmentations.shape().DebugString(), " and ", kinds.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, segmentations.dims() == 1 && kinds.dims() == 1 && kinds.dim_size(0) == segmentations.dim_size(0),
+        errors::InvalidArgument("segmentations and kinds must be [N] each, got ",
+                                segmentations.shape().DebugString(), " and ", kinds.shape().DebugString()));
     const int h = ctx->input(2).scalar<int32_t>()();
     const int w = ctx->input(3).scalar<int32_t>()();
     const int64_t n = segmentations.dim_size(0);
     OP_REQUIRES(ctx, h > 0 && w > 0 && int64_t{h} * w <= max_pixels_,
-                errors::InvalidArgument("COCO masks: image size ", h, "x", w, " is empty or over max_pixels=",
-                                        max_pixels_));
+                errors::InvalidArgument("COCO masks: image size ", h, "x", w,
+                                        " is empty or over max_pixels=", max_pixels_));
     OP_REQUIRES(ctx, !instance_ids_ || n <= 255,
-                errors::InvalidArgument("COCO masks: ", n, " instances do not fit a uint8 instance-id mask; "
+                errors::InvalidArgument("COCO masks: ", n,
+                                        " instances do not fit a uint8 instance-id mask; "
                                         "use instance masks"));
     OP_REQUIRES(ctx, instance_ids_ || n * h * w <= max_pixels_ * 4,
                 errors::InvalidArgument("COCO masks: ", n, " masks of ", h, "x", w, " are too many bytes"));
@@ -90,8 +92,7 @@ class CocoMasksOp : public OpKernel {
   int64_t max_pixels_ = 0;
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CocoMasks").Device(DEVICE_CPU),
-                        CocoMasksOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CocoMasks").Device(DEVICE_CPU), CocoMasksOp);
 
 }  // namespace
 }  // namespace tensorflow

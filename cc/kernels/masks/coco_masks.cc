@@ -48,7 +48,8 @@ void FillPolygon(const std::vector<Point>& poly, int height, int width, std::vec
     for (size_t i = 0; i < poly.size(); ++i) {
       const Point& a = poly[i];
       const Point& b = poly[(i + 1) % poly.size()];
-      if ((a.y <= yc && yc < b.y) || (b.y <= yc && yc < a.y)) xs.push_back(a.x + (yc - a.y) * (b.x - a.x) / (b.y - a.y));
+      if ((a.y <= yc && yc < b.y) || (b.y <= yc && yc < a.y))
+        xs.push_back(a.x + (yc - a.y) * (b.x - a.x) / (b.y - a.y));
     }
     std::sort(xs.begin(), xs.end());
     for (size_t k = 0; k + 1 < xs.size(); k += 2) {
@@ -70,7 +71,8 @@ Status DecodeRleString(const char* text, size_t size, std::vector<uint32_t>* cou
     int k = 0;
     bool more = true;
     while (more) {
-      if (p >= size || text[p] == '\0') return Status::Invalid("COCO RLE: the counts string ends inside a count");
+      if (p >= size || text[p] == '\0')
+        return Status::Invalid("COCO RLE: the counts string ends inside a count");
       const int c = static_cast<unsigned char>(text[p]) - 48;
       if (c < 0 || c > 63) return Status::Invalid("COCO RLE: invalid character in the counts string");
       if (k >= 12) return Status::Invalid("COCO RLE: a count in the string is too long");
@@ -115,7 +117,8 @@ Status PaintSegmentation(SegmentationKind kind, const uint8_t* data, size_t size
       float x, y;
       std::memcpy(&x, data + p + 8 * i, 4);
       std::memcpy(&y, data + p + 8 * i + 4, 4);
-      if (!std::isfinite(x) || !std::isfinite(y)) return Status::Invalid("COCO polygon: a coordinate is not finite");
+      if (!std::isfinite(x) || !std::isfinite(y))
+        return Status::Invalid("COCO polygon: a coordinate is not finite");
       poly[i] = Point{x, y};
     }
     p += size_t(n) * 4;
