@@ -20,6 +20,8 @@ from tensorflow.python.framework import kernels
 import tfgpuaug as tga
 from tfgpuaug import samples
 
+pytestmark = pytest.mark.gpu_path  # placement and GPU-path tests: not pinned to the CPU (conftest.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CUDA_BUILT = __import__("tfgpuaug._build_info", fromlist=["CUDA_BUILT"]).CUDA_BUILT
 needs_cuda_build = pytest.mark.skipif(not CUDA_BUILT, reason="op library built without CUDA kernels")

@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 import gpu_selfcheck  # noqa: E402
 from test_kernels_module import MODULE_DIR, kernels  # noqa: E402
 
+pytestmark = pytest.mark.gpu_path  # placement and GPU-path tests: not pinned to the CPU (conftest.py)
+
 
 def cpu_standin(**overrides):
     k = types.SimpleNamespace(**{n: getattr(kernels, n) for n in dir(kernels) if not n.startswith("_")})
