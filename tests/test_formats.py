@@ -505,3 +505,12 @@ def test_uint16_arguments():
         tga.decode_image([TIFF_FILES["pil_gray16"]] * 2, dtype=tf.uint16)
     with pytest.raises(ValueError, match="uint8 or tf.uint16"):
         tga.decode_image(TIFF_FILES["pil_gray16"], dtype=tf.float32)
+
+
+def test_bmp_and_gif_equal_tf_io_where_it_decodes_them():
+    """tf.io.decode_bmp (24/32-bit uncompressed) and tf.io.decode_gif (first frame) as a second oracle."""
+    for name in ("pil_rgb", "32bit_top_down"):
+        data = BMP_FILES[name]
+        np.testing.assert_array_equal(tga.decode_image(data).numpy(), tf.io.decode_bmp(data, channels=3).numpy())
+    gif = pil_save(Image.fromarray(RGB).quantize(64), "GIF")
+    np.testing.assert_array_equal(tga.decode_image(gif).numpy(), tf.io.decode_gif(gif)[0].numpy())
