@@ -145,7 +145,7 @@ def test_shard_split_partitions_and_shuffle_reorders(shards):
     assert all(sorted(e) == sorted(epochs[0]) for e in epochs)
     orders = {tuple(e[::4]) for e in epochs}  # the first key of each shard
     assert len(orders) > 1, "the shard order never changed in 4 epochs"
-    with pytest.raises(ValueError, match="cannot be split among 4"):
+    with pytest.raises(ValueError, match="3 items cannot be split among 4"):
         tga.data.webdataset(shards, FIELDS, shard=(4, 0))
 
 

@@ -103,12 +103,9 @@ def coco(annotation_file: str, image_dir: str, masks: Optional[str] = None, incl
         "area": ragged("area", tf.float32), "kinds": ragged("kinds", tf.int32),
         "segmentations": ragged("segmentations", tf.string),
     }
-    ds = tf.data.Dataset.from_tensor_slices(columns)
-    if shard is not None:
-        num_shards, index = shard
-        if not 0 <= index < num_shards:
-            raise ValueError(f"shard index must be in [0, {num_shards}), got {index}")
-        ds = ds.shard(num_shards, index)
+    from tfgpuaug.data.readers import split
+
+    ds = split(tf.data.Dataset.from_tensor_slices(columns), shard)
     if shuffle:
         ds = ds.shuffle(len(images), seed=seed, reshuffle_each_iteration=True)
     ds = ds.map(lambda row: _element(row, masks), num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)

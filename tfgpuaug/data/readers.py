@@ -38,15 +38,23 @@ def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False
         raise ValueError(f"{len(files)} files but {len(labels)} labels")
     if not files:
         raise ValueError("no image files")
-    ds = tf.data.Dataset.from_tensor_slices((files, tf.constant(labels, tf.int64)))
-    if shard is not None:
-        num_shards, index = shard
-        if not 0 <= index < num_shards:
-            raise ValueError(f"shard index must be in [0, {num_shards}), got {index}")
-        ds = ds.shard(num_shards, index)
+    ds = split(tf.data.Dataset.from_tensor_slices((files, tf.constant(labels, tf.int64))), shard)
     if shuffle:
         ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
     return ds.map(_read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+
+
+def split(ds: tf.data.Dataset, shard: Optional[Tuple[int, int]], count: Optional[int] = None) -> tf.data.Dataset:
+    """`ds` with every num_shards-th element from `index` for `shard=(num_shards, index)` (None:
+    all); `count`, the number of elements, refuses splits that would leave a pipeline empty."""
+    if shard is None:
+        return ds
+    num_shards, index = shard
+    if not 0 <= index < num_shards:
+        raise ValueError(f"shard index must be in [0, {num_shards}), got {index}")
+    if count is not None and count < num_shards:
+        raise ValueError(f"{count} items cannot be split among {num_shards} input pipelines")
+    return ds.shard(num_shards, index)
 
 
 def _read(path, label):

@@ -103,14 +103,9 @@ def webdataset(urls: Union[str, Sequence[str]], fields: Union[Mapping[str, str],
     """
     files = _shard_files(urls)
     named = _field_names(fields)
-    ds = tf.data.Dataset.from_tensor_slices(files)
-    if shard is not None:
-        num_shards, index = shard
-        if not 0 <= index < num_shards:
-            raise ValueError(f"shard index must be in [0, {num_shards}), got {index}")
-        if len(files) < num_shards:
-            raise ValueError(f"{len(files)} tar shards cannot be split among {num_shards} input pipelines")
-        ds = ds.shard(num_shards, index)
+    from tfgpuaug.data.readers import split
+
+    ds = split(tf.data.Dataset.from_tensor_slices(files), shard, count=len(files))
     if shuffle:
         ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
     return ds.interleave(lambda f: tar_samples(tf.reshape(f, [1]), named, missing_ok),

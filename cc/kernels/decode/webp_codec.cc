@@ -94,14 +94,19 @@ Status DecodeStill(const uint8_t* data, size_t size, int c, const Window& region
   return Status::Ok();
 }
 
-// The first frame of an animation, RGBA on the full canvas.
-Status DecodeFirstFrame(const uint8_t* data, size_t size, int w, int h, std::vector<uint8_t>* pixels) {
+// libwebp's animation decoder over `data` (RGBA frames composited on the canvas), or null.
+std::unique_ptr<WebPAnimDecoder, AnimDeleter> NewAnimDecoder(const uint8_t* data, size_t size) {
   WebPAnimDecoderOptions options;
-  if (!WebPAnimDecoderOptionsInit(&options)) return Status::Invalid("invalid WebP: libwebp version mismatch");
+  if (!WebPAnimDecoderOptionsInit(&options)) return nullptr;  // a libwebp version mismatch
   options.color_mode = MODE_RGBA;
   options.use_threads = 0;
   const WebPData webp{data, size};
-  std::unique_ptr<WebPAnimDecoder, AnimDeleter> decoder(WebPAnimDecoderNew(&webp, &options));
+  return std::unique_ptr<WebPAnimDecoder, AnimDeleter>(WebPAnimDecoderNew(&webp, &options));
+}
+
+// The first frame of an animation, RGBA on the full canvas.
+Status DecodeFirstFrame(const uint8_t* data, size_t size, int w, int h, std::vector<uint8_t>* pixels) {
+  auto decoder = NewAnimDecoder(data, size);
   uint8_t* frame = nullptr;
   int timestamp = 0;
   if (decoder == nullptr || !WebPAnimDecoderGetNext(decoder.get(), &frame, &timestamp) || frame == nullptr) {
@@ -189,12 +194,7 @@ Status DecodeWebpFrames(const uint8_t* data, size_t size, int channels, uint8_t*
     request.channels = channels;
     return DecodeWebpWindow(data, size, request, whole, out);
   }
-  WebPAnimDecoderOptions options;
-  if (!WebPAnimDecoderOptionsInit(&options)) return Status::Invalid("invalid WebP: libwebp version mismatch");
-  options.color_mode = MODE_RGBA;
-  options.use_threads = 0;
-  const WebPData webp{data, size};
-  std::unique_ptr<WebPAnimDecoder, AnimDeleter> decoder(WebPAnimDecoderNew(&webp, &options));
+  auto decoder = NewAnimDecoder(data, size);
   if (decoder == nullptr) return Status::Invalid("invalid WebP: could not read the animation");
   while (WebPAnimDecoderHasMoreFrames(decoder.get())) {
     uint8_t* frame = nullptr;
