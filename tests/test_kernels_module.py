@@ -82,6 +82,24 @@ def test_strided_decode_equals_packed(channels):
                                           kernels.decode(blob, channels, [0, 1, 1, 1], 2))
 
 
+def test_gpu_decode_routes_images_nvjpeg_cannot_take_to_the_cpu():
+    """The rules the GPU decode path follows (cc/kernels/decode/gpu_decode_route.h), checked in
+    the CPU build: nvJPEG takes whole 3-channel JPEGs at full scale and nothing else, and no
+    image at all when libnvjpeg is missing or TFGPUAUG_NVJPEG=off."""
+    rgb = fixtures.photo(24, 30)
+    jpeg = fixtures.jpeg_bytes(rgb)
+    route = kernels.nvjpeg_route
+    assert route(jpeg) == "nvjpeg" and route(jpeg, channels=1) == "nvjpeg" and route(jpeg, mode="on") == "nvjpeg"
+    assert route(jpeg, mode="reject") == "nvjpeg"  # routed there, then refused and decoded on the CPU
+    assert route(jpeg, mode="off") == "host"
+    assert route(jpeg, nvjpeg_loaded=False) == "host"
+    assert route(jpeg, dct_denom=2) == "host"
+    assert route(fixtures.jpeg_bytes(rgb, mode="CMYK")) == "host"
+    assert route(fixtures.png_bytes(rgb)) == "host"
+    rotated = fixtures.jpeg_bytes(rgb, exif=fixtures.exif_with_orientation(6))
+    assert route(rotated) == "nvjpeg" and route(rotated, apply_exif_orientation=True) == "host"
+
+
 def test_cpu_decode_window_and_errors():
     blob = fixtures.jpeg_bytes(fixtures.photo(64, 80))
     np.testing.assert_array_equal(kernels.decode(blob, window=[3, 5, 20, 30]),

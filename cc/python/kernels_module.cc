@@ -13,6 +13,7 @@
 
 #include "cc/kernels/augment/augment_cpu.h"
 #include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/gpu_decode_route.h"
 #include "cc/kernels/decode/image_decode.h"
 #include "cc/kernels/normalize/normalize_cpu.h"
 #include "cc/kernels/resample/resample_cpu.h"
@@ -429,6 +430,18 @@ py::array_t<uint8_t> WarpAffineGpu(U8Image img, std::vector<float> m, bool bilin
 
 }  // namespace
 
+// Where a GPU decode sends this image ("nvjpeg" or "host"), by the rules and the
+// TFGPUAUG_NVJPEG value `mode` the GPU path uses, with nvJPEG loaded or not.
+std::string NvjpegRoute(py::bytes data, int channels, int dct_denom, bool apply_exif_orientation,
+                        const std::string& mode, bool nvjpeg_loaded) {
+  const std::string bytes = data;
+  DecodeRequest r = MakeRequest(channels, std::nullopt, dct_denom, apply_exif_orientation, "auto");
+  DecodePlan plan;
+  Check(tfgpuaug::PlanDecode(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), r, &plan));
+  const bool ready = nvjpeg_loaded && tfgpuaug::NvjpegModeFrom(mode.c_str()) != tfgpuaug::NvjpegMode::kOff;
+  return tfgpuaug::RoutesToNvjpeg(plan, r, ready) ? "nvjpeg" : "host";
+}
+
 PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3, py::arg("window") = py::none(),
@@ -458,6 +471,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("fill") = 128.f, py::arg("bilinear") = true,
         "K augment stages per sample of a uint8 batch on the CPU, one sample at a time.");
   m.def("flip", &FlipBatch, py::arg("images"), py::arg("horizontal"), py::arg("vertical"));
+  m.def("nvjpeg_route", &NvjpegRoute, py::arg("data"), py::arg("channels") = 3, py::arg("dct_denom") = 1,
+        py::arg("apply_exif_orientation") = false, py::arg("mode") = "", py::arg("nvjpeg_loaded") = true);
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -11,6 +12,7 @@
 #include <nvjpeg.h>
 
 #include "cc/kernels/common/cuda_launch.h"
+#include "cc/kernels/decode/gpu_decode_route.h"
 #include "cc/kernels/decode/pixel_convert.h"
 
 namespace tfgpuaug {
@@ -69,14 +71,29 @@ Nvjpeg* LoadNvjpeg() {
   return nv;
 }
 
-// nvJPEG decodes whole 3-channel baseline/progressive JPEGs at full scale; everything
-// else (PNG, CMYK, DCT scaling, EXIF re-orientation) goes through the CPU decoder.
-bool UsesNvjpeg(const GpuDecodeTarget& t) {
-  const DecodePlan& p = *t.plan;
-  const DecodeRequest& r = *t.request;
-  const bool oriented = r.apply_exif_orientation && p.info.orientation != 1;
-  return p.info.format == ImageFormat::kJpeg && p.info.channels != 4 && r.dct_denom == 1 && !oriented;
+NvjpegMode Mode() {
+  static const NvjpegMode mode = NvjpegModeFrom(std::getenv("TFGPUAUG_NVJPEG"));
+  return mode;
 }
+
+// Once per process, why images that nvJPEG would take are decoded on the CPU instead.
+void WarnOnce(std::once_flag* flag, const std::string& why) {
+  std::call_once(
+      *flag, [&why] { std::fprintf(stderr, "tfgpuaug: %s; decoding on the CPU instead\n", why.c_str()); });
+}
+
+std::once_flag g_unavailable_warning, g_rejected_warning;
+
+// Whether nvJPEG can take images now (loading it the first time); warns once when not.
+bool NvjpegReady() {
+  if (Mode() == NvjpegMode::kOff) return false;
+  std::lock_guard<std::mutex> lock(g_nvjpeg_mutex);
+  Nvjpeg* nv = LoadNvjpeg();
+  if (!nv->error.empty()) WarnOnce(&g_unavailable_warning, nv->error);
+  return nv->error.empty();
+}
+
+bool UsesNvjpeg(const GpuDecodeTarget& t, bool ready) { return RoutesToNvjpeg(*t.plan, *t.request, ready); }
 
 size_t FullRgbBytes(const GpuDecodeTarget& t) { return size_t(t.plan->info.height) * t.plan->info.width * 3; }
 
@@ -102,14 +119,25 @@ void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t* device_
                           size_t* host_staging_bytes) {
   *device_scratch_bytes = 0;
   *host_staging_bytes = 0;
+  const bool ready = NvjpegReady();
   for (int i = 0; i < n; ++i) {
-    if (UsesNvjpeg(targets[i])) {
-      *device_scratch_bytes += FullRgbBytes(targets[i]);
-    } else {
-      *host_staging_bytes += OutputBytes(targets[i]);
-    }
+    if (UsesNvjpeg(targets[i], ready)) *device_scratch_bytes += FullRgbBytes(targets[i]);
+    // Staging for every image: the ones nvJPEG rejects are decoded on the CPU too.
+    *host_staging_bytes += OutputBytes(targets[i]);
   }
 }
+
+namespace {
+
+// The CPU decoder's window for target i, copied to its device output through `staging`.
+Status HostDecode(const GpuDecodeTarget& t, int i, uint8_t* staging, cudaStream_t stream) {
+  Status s = ExecuteDecode(t.data, t.size, *t.request, *t.plan, staging);
+  if (!s.ok()) return s.Prefixed("image " + std::to_string(i) + ": ");
+  return CudaStatus(cudaMemcpyAsync(t.device_out, staging, OutputBytes(t), cudaMemcpyHostToDevice, stream),
+                    "copying a host-decoded image to the GPU");
+}
+
+}  // namespace
 
 Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scratch, uint8_t* host_staging,
                       cudaStream_t stream) {
@@ -117,11 +145,17 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scr
   std::vector<size_t> lengths;
   std::vector<nvjpegImage_t> images;
   std::vector<int> gpu_index;
+  std::vector<uint8_t*> staging_of(n);
   uint8_t* scratch = device_scratch;
   uint8_t* staging = host_staging;
+  const bool ready = NvjpegReady();
+  for (int i = 0; i < n; ++i) {  // every image has staging, in order (see GpuDecodeBufferSizes)
+    staging_of[i] = staging;
+    staging += OutputBytes(targets[i]);
+  }
   for (int i = 0; i < n; ++i) {
     const GpuDecodeTarget& t = targets[i];
-    if (UsesNvjpeg(t)) {
+    if (UsesNvjpeg(t, ready)) {
       nvjpegImage_t image = {};
       image.channel[0] = scratch;
       image.pitch[0] = size_t(t.plan->info.width) * 3;
@@ -132,34 +166,40 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scr
       gpu_index.push_back(i);
       continue;
     }
-    Status s = ExecuteDecode(t.data, t.size, *t.request, *t.plan, staging);
-    if (!s.ok()) return s.Prefixed("image " + std::to_string(i) + ": ");
-    TFGPUAUG_RETURN_IF_ERROR(
-        CudaStatus(cudaMemcpyAsync(t.device_out, staging, OutputBytes(t), cudaMemcpyHostToDevice, stream),
-                   "copying a host-decoded image to the GPU"));
-    staging += OutputBytes(t);
+    TFGPUAUG_RETURN_IF_ERROR(HostDecode(t, i, staging_of[i], stream));
   }
   if (!gpu_index.empty()) {
-    std::lock_guard<std::mutex> lock(g_nvjpeg_mutex);
-    Nvjpeg* nv = LoadNvjpeg();
-    if (!nv->error.empty()) return Status::Invalid(nv->error);
-    const int count = static_cast<int>(gpu_index.size());
-    if (nv->batched_initialize(nv->handle, nv->state, count, 1, NVJPEG_OUTPUT_RGBI) !=
-            NVJPEG_STATUS_SUCCESS ||
-        nv->decode_batched(nv->handle, nv->state, data.data(), lengths.data(), images.data(), stream) !=
-            NVJPEG_STATUS_SUCCESS) {
-      return Status::Invalid("nvJPEG could not decode the batch (corrupt or unsupported JPEG)");
+    bool decoded = false;
+    {
+      std::lock_guard<std::mutex> lock(g_nvjpeg_mutex);
+      Nvjpeg* nv = LoadNvjpeg();
+      const int count = static_cast<int>(gpu_index.size());
+      decoded = Mode() != NvjpegMode::kReject &&
+                nv->batched_initialize(nv->handle, nv->state, count, 1, NVJPEG_OUTPUT_RGBI) ==
+                    NVJPEG_STATUS_SUCCESS &&
+                nv->decode_batched(nv->handle, nv->state, data.data(), lengths.data(), images.data(),
+                                   stream) == NVJPEG_STATUS_SUCCESS;
+      if (decoded) {
+        for (int k = 0; k < count; ++k) {
+          const GpuDecodeTarget& t = targets[gpu_index[k]];
+          const DecodePlan& p = *t.plan;
+          const Window w =
+              t.request->has_window ? t.request->window : Window{0, 0, p.out_height, p.out_width};
+          WindowFromRgbKernel<<<GridBlocks(size_t(w.height) * w.width), kThreadsPerBlock, 0, stream>>>(
+              images[k].channel[0], p.info.width, w.y, w.x, w.height, w.width, t.device_out, p.out_channels);
+        }
+        TFGPUAUG_RETURN_IF_ERROR(CudaStatus(cudaGetLastError(), "launching the window copy"));
+        // The shared nvJPEG state may be reused only once this batch has finished.
+        TFGPUAUG_RETURN_IF_ERROR(CudaStatus(cudaStreamSynchronize(stream), "GPU decode"));
+      }
     }
-    for (int k = 0; k < count; ++k) {
-      const GpuDecodeTarget& t = targets[gpu_index[k]];
-      const DecodePlan& p = *t.plan;
-      const Window w = t.request->has_window ? t.request->window : Window{0, 0, p.out_height, p.out_width};
-      WindowFromRgbKernel<<<GridBlocks(size_t(w.height) * w.width), kThreadsPerBlock, 0, stream>>>(
-          images[k].channel[0], p.info.width, w.y, w.x, w.height, w.width, t.device_out, p.out_channels);
+    if (!decoded) {
+      // nvJPEG refused the batch (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
+      // one): the CPU decodes those images, and a truly corrupt file fails there, by index.
+      WarnOnce(&g_rejected_warning,
+               "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
+      for (int i : gpu_index) TFGPUAUG_RETURN_IF_ERROR(HostDecode(targets[i], i, staging_of[i], stream));
     }
-    TFGPUAUG_RETURN_IF_ERROR(CudaStatus(cudaGetLastError(), "launching the window copy"));
-    // The shared nvJPEG state may be reused only once this batch has finished.
-    return CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
   }
   return CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
 }

@@ -1,0 +1,36 @@
+// Which images of a GPU decode go to nvJPEG and which to the CPU decoder (plus a copy), and
+// the TFGPUAUG_NVJPEG switch. Host code without CUDA, so the CPU build and the kernels
+// module test the rules the GPU path follows.
+#ifndef TFGPUAUG_CC_KERNELS_DECODE_GPU_DECODE_ROUTE_H_
+#define TFGPUAUG_CC_KERNELS_DECODE_GPU_DECODE_ROUTE_H_
+
+#include <cstring>
+
+#include "cc/kernels/decode/image_decode.h"
+
+namespace tfgpuaug {
+
+// TFGPUAUG_NVJPEG: unset or "on" uses nvJPEG where it can; "off" decodes everything on the
+// CPU (as when libnvjpeg is missing); "reject" makes nvJPEG refuse every batch, which takes
+// the fallback path a rejected image takes (for tests on a GPU machine).
+enum class NvjpegMode { kOn, kOff, kReject };
+
+inline NvjpegMode NvjpegModeFrom(const char* value) {
+  if (value == nullptr) return NvjpegMode::kOn;
+  if (std::strcmp(value, "off") == 0) return NvjpegMode::kOff;
+  if (std::strcmp(value, "reject") == 0) return NvjpegMode::kReject;
+  return NvjpegMode::kOn;
+}
+
+// nvJPEG decodes whole 3-channel JPEGs at full scale; everything else (other formats, CMYK,
+// DCT scaling, EXIF re-orientation), and every image when nvJPEG is not ready, goes through
+// the CPU decoder.
+inline bool RoutesToNvjpeg(const DecodePlan& p, const DecodeRequest& r, bool nvjpeg_ready) {
+  const bool oriented = r.apply_exif_orientation && p.info.orientation != 1;
+  return nvjpeg_ready && p.info.format == ImageFormat::kJpeg && p.info.channels != 4 && r.dct_denom == 1 &&
+         !oriented;
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_DECODE_GPU_DECODE_ROUTE_H_
