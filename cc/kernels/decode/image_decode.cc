@@ -122,63 +122,52 @@ Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodeP
   return Status::Ok();
 }
 
-Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
-                     uint8_t* out) {
-  const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
-  Window oriented;
-  if (request.has_window) {
-    oriented = request.window;
-  } else {
-    oriented.height = plan.full_height;
-    oriented.width = plan.full_width;
-  }
-  const int hs = ScaledSize(plan.info.height, request.dct_denom);
-  const int ws = ScaledSize(plan.info.width, request.dct_denom);
-  const Window stored = StoredWindow(orientation, oriented, hs, ws);
-  std::vector<uint8_t> buffer;
-  uint8_t* target = out;
-  if (orientation != 1) {
-    buffer.resize(size_t(stored.height) * stored.width * request.channels);
-    target = buffer.data();
-  }
-  const Codec* codec = CodecFor(plan.info.format);
-  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
-  TFGPUAUG_RETURN_IF_ERROR(codec->decode_window(data, size, request, stored, target));
-  if (orientation != 1) {
-    ReorientWindow(orientation, target, stored, hs, ws, oriented, request.channels, out);
-  }
-  return Status::Ok();
-}
+namespace {
 
-Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
-                       uint16_t* out) {
-  const Codec* codec = CodecFor(plan.info.format);
-  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
-  const size_t samples = size_t(plan.out_height) * plan.out_width * plan.out_channels;
-  if (codec->decode_window16 == nullptr) {  // 8-bit formats: decode, then widen
-    std::vector<uint8_t> narrow(samples);
-    TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, narrow.data()));
-    for (size_t i = 0; i < samples; ++i) out[i] = static_cast<uint16_t>(narrow[i] * 257);
-    return Status::Ok();
-  }
+// Decodes the stored window through `decode(stored_window, target)` and re-orients it into
+// `out` when the request applies an EXIF orientation; T is the sample type (8 or 16 bits).
+template <typename T, typename Decode>
+Status DecodeOriented(const DecodeRequest& request, const DecodePlan& plan, T* out, Decode decode) {
   const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
   const Window oriented =
       request.has_window ? request.window : Window{0, 0, plan.full_height, plan.full_width};
   const int hs = ScaledSize(plan.info.height, request.dct_denom);
   const int ws = ScaledSize(plan.info.width, request.dct_denom);
   const Window stored = StoredWindow(orientation, oriented, hs, ws);
-  std::vector<uint16_t> buffer;
-  uint16_t* target = out;
-  if (orientation != 1) {
-    buffer.resize(size_t(stored.height) * stored.width * request.channels);
-    target = buffer.data();
-  }
-  TFGPUAUG_RETURN_IF_ERROR(codec->decode_window16(data, size, request, stored, target));
-  if (orientation != 1) {  // pixels move whole: 2 bytes per channel
-    ReorientWindow(orientation, reinterpret_cast<const uint8_t*>(target), stored, hs, ws, oriented,
-                   2 * request.channels, reinterpret_cast<uint8_t*>(out));
-  }
+  if (orientation == 1) return decode(stored, out);
+  std::vector<T> buffer(size_t(stored.height) * stored.width * request.channels);
+  TFGPUAUG_RETURN_IF_ERROR(decode(stored, buffer.data()));
+  // Pixels move whole: sizeof(T) bytes per channel.
+  ReorientWindow(orientation, reinterpret_cast<const uint8_t*>(buffer.data()), stored, hs, ws, oriented,
+                 int(sizeof(T)) * request.channels, reinterpret_cast<uint8_t*>(out));
   return Status::Ok();
+}
+
+}  // namespace
+
+Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
+                     uint8_t* out) {
+  const Codec* codec = CodecFor(plan.info.format);
+  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
+  return DecodeOriented(request, plan, out, [&](const Window& stored, uint8_t* target) {
+    return codec->decode_window(data, size, request, stored, target);
+  });
+}
+
+Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
+                       uint16_t* out) {
+  const Codec* codec = CodecFor(plan.info.format);
+  if (codec == nullptr) return Status::Invalid("decode plan without an image format");
+  if (codec->decode_window16 == nullptr) {  // 8-bit formats: decode, then widen
+    const size_t samples = size_t(plan.out_height) * plan.out_width * plan.out_channels;
+    std::vector<uint8_t> narrow(samples);
+    TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, narrow.data()));
+    for (size_t i = 0; i < samples; ++i) out[i] = static_cast<uint16_t>(narrow[i] * 257);
+    return Status::Ok();
+  }
+  return DecodeOriented(request, plan, out, [&](const Window& stored, uint16_t* target) {
+    return codec->decode_window16(data, size, request, stored, target);
+  });
 }
 
 Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
