@@ -89,6 +89,13 @@ def run(k, report: Report) -> None:
             for aa in (False, True):
                 report.compare(f"resize {method} {oh}x{ow} aa={aa}", k.resize(images[0], oh, ow, method, aa),
                                k.resize_gpu(images[0], oh, ow, method, aa), 1e-3)
+    # one launch per pass over a batch of different sizes (blocks mapped to samples)
+    sizes = [np.ascontiguousarray(images[i][: 37 - 5 * i, : 53 - 7 * i]) for i in range(b)]
+    for (oh, ow) in ((17, 29), (80, 64)):
+        outs = k.resize_batch_gpu(sizes, oh, ow, "bilinear", True)
+        for i, out in enumerate(outs):
+            report.compare(f"resize batch {oh}x{ow} sample {i}", k.resize(sizes[i], oh, ow, "bilinear", True),
+                           out, 1e-3)
     # the resampler's fused epilogue: mirror, normalize, rounded uint8 output
     mean, std = [123.675, 116.28, 103.53], [58.395, 57.12, 57.375]
     for mirror in (False, True):
@@ -105,7 +112,9 @@ def run(k, report: Report) -> None:
                        k.warp_affine_gpu(images[0], m, bilinear, 128.0), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
-    report.compare("flip", k.flip(images, hz, vt), k.flip_gpu(images, hz, vt), 0)
+    for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"flip channels={c}", k.flip(imgs, hz, vt), k.flip_gpu(imgs, hz, vt), 0)
     # crop-mirror-normalize in every layout and dtype (16-bit outputs compared as bits)
     offsets = np.array([[0, 0], [3, 5], [10, 20], [7, 1]], np.int32)
     mirror = np.array([0, 1, 0, 1], bool)

@@ -1,10 +1,13 @@
-// Attribute and argument checks shared by the CPU and GPU augment OpKernels.
+// Attribute and argument checks of the augment OpKernel (one class for both devices), and the
+// per-device launchers it calls: the CPU's in augment_kernels.cc, the GPU's in
+// augment_kernels_gpu.cc.
 #ifndef TFGPUAUG_CC_OPS_AUGMENT_COMMON_H_
 #define TFGPUAUG_CC_OPS_AUGMENT_COMMON_H_
 
 #include <string>
 
 #include "cc/kernels/augment/augment.h"
+#include "cc/ops/device_tags.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -34,6 +37,13 @@ inline absl::Status CheckAugmentInputs(tensorflow::OpKernelContext* ctx) {
   if (images.dim_size(3) > 4) {
     return tensorflow::errors::InvalidArgument("augment supports at most 4 channels");
   }
+  auto ids = ops.flat<int32_t>();  // in host memory on every device
+  for (int64_t i = 0; i < ids.size(); ++i) {
+    if (ids(i) < 0 || ids(i) >= int(AugmentOp::kNumOps)) {
+      return tensorflow::errors::InvalidArgument("sample ", i / ops.dim_size(1),
+                                                 ": unknown augmentation op id ", ids(i));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -41,6 +51,14 @@ inline AugmentImage ImageOf(const tensorflow::Tensor& images, float fill, Interp
   return AugmentImage{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
                       static_cast<int>(images.dim_size(3)), fill, interpolation};
 }
+
+// Writes every sample of ctx's inputs through its stages into `out` (allocated, images' shape).
+absl::Status LaunchAugment(CpuDevice, tensorflow::OpKernelContext* ctx, const AugmentImage& image_info,
+                           tensorflow::Tensor* out);
+#if GOOGLE_CUDA
+absl::Status LaunchAugment(GpuDevice, tensorflow::OpKernelContext* ctx, const AugmentImage& image_info,
+                           tensorflow::Tensor* out);
+#endif
 
 }  // namespace tfgpuaug
 

@@ -8,6 +8,7 @@
 #include "cc/kernels/decode/decode_crop_resize.h"
 #include "cc/kernels/normalize/normalize.h"
 #include "cc/kernels/warp/warp.h"
+#include "cc/ops/device_tags.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -73,6 +74,28 @@ absl::Status SampleEpilogues(const Epilogue& base, const tensorflow::Tensor& mir
 
 absl::Status ReadAffineAttrs(tensorflow::OpKernelConstruction* ctx, Interpolation* interpolation,
                              float* fill);
+
+// The per-device part of each geometry op, called by its one OpKernel class once the inputs
+// are checked and the output allocated: the CPU's in geometry_kernels.cc, the GPU's in
+// geometry_kernels_gpu.cc. Inputs are read from `ctx` as the op declares them.
+template <typename In, typename Out>
+absl::Status LaunchCropResize(CpuDevice, tensorflow::OpKernelContext* ctx, const CropResizeCall& call);
+absl::Status LaunchCropMirrorNormalize(CpuDevice, tensorflow::OpKernelContext* ctx,
+                                       const CropMirrorNormalizeAttrs& attrs,
+                                       const CropMirrorNormalizeParams& p, tensorflow::Tensor* out);
+absl::Status LaunchFlip(CpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
+absl::Status LaunchWarpAffine(CpuDevice, tensorflow::OpKernelContext* ctx, const AffineParams& p,
+                              tensorflow::Tensor* out);
+#if GOOGLE_CUDA
+template <typename In, typename Out>
+absl::Status LaunchCropResize(GpuDevice, tensorflow::OpKernelContext* ctx, const CropResizeCall& call);
+absl::Status LaunchCropMirrorNormalize(GpuDevice, tensorflow::OpKernelContext* ctx,
+                                       const CropMirrorNormalizeAttrs& attrs,
+                                       const CropMirrorNormalizeParams& p, tensorflow::Tensor* out);
+absl::Status LaunchFlip(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
+absl::Status LaunchWarpAffine(GpuDevice, tensorflow::OpKernelContext* ctx, const AffineParams& p,
+                              tensorflow::Tensor* out);
+#endif  // GOOGLE_CUDA
 
 }  // namespace tfgpuaug
 

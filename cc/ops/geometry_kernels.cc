@@ -1,4 +1,6 @@
-// CPU OpKernels of the geometry ops; every op spreads its samples over the intra-op pool.
+// OpKernels of the geometry ops, one class per op templated on the device (device_tags.h),
+// and their CPU launchers, which spread the samples over the intra-op pool. The GPU launchers
+// are in geometry_kernels_gpu.cc.
 #include <algorithm>
 #include <mutex>
 #include <vector>
@@ -21,7 +23,68 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 
+}  // namespace
+
 template <typename In, typename Out>
+absl::Status LaunchCropResize(CpuDevice, OpKernelContext* ctx, const CropResizeCall& call) {
+  const CropResizeBatch& batch = call.batch;
+  const int c = call.channels, out_h = call.spec.out_h, out_w = call.spec.out_w;
+  const In* in = ctx->input(0).flat<In>().data();
+  Out* o = call.out->flat<Out>().data();
+  ForEachImage(ctx, batch.boxes.size(), [&](int64_t i) {
+    ResampleAxis ay, ax;
+    CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], call.spec, &ay, &ax);
+    ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i], batch.widths[i], c,
+                              long(batch.widths[i]) * c, ay, ax, out_h, out_w,
+                              o + i * int64_t{out_h} * out_w * c, call.epilogues[i]);
+  });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchCropMirrorNormalize(CpuDevice, OpKernelContext* ctx, const CropMirrorNormalizeAttrs& attrs,
+                                       const CropMirrorNormalizeParams& p, Tensor* out) {
+  const uint8_t* in = ctx->input(0).flat<uint8_t>().data();
+  auto* o = static_cast<uint8_t*>(out->data());
+  auto off = ctx->input(1).matrix<int32_t>();
+  auto flip = ctx->input(2).vec<bool>();
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
+  const int64_t out_bytes =
+      int64_t{p.crop_h} * p.crop_w * p.out_channels * CropMirrorNormalizeElementBytes(p.type);
+  ForEachImage(ctx, ctx->input(0).dim_size(0), [&](int64_t i) {
+    CropMirrorNormalizeCpu(in + i * in_per, p, off(i, 0), off(i, 1), flip(i), attrs.mean.data(),
+                           attrs.inv_std.data(), o + i * out_bytes);
+  });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchFlip(CpuDevice, OpKernelContext* ctx, Tensor* out) {
+  const Tensor& images = ctx->input(0);
+  auto h = ctx->input(1).vec<bool>();
+  auto v = ctx->input(2).vec<bool>();
+  const size_t elem = tensorflow::DataTypeSize(images.dtype());
+  const int hh = images.dim_size(1), ww = images.dim_size(2), c = images.dim_size(3);
+  const size_t per = size_t(hh) * ww * c * elem;
+  const auto* in = static_cast<const uint8_t*>(images.data());
+  auto* o = static_cast<uint8_t*>(out->data());
+  ForEachImage(ctx, images.dim_size(0),
+               [&](int64_t i) { FlipCpu(in + i * per, hh, ww, c, elem, h(i), v(i), o + i * per); });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchWarpAffine(CpuDevice, OpKernelContext* ctx, const AffineParams& p, Tensor* out) {
+  const uint8_t* in = ctx->input(0).flat<uint8_t>().data();
+  const float* m = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
+  const int64_t out_per = int64_t{p.out_h} * p.out_w * p.channels;
+  ForEachImage(ctx, ctx->input(0).dim_size(0),
+               [&](int64_t i) { WarpAffineCpu(in + i * in_per, p, m + 6 * i, o + i * out_per); });
+  return absl::OkStatus();
+}
+
+namespace {
+
+template <typename Device, typename In, typename Out>
 class CropResizeOp : public OpKernel {
  public:
   explicit CropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -31,17 +94,7 @@ class CropResizeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     CropResizeCall call;
     OP_REQUIRES_OK(ctx, BeginCropResize(ctx, attrs_, &call));
-    const CropResizeBatch& batch = call.batch;
-    const int c = call.channels, out_h = call.spec.out_h, out_w = call.spec.out_w;
-    const In* in = ctx->input(0).flat<In>().data();
-    Out* o = call.out->flat<Out>().data();
-    ForEachImage(ctx, batch.boxes.size(), [&](int64_t i) {
-      ResampleAxis ay, ax;
-      CropAxes(batch.boxes[i], batch.heights[i], batch.widths[i], call.spec, &ay, &ax);
-      ResampleImageCpu<In, Out>(in + batch.pixel_offsets[i] * c, batch.heights[i], batch.widths[i], c,
-                                long(batch.widths[i]) * c, ay, ax, out_h, out_w,
-                                o + i * int64_t{out_h} * out_w * c, call.epilogues[i]);
-    });
+    OP_REQUIRES_OK(ctx, LaunchCropResize<In, Out>(Device(), ctx, call));
   }
 
  private:
@@ -149,6 +202,7 @@ class DecodeCropResizeOp : public OpKernel {
   float ratio_lo_ = 0.f, ratio_hi_ = 0.f;
 };
 
+template <typename Device>
 class CropMirrorNormalizeOp : public OpKernel {
  public:
   explicit CropMirrorNormalizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -157,55 +211,46 @@ class CropMirrorNormalizeOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
-    const Tensor& offsets = ctx->input(1);
-    const Tensor& mirror = ctx->input(2);
+    const Tensor& offsets = ctx->input(1);  // in host memory on every device
     CropMirrorNormalizeParams p;
-    OP_REQUIRES_OK(ctx, MakeCropMirrorNormalizeParams(attrs_, images, offsets, mirror, &p));
+    OP_REQUIRES_OK(ctx, MakeCropMirrorNormalizeParams(attrs_, images, offsets, ctx->input(2), &p));
     OP_REQUIRES_OK(ctx, CheckCropOffsets(p, offsets));
     const int64_t n = images.dim_size(0);
     TensorShape shape = p.nchw ? TensorShape({n, p.out_channels, p.crop_h, p.crop_w})
                                : TensorShape({n, p.crop_h, p.crop_w, p.out_channels});
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    const uint8_t* in = images.flat<uint8_t>().data();
-    auto* o = static_cast<uint8_t*>(out->data());
-    auto off = offsets.matrix<int32_t>();
-    auto flip = mirror.vec<bool>();
-    const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
-    const int64_t out_bytes =
-        int64_t{p.crop_h} * p.crop_w * p.out_channels * CropMirrorNormalizeElementBytes(p.type);
-    ForEachImage(ctx, n, [&](int64_t i) {
-      CropMirrorNormalizeCpu(in + i * in_per, p, off(i, 0), off(i, 1), flip(i), attrs_.mean.data(),
-                             attrs_.inv_std.data(), o + i * out_bytes);
-    });
+    if (n > 0) OP_REQUIRES_OK(ctx, LaunchCropMirrorNormalize(Device(), ctx, attrs_, p, out));
   }
 
  private:
   CropMirrorNormalizeAttrs attrs_;
 };
 
+template <typename Device>
 class FlipOp : public OpKernel {
  public:
   explicit FlipOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
-    auto h = ctx->input(1).vec<bool>();
-    auto v = ctx->input(2).vec<bool>();
+    const Tensor& h = ctx->input(1);
+    const Tensor& v = ctx->input(2);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                tensorflow::errors::InvalidArgument("images must be [B, H, W, C], got ",
+                                                    images.shape().DebugString()));
     const int64_t n = images.dim_size(0);
-    OP_REQUIRES(ctx, h.size() == n && v.size() == n,
-                tensorflow::errors::InvalidArgument("need one horizontal and one vertical flag per image"));
+    OP_REQUIRES(ctx, h.dims() == 1 && v.dims() == 1 && h.dim_size(0) == n && v.dim_size(0) == n,
+                tensorflow::errors::InvalidArgument(
+                    "need one horizontal and one vertical flag per image: ", n, " images, flags ",
+                    h.shape().DebugString(), " and ", v.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
-    const size_t elem = tensorflow::DataTypeSize(images.dtype());
-    const int hh = images.dim_size(1), ww = images.dim_size(2), c = images.dim_size(3);
-    const size_t per = size_t(hh) * ww * c * elem;
-    const auto* in = static_cast<const uint8_t*>(images.data());
-    auto* o = static_cast<uint8_t*>(out->data());
-    ForEachImage(ctx, n, [&](int64_t i) { FlipCpu(in + i * per, hh, ww, c, elem, h(i), v(i), o + i * per); });
+    if (images.NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchFlip(Device(), ctx, out));
   }
 };
 
+template <typename Device>
 class WarpAffineOp : public OpKernel {
  public:
   explicit WarpAffineOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -215,10 +260,13 @@ class WarpAffineOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& matrices = ctx->input(1);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                tensorflow::errors::InvalidArgument("images must be [B, H, W, C], got ",
+                                                    images.shape().DebugString()));
     const int64_t n = images.dim_size(0);
-    OP_REQUIRES(ctx, matrices.dim_size(0) == n,
-                tensorflow::errors::InvalidArgument("need one matrix per image: ", n, " images, ",
-                                                    matrices.dim_size(0), " matrices"));
+    OP_REQUIRES(ctx, matrices.dims() >= 1 && matrices.dim_size(0) == n && matrices.NumElements() == 6 * n,
+                tensorflow::errors::InvalidArgument("need one 2x3 matrix per image: ", n,
+                                                    " images, matrices ", matrices.shape().DebugString()));
     int out_h, out_w;
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &out_h, &out_w));
     const AffineParams p{static_cast<int>(images.dim_size(1)),
@@ -230,12 +278,7 @@ class WarpAffineOp : public OpKernel {
                          fill_};
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
-    const uint8_t* in = images.flat<uint8_t>().data();
-    const float* m = matrices.flat<float>().data();
-    uint8_t* o = out->flat<uint8_t>().data();
-    const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels;
-    const int64_t out_per = int64_t{out_h} * out_w * p.channels;
-    ForEachImage(ctx, n, [&](int64_t i) { WarpAffineCpu(in + i * in_per, p, m + 6 * i, o + i * out_per); });
+    if (out->NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchWarpAffine(Device(), ctx, p, out));
   }
 
  private:
@@ -248,7 +291,7 @@ class WarpAffineOp : public OpKernel {
                               .Device(tensorflow::DEVICE_CPU)   \
                               .TypeConstraint<In>("T")          \
                               .TypeConstraint<Out>("out_type"), \
-                          CropResizeOp<In, Out>);
+                          CropResizeOp<CpuDevice, In, Out>);
 REGISTER_CROP_RESIZE(uint8_t, uint8_t)
 REGISTER_CROP_RESIZE(uint8_t, float)
 REGISTER_CROP_RESIZE(float, float)
@@ -268,9 +311,41 @@ REGISTER_KERNEL_BUILDER(
     Name("TfGpuAug>DecodeRandomCropResize").Device(tensorflow::DEVICE_CPU).TypeConstraint<float>("out_type"),
     DecodeCropResizeOp<float>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_CPU),
-                        CropMirrorNormalizeOp);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_CPU), WarpAffineOp);
+                        CropMirrorNormalizeOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_CPU), WarpAffineOp<CpuDevice>);
+
+#if GOOGLE_CUDA
+// Per-sample scalars the kernel validates or plans with (shapes, boxes, sizes, offsets) stay
+// in host memory; pixels, matrices and flags the device reads are in device memory.
+#define REGISTER_CROP_RESIZE_GPU(In, Out)                       \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")           \
+                              .Device(tensorflow::DEVICE_GPU)   \
+                              .HostMemory("shapes")             \
+                              .HostMemory("boxes")              \
+                              .HostMemory("size")               \
+                              .HostMemory("mirror")             \
+                              .TypeConstraint<In>("T")          \
+                              .TypeConstraint<Out>("out_type"), \
+                          CropResizeOp<GpuDevice, In, Out>);
+REGISTER_CROP_RESIZE_GPU(uint8_t, uint8_t)
+REGISTER_CROP_RESIZE_GPU(uint8_t, float)
+REGISTER_CROP_RESIZE_GPU(float, float)
+REGISTER_CROP_RESIZE_GPU(float, uint8_t)
+
+REGISTER_KERNEL_BUILDER(
+    Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_GPU).HostMemory("crop_offsets"),
+    CropMirrorNormalizeOp<GpuDevice>);
+#define REGISTER_FLIP_GPU(T)                                                                           \
+  REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_GPU).TypeConstraint<T>("T"), \
+                          FlipOp<GpuDevice>);
+REGISTER_FLIP_GPU(uint8_t)
+REGISTER_FLIP_GPU(float)
+REGISTER_FLIP_GPU(Eigen::half)
+REGISTER_FLIP_GPU(Eigen::bfloat16)
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
+                        WarpAffineOp<GpuDevice>);
+#endif  // GOOGLE_CUDA
 
 }  // namespace
 }  // namespace tfgpuaug

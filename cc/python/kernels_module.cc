@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -349,28 +350,51 @@ void Download(DeviceBuffer& d, py::array& out) {
   CudaOk(cudaMemcpy(out.mutable_data(), d.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
 }
 
+// Resamples a batch of images of different sizes in one launch per pass (the job table in
+// device memory, as the op kernel uploads it).
+std::vector<py::array> ResizeBatchGpu(std::vector<U8Image> images, int out_h, int out_w,
+                                      const std::string& method, bool antialias, bool mirror,
+                                      std::optional<std::vector<float>> mean,
+                                      std::optional<std::vector<float>> std, bool uint8_out) {
+  const size_t n = images.size();
+  if (n == 0) return {};
+  const int c = images[0].shape(2);
+  const tfgpuaug::Epilogue e = MakeEpilogue(c, mirror, mean, std);
+  if (uint8_out && e.normalize) throw std::invalid_argument("normalized output is float");
+  std::vector<py::array> outs;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<tfgpuaug::ResampleJob> jobs;
+  int max_h = 0;
+  for (U8Image& img : images) {
+    const int h = img.shape(0), w = img.shape(1);
+    if (img.shape(2) != c) throw std::invalid_argument("every image needs the same channels");
+    max_h = std::max(max_h, h);
+    outs.push_back(uint8_out ? py::array(py::array_t<uint8_t>({out_h, out_w, c}))
+                             : py::array(py::array_t<float>({out_h, out_w, c})));
+    auto src = std::make_unique<DeviceBuffer>(img.nbytes());
+    CudaOk(cudaMemcpy(src->ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
+    auto scratch = std::make_unique<DeviceBuffer>(size_t(h) * out_w * c * 4);
+    auto dst = std::make_unique<DeviceBuffer>(outs.back().nbytes());
+    jobs.push_back(
+        {src->ptr, h, w, long(w) * c, tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
+         tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w), dst->ptr, scratch->as<float>(), e});
+    buffers.push_back(std::move(src));
+    buffers.push_back(std::move(scratch));
+    buffers.push_back(std::move(dst));
+  }
+  DeviceBuffer table(jobs.size() * sizeof(tfgpuaug::ResampleJob));
+  CudaOk(cudaMemcpy(table.ptr, jobs.data(), jobs.size() * sizeof(tfgpuaug::ResampleJob),
+                    cudaMemcpyHostToDevice));
+  Check(tfgpuaug::ResampleBatchGpu(table.as<tfgpuaug::ResampleJob>(), int(n), max_h, c, out_h, out_w, false,
+                                   !uint8_out, nullptr));
+  for (size_t i = 0; i < n; ++i) Download(*buffers[3 * i + 2], outs[i]);
+  return outs;
+}
+
 py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias, bool mirror,
                     std::optional<std::vector<float>> mean, std::optional<std::vector<float>> std,
                     bool uint8_out) {
-  const int h = img.shape(0), w = img.shape(1), c = img.shape(2);
-  const tfgpuaug::Epilogue e = MakeEpilogue(c, mirror, mean, std);
-  if (uint8_out && e.normalize) throw std::invalid_argument("normalized output is float");
-  py::array out = uint8_out ? py::array(py::array_t<uint8_t>({out_h, out_w, c}))
-                            : py::array(py::array_t<float>({out_h, out_w, c}));
-  DeviceBuffer src(img.nbytes()), scratch(size_t(h) * out_w * c * 4), dst(out.nbytes());
-  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
-  tfgpuaug::ResampleJob job{src.ptr,
-                            h,
-                            w,
-                            long(w) * c,
-                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, h, out_h, h),
-                            tfgpuaug::MakeAxis(Method(method), antialias, 0.f, w, out_w, w),
-                            dst.ptr,
-                            scratch.as<float>(),
-                            e};
-  Check(tfgpuaug::ResampleBatchGpu(&job, 1, c, out_h, out_w, false, !uint8_out, nullptr));
-  Download(dst, out);
-  return out;
+  return ResizeBatchGpu({img}, out_h, out_w, method, antialias, mirror, mean, std, uint8_out)[0];
 }
 
 py::array CropMirrorNormalizeBatchGpu(U8Image images, int crop_h, int crop_w, I32 offsets, Flags mirror,
@@ -481,6 +505,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false);
+  m.def("resize_batch_gpu", &ResizeBatchGpu, py::arg("images"), py::arg("height"), py::arg("width"),
+        py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
+        py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false,
+        "Resamples images of different sizes in one launch per pass.");
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f);
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),

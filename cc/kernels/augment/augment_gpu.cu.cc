@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -33,20 +34,42 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   return s;
 }
 
-__global__ void StatsKernel(const uint8_t* src, int batch, AugmentImage image_info, const int32_t* ops,
-                            int stage, int num_stages, Scratch s) {
-  const size_t pixels = size_t(image_info.h) * image_info.w, total = pixels * batch;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+// Histograms (or luma sums) of one sample per blockIdx.y, privatized: each block counts its
+// share of the pixels in shared memory and adds the non-zero bins to the sample's global
+// counts once, instead of one global atomic per pixel and channel.
+constexpr int kStatsBlocksPerSample = 32;
+
+__global__ void StatsKernel(const uint8_t* src, AugmentImage image_info, const int32_t* ops, int stage,
+                            int num_stages, Scratch s) {
+  __shared__ uint32_t hist[4 * 256];
+  __shared__ unsigned long long luma;
+  const int b = blockIdx.y;
+  const int op = ops[b * num_stages + stage];  // the same for the whole block
+  const bool histogram = NeedsHistogram(op), mean = !histogram && NeedsLumaMean(op);
+  if (!histogram && !mean) return;
+  for (int i = threadIdx.x; i < 4 * 256; i += blockDim.x) hist[i] = 0;
+  if (threadIdx.x == 0) luma = 0;
+  __syncthreads();
+  const size_t pixels = size_t(image_info.h) * image_info.w;
+  const uint8_t* image = src + b * pixels * image_info.c;
+  unsigned long long local_luma = 0;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels;
        e += size_t(blockDim.x) * gridDim.x) {
-    const int b = e / pixels;
-    const int op = ops[b * num_stages + stage];
-    const uint8_t* p = src + e * image_info.c;
-    if (NeedsHistogram(op)) {
-      for (int k = 0; k < image_info.c; ++k) atomicAdd(&s.hist[(b * 4 + k) * 256 + p[k]], 1u);
-    } else if (NeedsLumaMean(op)) {
-      const unsigned long long v = image_info.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
-      atomicAdd(&s.luma[b], v);
+    const uint8_t* p = image + e * image_info.c;
+    if (histogram) {
+      for (int k = 0; k < image_info.c; ++k) atomicAdd(&hist[k * 256 + p[k]], 1u);
+    } else {
+      local_luma += image_info.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
     }
+  }
+  if (mean && local_luma != 0) atomicAdd(&luma, local_luma);
+  __syncthreads();
+  if (histogram) {
+    for (int i = threadIdx.x; i < image_info.c * 256; i += blockDim.x) {
+      if (hist[i] != 0) atomicAdd(&s.hist[b * 4 * 256 + i], hist[i]);
+    }
+  } else if (threadIdx.x == 0 && luma != 0) {
+    atomicAdd(&s.luma[b], luma);
   }
 }
 
@@ -102,24 +125,31 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
                        cudaStream_t stream) {
   const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
   const Scratch s = Carve(scratch, batch, image_bytes);
+  if (batch == 0) return Status::Ok();
+  if (batch > 65535) return Status::Invalid("the GPU augment kernels take at most 65535 images per batch");
   if (num_stages == 0) {
-    cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream);
+    return CudaStatus(cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream),
+                      "augment copy");
   }
   const uint8_t* src = images;
   for (int k = 0; k < num_stages; ++k) {
     uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
-    cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream);
-    cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream);
-    StatsKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
-        src, batch, image_info, ops, k, num_stages, s);
+    TFGPUAUG_RETURN_IF_ERROR(
+        CudaStatus(cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream),
+                   "augment statistics"));
+    TFGPUAUG_RETURN_IF_ERROR(
+        CudaStatus(cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream),
+                   "augment statistics"));
+    const int stats_x = std::min(kStatsBlocksPerSample, GridBlocks(size_t(image_info.h) * image_info.w));
+    StatsKernel<<<dim3(stats_x, batch), kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages,
+                                                                       s);
     LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
         batch, image_info, ops, params, aux, k, num_stages, s);
     ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
         src, batch, image_info, ops, k, num_stages, s, dst);
+    TFGPUAUG_RETURN_IF_ERROR(LaunchStatus("augment kernels"));
     src = dst;
   }
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return CudaError(e, "augment kernels");
   return Status::Ok();
 }
 

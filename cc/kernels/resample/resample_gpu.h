@@ -1,5 +1,5 @@
-// CUDA launcher for separable resampling: two grid-stride passes per job over the same
-// inline math (resample.h) the CPU driver runs.
+// CUDA launcher for separable resampling: two passes, each one launch over the whole batch,
+// over the same inline math (resample.h) the CPU driver runs.
 #ifndef TFGPUAUG_CC_KERNELS_RESAMPLE_RESAMPLE_GPU_H_
 #define TFGPUAUG_CC_KERNELS_RESAMPLE_RESAMPLE_GPU_H_
 
@@ -24,9 +24,10 @@ struct ResampleJob {
   Epilogue epilogue;
 };
 
-// Resamples every job (uint8 or float input/output), two passes per job.
-Status ResampleBatchGpu(const ResampleJob* jobs, int n, int c, int out_h, int out_w, bool in_is_float,
-                        bool out_is_float, cudaStream_t stream);
+// Resamples every job (uint8 or float input/output). `device_jobs` is the job table in device
+// memory (read by the kernels after this returns); max_src_h is the tallest job's src_h.
+Status ResampleBatchGpu(const ResampleJob* device_jobs, int n, int max_src_h, int c, int out_h, int out_w,
+                        bool in_is_float, bool out_is_float, cudaStream_t stream);
 
 }  // namespace tfgpuaug
 
