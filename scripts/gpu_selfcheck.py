@@ -83,6 +83,9 @@ def run(k, report: Report) -> None:
     blobs = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.jpg")))]
     for i, blob in enumerate(blobs):
         report.compare(f"decode jpeg {i}", k.decode(blob, 3), k.decode_gpu([blob], 3)[0], 32, 1.5)
+    # the whole set as one batch: nvJPEG takes it in groups of at most two images' scratch
+    for i, out in enumerate(k.decode_gpu(blobs, 3)):
+        report.compare(f"decode batch jpeg {i}", k.decode(blobs[i], 3), out, 32, 1.5)
     # resize (float output, every method, up and down, with and without antialias)
     for method in ("nearest", "bilinear", "bicubic", "area"):
         for (oh, ow) in ((19, 23), (64, 90)):

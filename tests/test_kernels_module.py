@@ -100,6 +100,31 @@ def test_gpu_decode_routes_images_nvjpeg_cannot_take_to_the_cpu():
     assert route(rotated) == "nvjpeg" and route(rotated, apply_exif_orientation=True) == "host"
 
 
+def test_gpu_decode_groups_keep_nvjpeg_scratch_within_the_budget():
+    """nvJPEG writes whole images to device scratch even for a small window; the GPU decode hands
+    it consecutive groups whose full-size bytes fit max_batch_bytes (an image over the budget
+    alone), checked here against a greedy reference on random sizes. Mutant checked against:
+    closing a group only after it overflows (the scratch exceeds the budget)."""
+    assert kernels.nvjpeg_group_ends([], 100) == []
+    assert kernels.nvjpeg_group_ends([40, 40, 40], 100) == [2, 3]
+    assert kernels.nvjpeg_group_ends([150, 10, 90, 5], 100) == [1, 3, 4]
+    assert kernels.nvjpeg_group_ends([10, 20], 0) == [1, 2]  # no budget: one image at a time
+    assert kernels.nvjpeg_scratch_bytes([150, 10, 90, 5], 100) == 150
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        sizes = [int(v) for v in rng.integers(1, 120, rng.integers(1, 12))]
+        budget = int(rng.integers(0, 300))
+        ends = kernels.nvjpeg_group_ends(sizes, budget)
+        groups = [sizes[a:b] for a, b in zip([0] + ends[:-1], ends)]
+        assert [v for g in groups for v in g] == sizes and all(groups)
+        for i, g in enumerate(groups):
+            assert sum(g) <= budget or len(g) == 1
+            if i + 1 < len(groups):  # greedy: the next image would not have fitted
+                assert sum(g) + groups[i + 1][0] > budget
+        assert kernels.nvjpeg_scratch_bytes(sizes, budget) == max(sum(g) for g in groups)
+        assert kernels.nvjpeg_scratch_bytes(sizes, budget) <= max(budget, max(sizes))
+
+
 def test_cpu_decode_window_and_errors():
     blob = fixtures.jpeg_bytes(fixtures.photo(64, 80))
     np.testing.assert_array_equal(kernels.decode(blob, window=[3, 5, 20, 30]),

@@ -1,5 +1,6 @@
 // GPU OpKernels of the decode ops: encoded bytes and windows stay in host memory, pixels
-// are written to device memory by the nvJPEG-backed batched decoder.
+// are written to device memory by the nvJPEG-backed batched decoder, queued on the op's
+// stream without waiting for it.
 #if GOOGLE_CUDA
 #include <vector>
 
@@ -18,30 +19,72 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 
-// Decodes planned images into `outs` (device pointers), leaving out those whose header
-// failed (`skipped[i]` not ok, when given).
-absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
-                         const std::vector<DecodeRequest>& requests, const std::vector<DecodePlan>& plans,
-                         const std::vector<uint8_t*>& outs, const std::vector<Status>* skipped = nullptr) {
-  auto flat = contents.flat<tensorflow::tstring>();
-  std::vector<GpuDecodeTarget> targets;
-  for (size_t i = 0; i < plans.size(); ++i) {
-    if (skipped != nullptr && !(*skipped)[i].ok()) continue;
-    targets.push_back(GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]});
-  }
-  size_t scratch_bytes = 0, staging_bytes = 0;
-  GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), &scratch_bytes, &staging_bytes);
-  Tensor scratch, staging;
-  TF_RETURN_IF_ERROR(
-      ctx->allocate_temp(tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(scratch_bytes)}), &scratch));
+void* TfAllocate(void* allocator, size_t bytes) {
+  return static_cast<tensorflow::Allocator*>(allocator)->AllocateRaw(
+      tensorflow::Allocator::kAllocatorAlignment, bytes);
+}
+
+void TfDeallocate(void* allocator, void* ptr) {
+  static_cast<tensorflow::Allocator*>(allocator)->DeallocateRaw(ptr);
+}
+
+// The op's device for the GPU decoder: its stream, and TensorFlow's device and pinned-host
+// allocators for nvJPEG's own buffers (they live as long as the process, as nvJPEG's state).
+GpuDecodeDevice DecodeDeviceOf(OpKernelContext* ctx) {
+  GpuDecodeDevice d;
+  d.ordinal = ctx->device()->tensorflow_accelerator_device_info()->gpu_id;
+  d.stream = GpuStream(ctx);
   AllocatorAttributes pinned;
   pinned.set_on_host(true);
   pinned.set_gpu_compatible(true);
-  TF_RETURN_IF_ERROR(ctx->allocate_temp(
-      tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(staging_bytes)}), &staging, pinned));
-  return ToTfStatus(GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()),
-                                   scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
-                                   GpuStream(ctx)));
+  d.device_memory = {ctx->device()->GetAllocator(AllocatorAttributes()), TfAllocate, TfDeallocate};
+  d.pinned_memory = {ctx->device()->GetAllocator(pinned), TfAllocate, TfDeallocate};
+  return d;
+}
+
+// Decodes planned images into `outs` (device pointers). With `statuses` (on_error="skip"),
+// images whose header failed (not ok there) are left out, and an image that fails to decode
+// is reported there and its output zeroed; without, it fails the call. nvJPEG's full-size
+// scratch stays within `scratch_budget` bytes (images are decoded in groups) unless one image
+// alone is larger.
+absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
+                         const std::vector<DecodeRequest>& requests, const std::vector<DecodePlan>& plans,
+                         const std::vector<uint8_t*>& outs, int64_t scratch_budget,
+                         std::vector<Status>* statuses = nullptr) {
+  auto flat = contents.flat<tensorflow::tstring>();
+  std::vector<GpuDecodeTarget> targets;
+  std::vector<size_t> image_of;  // target -> image index
+  for (size_t i = 0; i < plans.size(); ++i) {
+    if (statuses != nullptr && !(*statuses)[i].ok()) continue;
+    targets.push_back(GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]});
+    image_of.push_back(i);
+  }
+  if (targets.empty()) return absl::OkStatus();
+  size_t scratch_bytes = 0, staging_bytes = 0;
+  GpuDecodeBufferSizes(targets.data(), static_cast<int>(targets.size()), scratch_budget, &scratch_bytes,
+                       &staging_bytes);
+  Tensor scratch, staging;
+  TF_RETURN_IF_ERROR(
+      ctx->allocate_temp(tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(scratch_bytes)}), &scratch));
+  TF_RETURN_IF_ERROR(AllocatePinned(ctx, static_cast<int64_t>(staging_bytes), &staging));
+  std::vector<Status> decoded(targets.size());
+  Status status =
+      GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()), DecodeDeviceOf(ctx), scratch_budget,
+                     scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
+                     statuses != nullptr ? decoded.data() : nullptr);
+  for (size_t t = 0; t < targets.size() && status.ok(); ++t) {
+    if (decoded[t].ok()) continue;
+    const size_t i = image_of[t];
+    (*statuses)[i] = decoded[t];
+    const DecodePlan& p = plans[i];
+    status = CudaStatus(
+        cudaMemsetAsync(outs[i], 0, size_t(p.out_height) * p.out_width * p.out_channels, GpuStream(ctx)),
+        "clearing a skipped image");
+  }
+  // Copies from the staging and nvJPEG's reads of the encoded bytes may still be queued.
+  HoldUntilStreamPasses(ctx, staging);
+  HoldUntilStreamPasses(ctx, contents);
+  return ToTfStatus(status, "");
 }
 
 class DecodeImageBatchGpuOp : public OpKernel {
@@ -52,13 +95,13 @@ class DecodeImageBatchGpuOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
-  // With on_error="skip", images whose headers fail are skipped (0x0, reason in `errors`);
-  // a failure inside nvJPEG's batched decode still fails the batch (issue #18).
+  // With on_error="skip", images whose headers fail are skipped (0x0, reason in `errors`), and
+  // so are images that fail to decode (zeroed, reason in `errors`), as on the CPU.
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
     OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
-    OP_REQUIRES_OK(ctx,
-                   DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs, &call.statuses));
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs,
+                                    max_batch_bytes_, &call.statuses));
     OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, call.statuses, skip_, [](int64_t) {}));
   }
 
@@ -94,7 +137,7 @@ class DecodeImageGpuOp : public OpKernel {
     Tensor* image = nullptr;
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(0, TensorShape({p.out_height, p.out_width, p.out_channels}), &image));
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, {image->flat<uint8_t>().data()}));
+    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, {image->flat<uint8_t>().data()}, 0));
   }
 
  private:

@@ -26,6 +26,7 @@
 #include <cuda_runtime.h>
 
 #include "cc/kernels/augment/augment_gpu.h"
+#include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
 #include "cc/kernels/resample/resample_gpu.h"
@@ -305,14 +306,23 @@ std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int ch
     CudaOk(cudaMalloc(&device[i], size));
     targets[i] = {p, bytes[i].size(), &requests[i], &plans[i], device[i]};
   }
+  // A budget of 2 images' worth makes a batch of several decode in groups (bounded scratch).
+  size_t budget = 0;
+  for (const DecodePlan& p : plans) budget = std::max(budget, size_t(p.info.height) * p.info.width * 3 * 2);
   size_t scratch_bytes, staging_bytes;
-  tfgpuaug::GpuDecodeBufferSizes(targets.data(), int(n), &scratch_bytes, &staging_bytes);
+  tfgpuaug::GpuDecodeBufferSizes(targets.data(), int(n), budget, &scratch_bytes, &staging_bytes);
   uint8_t *scratch = nullptr, *staging = nullptr;
   CudaOk(cudaMalloc(&scratch, scratch_bytes + 1));
   CudaOk(cudaMallocHost(&staging, staging_bytes + 1));
   cudaStream_t stream;
   CudaOk(cudaStreamCreate(&stream));
-  const tfgpuaug::Status status = tfgpuaug::GpuDecodeBatch(targets.data(), int(n), scratch, staging, stream);
+  int ordinal = 0;
+  CudaOk(cudaGetDevice(&ordinal));
+  tfgpuaug::GpuDecodeDevice on;
+  on.ordinal = ordinal;
+  on.stream = stream;
+  tfgpuaug::Status status = tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging);
+  if (status.ok()) status = tfgpuaug::CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
   std::vector<py::array_t<uint8_t>> out;
   for (size_t i = 0; i < n && status.ok(); ++i) {
     py::array_t<uint8_t> a({plans[i].out_height, plans[i].out_width, channels});
@@ -467,6 +477,10 @@ std::string NvjpegRoute(py::bytes data, int channels, int dct_denom, bool apply_
 }
 
 PYBIND11_MODULE(tfgpuaug_kernels, m) {
+  m.def("nvjpeg_group_ends", &tfgpuaug::NvjpegGroupEnds, py::arg("bytes"), py::arg("budget"),
+        "End indices of the groups a GPU decode hands nvJPEG, so its full-size scratch fits `budget`.");
+  m.def("nvjpeg_scratch_bytes", &tfgpuaug::NvjpegScratchBytes, py::arg("bytes"), py::arg("budget"),
+        "The device scratch those groups need.");
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3, py::arg("window") = py::none(),
         py::arg("dct_denom") = 1, py::arg("apply_exif_orientation") = false, py::arg("strided") = false,

@@ -4,7 +4,10 @@
 #ifndef TFGPUAUG_CC_KERNELS_DECODE_GPU_DECODE_ROUTE_H_
 #define TFGPUAUG_CC_KERNELS_DECODE_GPU_DECODE_ROUTE_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <vector>
 
 #include "cc/kernels/decode/image_decode.h"
 
@@ -29,6 +32,36 @@ inline bool RoutesToNvjpeg(const DecodePlan& p, const DecodeRequest& r, bool nvj
   const bool oriented = r.apply_exif_orientation && p.info.orientation != 1;
   return nvjpeg_ready && p.info.format == ImageFormat::kJpeg && p.info.channels != 4 && r.dct_denom == 1 &&
          !oriented;
+}
+
+// nvJPEG writes whole images into device scratch even when the output is a small window. To
+// keep that scratch within `budget` bytes, the nvJPEG images are decoded in consecutive groups
+// whose full-size outputs fit in it (an image over the budget is a group alone). Returns each
+// group's end index over `bytes`, the images' full-size output bytes.
+inline std::vector<size_t> NvjpegGroupEnds(const std::vector<size_t>& bytes, size_t budget) {
+  std::vector<size_t> ends;
+  size_t sum = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (sum > 0 && sum + bytes[i] > budget) {
+      ends.push_back(i);
+      sum = 0;
+    }
+    sum += bytes[i];
+  }
+  if (!bytes.empty()) ends.push_back(bytes.size());
+  return ends;
+}
+
+// The device scratch those groups need: the largest group's bytes.
+inline size_t NvjpegScratchBytes(const std::vector<size_t>& bytes, size_t budget) {
+  size_t largest = 0, begin = 0;
+  for (size_t end : NvjpegGroupEnds(bytes, budget)) {
+    size_t sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += bytes[i];
+    largest = std::max(largest, sum);
+    begin = end;
+  }
+  return largest;
 }
 
 }  // namespace tfgpuaug

@@ -18,18 +18,15 @@
 namespace tfgpuaug {
 namespace {
 
-// nvJPEG entry points, resolved at first use.
-struct Nvjpeg {
+// nvJPEG entry points, resolved once per process.
+struct NvjpegLibrary {
   decltype(&nvjpegCreateSimple) create_simple = nullptr;
+  decltype(&nvjpegCreateExV2) create_ex_v2 = nullptr;  // absent before nvJPEG 11.6: then createSimple
   decltype(&nvjpegJpegStateCreate) state_create = nullptr;
   decltype(&nvjpegDecodeBatchedInitialize) batched_initialize = nullptr;
   decltype(&nvjpegDecodeBatched) decode_batched = nullptr;
-  nvjpegHandle_t handle = nullptr;
-  nvjpegJpegState_t state = nullptr;
   std::string error;
 };
-
-std::mutex g_nvjpeg_mutex;  // guards the shared handle and decode state
 
 template <typename F>
 bool Resolve(void* lib, const char* name, F* fn) {
@@ -37,9 +34,9 @@ bool Resolve(void* lib, const char* name, F* fn) {
   return *fn != nullptr;
 }
 
-Nvjpeg* LoadNvjpeg() {
-  static Nvjpeg* nv = [] {
-    auto* n = new Nvjpeg();
+const NvjpegLibrary& LoadNvjpeg() {
+  static const NvjpegLibrary* nv = [] {
+    auto* n = new NvjpegLibrary();
     std::vector<std::string> names;
     if (const char* path = std::getenv("TFGPUAUG_NVJPEG_PATH")) names.push_back(path);
     names.insert(names.end(), {"libnvjpeg.so.12", "libnvjpeg.so.13", "libnvjpeg.so"});
@@ -55,20 +52,79 @@ Nvjpeg* LoadNvjpeg() {
                  "): `pip install nvidia-nvjpeg-cu12` or install CUDA's libnvjpeg";
       return n;
     }
+    Resolve(lib, "nvjpegCreateExV2", &n->create_ex_v2);
     if (!Resolve(lib, "nvjpegCreateSimple", &n->create_simple) ||
         !Resolve(lib, "nvjpegJpegStateCreate", &n->state_create) ||
         !Resolve(lib, "nvjpegDecodeBatchedInitialize", &n->batched_initialize) ||
         !Resolve(lib, "nvjpegDecodeBatched", &n->decode_batched)) {
       n->error = "the loaded libnvjpeg lacks the batched decode API";
-      return n;
-    }
-    if (n->create_simple(&n->handle) != NVJPEG_STATUS_SUCCESS ||
-        n->state_create(n->handle, &n->state) != NVJPEG_STATUS_SUCCESS) {
-      n->error = "nvjpegCreateSimple failed (is a CUDA driver present?)";
     }
     return n;
   }();
-  return nv;
+  return *nv;
+}
+
+// nvJPEG's V2 allocator callbacks over GpuMemoryHooks. A free waits for the stream nvJPEG
+// names first: the buffer may still be read by work queued on it (frees are rare: nvJPEG
+// keeps its buffers and grows them only for larger images).
+int HookMalloc(void* hooks, void** ptr, size_t size, cudaStream_t) {
+  const auto* h = static_cast<const GpuMemoryHooks*>(hooks);
+  *ptr = h->allocate(h->context, size);
+  return *ptr == nullptr ? 1 : 0;
+}
+
+int HookFree(void* hooks, void* ptr, size_t, cudaStream_t stream) {
+  const auto* h = static_cast<const GpuMemoryHooks*>(hooks);
+  if (cudaStreamSynchronize(stream) != cudaSuccess) return 1;
+  h->deallocate(h->context, ptr);
+  return 0;
+}
+
+// One handle and decode state per device, used by one decode at a time. Decodes on a device
+// run in its stream's order, so the state is reused without waiting for the stream.
+struct NvjpegOnDevice {
+  std::once_flag created;
+  std::mutex mutex;  // the decode state is not thread-safe
+  GpuMemoryHooks device_memory, pinned_memory;
+  nvjpegHandle_t handle = nullptr;
+  nvjpegJpegState_t state = nullptr;
+  std::string error;
+};
+
+constexpr int kMaxDevices = 64;
+NvjpegOnDevice g_devices[kMaxDevices];
+
+// This device's nvJPEG, created on its first use with the caller's allocators.
+NvjpegOnDevice* NvjpegFor(const GpuDecodeDevice& device) {
+  if (device.ordinal < 0 || device.ordinal >= kMaxDevices) return nullptr;
+  NvjpegOnDevice* d = &g_devices[device.ordinal];
+  std::call_once(d->created, [&] {
+    const NvjpegLibrary& nv = LoadNvjpeg();
+    if (!nv.error.empty()) {
+      d->error = nv.error;
+      return;
+    }
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(device.ordinal);
+    d->device_memory = device.device_memory;
+    d->pinned_memory = device.pinned_memory;
+    nvjpegStatus_t status;
+    if (nv.create_ex_v2 != nullptr && d->device_memory.allocate != nullptr &&
+        d->pinned_memory.allocate != nullptr) {
+      nvjpegDevAllocatorV2_t dev = {HookMalloc, HookFree, &d->device_memory};
+      nvjpegPinnedAllocatorV2_t pinned = {HookMalloc, HookFree, &d->pinned_memory};
+      status = nv.create_ex_v2(NVJPEG_BACKEND_DEFAULT, &dev, &pinned, 0, &d->handle);
+    } else {
+      status = nv.create_simple(&d->handle);
+    }
+    if (status != NVJPEG_STATUS_SUCCESS || nv.state_create(d->handle, &d->state) != NVJPEG_STATUS_SUCCESS) {
+      d->error = "nvJPEG could not be created on GPU " + std::to_string(device.ordinal) + " (status " +
+                 std::to_string(int(status)) + ")";
+    }
+    cudaSetDevice(previous);
+  });
+  return d;
 }
 
 NvjpegMode Mode() {
@@ -84,14 +140,22 @@ void WarnOnce(std::once_flag* flag, const std::string& why) {
 
 std::once_flag g_unavailable_warning, g_rejected_warning;
 
-// Whether nvJPEG can take images now (loading it the first time); warns once when not.
-bool NvjpegReady() {
-  if (Mode() == NvjpegMode::kOff) return false;
-  std::lock_guard<std::mutex> lock(g_nvjpeg_mutex);
-  Nvjpeg* nv = LoadNvjpeg();
-  if (!nv->error.empty()) WarnOnce(&g_unavailable_warning, nv->error);
-  return nv->error.empty();
+// This device's nvJPEG when it can take images now (creating it the first time); warns once
+// and returns nullptr when it cannot.
+NvjpegOnDevice* ReadyNvjpeg(const GpuDecodeDevice& device) {
+  if (Mode() == NvjpegMode::kOff) return nullptr;
+  NvjpegOnDevice* d = NvjpegFor(device);
+  const std::string error = d == nullptr ? "GPU ordinal out of range for nvJPEG" : d->error;
+  if (!error.empty()) {
+    WarnOnce(&g_unavailable_warning, error);
+    return nullptr;
+  }
+  return d;
 }
+
+// Whether nvJPEG can be used at all (for sizing, before a device is known): not when the
+// switch is off or the library cannot be loaded.
+bool NvjpegLoadable() { return Mode() != NvjpegMode::kOff && LoadNvjpeg().error.empty(); }
 
 bool UsesNvjpeg(const GpuDecodeTarget& t, bool ready) { return RoutesToNvjpeg(*t.plan, *t.request, ready); }
 
@@ -113,95 +177,119 @@ __global__ void WindowFromRgbKernel(const uint8_t* rgb, int full_width, int y0, 
   }
 }
 
+std::vector<size_t> NvjpegImageBytes(const GpuDecodeTarget* targets, int n, bool ready) {
+  std::vector<size_t> bytes;
+  for (int i = 0; i < n; ++i) {
+    if (UsesNvjpeg(targets[i], ready)) bytes.push_back(FullRgbBytes(targets[i]));
+  }
+  return bytes;
+}
+
 }  // namespace
 
-void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t* device_scratch_bytes,
-                          size_t* host_staging_bytes) {
-  *device_scratch_bytes = 0;
+void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t scratch_budget,
+                          size_t* device_scratch_bytes, size_t* host_staging_bytes) {
+  // Sized as if nvJPEG will take its images; if it turns out unavailable the scratch is unused.
+  *device_scratch_bytes = NvjpegScratchBytes(NvjpegImageBytes(targets, n, NvjpegLoadable()), scratch_budget);
   *host_staging_bytes = 0;
-  const bool ready = NvjpegReady();
-  for (int i = 0; i < n; ++i) {
-    if (UsesNvjpeg(targets[i], ready)) *device_scratch_bytes += FullRgbBytes(targets[i]);
-    // Staging for every image: the ones nvJPEG rejects are decoded on the CPU too.
-    *host_staging_bytes += OutputBytes(targets[i]);
-  }
+  // Staging for every image: the ones nvJPEG rejects are decoded on the CPU too.
+  for (int i = 0; i < n; ++i) *host_staging_bytes += OutputBytes(targets[i]);
 }
 
 namespace {
 
-// The CPU decoder's window for target i, copied to its device output through `staging`.
-Status HostDecode(const GpuDecodeTarget& t, int i, uint8_t* staging, cudaStream_t stream) {
-  Status s = ExecuteDecode(t.data, t.size, *t.request, *t.plan, staging);
-  if (!s.ok()) return s.Prefixed("image " + std::to_string(i) + ": ");
+// The CPU decoder's window for a target, copied to its device output through `staging`.
+Status HostDecode(const GpuDecodeTarget& t, uint8_t* staging, cudaStream_t stream) {
+  TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(t.data, t.size, *t.request, *t.plan, staging));
   return CudaStatus(cudaMemcpyAsync(t.device_out, staging, OutputBytes(t), cudaMemcpyHostToDevice, stream),
                     "copying a host-decoded image to the GPU");
 }
 
+// nvJPEG decodes targets[index[0..count)] into `scratch` (full RGB images, back to back), and
+// a kernel per image copies its window to the output, converting channels. False when nvJPEG
+// refuses the group.
+bool NvjpegDecodeGroup(NvjpegOnDevice* d, const GpuDecodeTarget* targets, const int* index, int count,
+                       uint8_t* scratch, cudaStream_t stream, Status* launch) {
+  const NvjpegLibrary& nv = LoadNvjpeg();
+  std::vector<const unsigned char*> data(count);
+  std::vector<size_t> lengths(count);
+  std::vector<nvjpegImage_t> images(count);
+  for (int k = 0; k < count; ++k) {
+    const GpuDecodeTarget& t = targets[index[k]];
+    data[k] = t.data;
+    lengths[k] = t.size;
+    images[k] = nvjpegImage_t{};
+    images[k].channel[0] = scratch;
+    images[k].pitch[0] = size_t(t.plan->info.width) * 3;
+    scratch += FullRgbBytes(t);
+  }
+  std::lock_guard<std::mutex> lock(d->mutex);
+  if (Mode() == NvjpegMode::kReject ||
+      nv.batched_initialize(d->handle, d->state, count, 1, NVJPEG_OUTPUT_RGBI) != NVJPEG_STATUS_SUCCESS ||
+      nv.decode_batched(d->handle, d->state, data.data(), lengths.data(), images.data(), stream) !=
+          NVJPEG_STATUS_SUCCESS) {
+    return false;
+  }
+  for (int k = 0; k < count; ++k) {
+    const GpuDecodeTarget& t = targets[index[k]];
+    const DecodePlan& p = *t.plan;
+    const Window w = t.request->has_window ? t.request->window : Window{0, 0, p.out_height, p.out_width};
+    WindowFromRgbKernel<<<GridBlocks(size_t(w.height) * w.width), kThreadsPerBlock, 0, stream>>>(
+        images[k].channel[0], p.info.width, w.y, w.x, w.height, w.width, t.device_out, p.out_channels);
+  }
+  *launch = CudaStatus(cudaGetLastError(), "launching the window copy");
+  return true;
+}
+
 }  // namespace
 
-Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scratch, uint8_t* host_staging,
-                      cudaStream_t stream) {
-  std::vector<const unsigned char*> data;
-  std::vector<size_t> lengths;
-  std::vector<nvjpegImage_t> images;
-  std::vector<int> gpu_index;
+Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevice& device,
+                      size_t scratch_budget, uint8_t* device_scratch, uint8_t* host_staging,
+                      Status* image_statuses) {
   std::vector<uint8_t*> staging_of(n);
-  uint8_t* scratch = device_scratch;
   uint8_t* staging = host_staging;
-  const bool ready = NvjpegReady();
   for (int i = 0; i < n; ++i) {  // every image has staging, in order (see GpuDecodeBufferSizes)
     staging_of[i] = staging;
     staging += OutputBytes(targets[i]);
   }
+  // The CPU decoder for image i: a bad image is reported in image_statuses when given (a
+  // device error never is: it fails the call).
+  auto host_decode = [&](int i) -> Status {
+    Status s = HostDecode(targets[i], staging_of[i], device.stream);
+    if (s.ok() || s.kind() != Status::Kind::kInvalidInput) return s;
+    if (image_statuses == nullptr) return s.Prefixed("image " + std::to_string(i) + ": ");
+    image_statuses[i] = s;
+    return Status::Ok();
+  };
+  NvjpegOnDevice* nvjpeg = ReadyNvjpeg(device);
+  std::vector<int> gpu_index;
   for (int i = 0; i < n; ++i) {
-    const GpuDecodeTarget& t = targets[i];
-    if (UsesNvjpeg(t, ready)) {
-      nvjpegImage_t image = {};
-      image.channel[0] = scratch;
-      image.pitch[0] = size_t(t.plan->info.width) * 3;
-      scratch += FullRgbBytes(t);
-      data.push_back(t.data);
-      lengths.push_back(t.size);
-      images.push_back(image);
+    if (UsesNvjpeg(targets[i], nvjpeg != nullptr)) {
       gpu_index.push_back(i);
-      continue;
+    } else {
+      TFGPUAUG_RETURN_IF_ERROR(host_decode(i));
     }
-    TFGPUAUG_RETURN_IF_ERROR(HostDecode(t, i, staging_of[i], stream));
   }
-  if (!gpu_index.empty()) {
-    bool decoded = false;
-    {
-      std::lock_guard<std::mutex> lock(g_nvjpeg_mutex);
-      Nvjpeg* nv = LoadNvjpeg();
-      const int count = static_cast<int>(gpu_index.size());
-      decoded = Mode() != NvjpegMode::kReject &&
-                nv->batched_initialize(nv->handle, nv->state, count, 1, NVJPEG_OUTPUT_RGBI) ==
-                    NVJPEG_STATUS_SUCCESS &&
-                nv->decode_batched(nv->handle, nv->state, data.data(), lengths.data(), images.data(),
-                                   stream) == NVJPEG_STATUS_SUCCESS;
-      if (decoded) {
-        for (int k = 0; k < count; ++k) {
-          const GpuDecodeTarget& t = targets[gpu_index[k]];
-          const DecodePlan& p = *t.plan;
-          const Window w =
-              t.request->has_window ? t.request->window : Window{0, 0, p.out_height, p.out_width};
-          WindowFromRgbKernel<<<GridBlocks(size_t(w.height) * w.width), kThreadsPerBlock, 0, stream>>>(
-              images[k].channel[0], p.info.width, w.y, w.x, w.height, w.width, t.device_out, p.out_channels);
-        }
-        TFGPUAUG_RETURN_IF_ERROR(CudaStatus(cudaGetLastError(), "launching the window copy"));
-        // The shared nvJPEG state may be reused only once this batch has finished.
-        TFGPUAUG_RETURN_IF_ERROR(CudaStatus(cudaStreamSynchronize(stream), "GPU decode"));
-      }
-    }
-    if (!decoded) {
-      // nvJPEG refused the batch (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
+  const std::vector<size_t> ends =
+      NvjpegGroupEnds(NvjpegImageBytes(targets, n, nvjpeg != nullptr), scratch_budget);
+  size_t begin = 0;
+  for (size_t end : ends) {
+    Status launch;
+    const int* index = gpu_index.data() + begin;
+    const int count = static_cast<int>(end - begin);
+    if (!NvjpegDecodeGroup(nvjpeg, targets, index, count, device_scratch, device.stream, &launch)) {
+      // nvJPEG refused the group (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
       // one): the CPU decodes those images, and a truly corrupt file fails there, by index.
       WarnOnce(&g_rejected_warning,
                "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
-      for (int i : gpu_index) TFGPUAUG_RETURN_IF_ERROR(HostDecode(targets[i], i, staging_of[i], stream));
+      for (int k = 0; k < count; ++k) {
+        TFGPUAUG_RETURN_IF_ERROR(host_decode(index[k]));
+      }
     }
+    TFGPUAUG_RETURN_IF_ERROR(launch);
+    begin = end;
   }
-  return CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
+  return Status::Ok();
 }
 
 }  // namespace tfgpuaug

@@ -1,6 +1,7 @@
 // Batched decode into GPU memory: nvJPEG (loaded lazily with dlopen, so the library
 // loads on machines without it) for the JPEGs it handles, the CPU decoder plus a copy
-// for the rest. Framework-free: the caller provides scratch memory and the stream.
+// for the rest. Framework-free: the caller provides the memory, the stream and (for nvJPEG's
+// own buffers) allocator hooks.
 #ifndef TFGPUAUG_CC_KERNELS_DECODE_IMAGE_DECODE_GPU_H_
 #define TFGPUAUG_CC_KERNELS_DECODE_IMAGE_DECODE_GPU_H_
 
@@ -21,15 +22,36 @@ struct GpuDecodeTarget {
   uint8_t* device_out;  // plan->out_height * out_width * out_channels bytes
 };
 
-// Device scratch (nvJPEG's full-size RGB outputs) and pinned host staging (CPU-decoded
-// windows) that GpuDecodeBatch needs for these targets.
-void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t* device_scratch_bytes,
-                          size_t* host_staging_bytes);
+// An allocator nvJPEG's buffers come from (the op layer passes TensorFlow's, so nvJPEG does
+// not allocate behind its back); allocate returns nullptr when out of memory.
+struct GpuMemoryHooks {
+  void* context = nullptr;
+  void* (*allocate)(void* context, size_t bytes) = nullptr;
+  void (*deallocate)(void* context, void* ptr) = nullptr;
+};
 
-// Decodes every target on `stream` and waits for the stream before returning, so the
-// buffers may be released afterwards.
-Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, uint8_t* device_scratch, uint8_t* host_staging,
-                      cudaStream_t stream);
+// The device a decode runs on. nvJPEG keeps one handle and decode state per device, created
+// with these hooks on the device's first decode (unset hooks: cudaMalloc and cudaHostAlloc).
+struct GpuDecodeDevice {
+  int ordinal = 0;
+  cudaStream_t stream = nullptr;
+  GpuMemoryHooks device_memory, pinned_memory;
+};
+
+// Device scratch (nvJPEG's full-size RGB outputs, at most `scratch_budget` bytes unless one
+// image alone is larger: see NvjpegGroupEnds) and pinned host staging (CPU-decoded windows)
+// that GpuDecodeBatch needs for these targets.
+void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t scratch_budget,
+                          size_t* device_scratch_bytes, size_t* host_staging_bytes);
+
+// Queues the decode of every target on device.stream and returns without waiting for it:
+// the targets' encoded bytes and `host_staging` must stay alive until the stream has passed
+// the work (the op layer holds them with TensorFlow's event manager). Device scratch is
+// reused in stream order. With `image_statuses` (n entries), an image the CPU decoder finds
+// bad is reported there and the rest go on; without, it fails the call, naming the image.
+Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevice& device,
+                      size_t scratch_budget, uint8_t* device_scratch, uint8_t* host_staging,
+                      Status* image_statuses = nullptr);
 
 }  // namespace tfgpuaug
 
