@@ -219,3 +219,31 @@ def test_distribute_builds_one_stage_per_replica_device_and_fit_runs(folder):
     devices = eval(lines["DEVICES"])
     assert devices[0].upper().endswith("CPU:0") and devices[1].upper().endswith("CPU:1")
     assert lines["LOSS"] == "True"
+
+
+# Inputs each GPU kernel takes in host memory: per-sample scalars it validates or plans with
+# on the host (then uploads through pinned staging held until the copy has run, issue #18);
+# everything else, pixels and per-sample flags, stays in device memory.
+GPU_HOST_MEMORY = {
+    "TfGpuAug>Flip": set(),
+    "TfGpuAug>WarpAffine": {"size"},
+    "TfGpuAug>CropMirrorNormalize": {"crop_offsets"},
+    "TfGpuAug>CropResize": {"shapes", "boxes", "size", "mirror"},
+    "TfGpuAug>Augment": {"op_ids"},
+    "TfGpuAug>DecodeImage": {"contents", "crop_window"},
+    "TfGpuAug>DecodeImageBatch": {"contents", "crop_windows", "shapes", "errors"},
+}
+
+
+@needs_cuda_build
+@pytest.mark.parametrize("op", sorted(GPU_HOST_MEMORY))
+def test_each_op_has_one_cpu_and_gpu_kernel_with_its_host_memory_args(op):
+    """Every op the GPU stage runs is registered on both devices (one OpKernel class templated on
+    the device since #18), and its GPU registrations keep exactly the expected inputs in host
+    memory. Mutant checked against: dropping HostMemory("op_ids") from the Augment registration."""
+    registered = kernels.get_registered_kernels_for_op(op).kernel
+    assert any(k.device_type == "CPU" for k in registered), op
+    gpu = [k for k in registered if k.device_type == "GPU"]
+    assert gpu, f"{op} has no GPU kernel"
+    for k in gpu:
+        assert set(k.host_memory_arg) == GPU_HOST_MEMORY[op], (op, list(k.host_memory_arg))

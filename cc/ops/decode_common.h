@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cc/kernels/decode/image_decode.h"
+#include "cc/ops/device_tags.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/tensor.h"
 
@@ -62,6 +63,22 @@ struct DecodeBatchCall {
 };
 absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& base,
                               int64_t max_batch_bytes, bool skip, DecodeBatchCall* call);
+
+// The per-device part of the decode ops, called by their one OpKernel class (decode_kernels.cc)
+// once the images are planned and the outputs allocated. LaunchDecodeImage decodes `plan` into
+// `image` (uint8, or uint16 on the CPU); LaunchDecodeBatch decodes every image whose status is
+// ok, and one that fails gets its status set and its output zeroed. The GPU's are in
+// decode_kernels_gpu.cc.
+absl::Status LaunchDecodeImage(CpuDevice, tensorflow::OpKernelContext* ctx, const DecodeRequest& request,
+                               const DecodePlan& plan, tensorflow::Tensor* image);
+absl::Status LaunchDecodeBatch(CpuDevice, tensorflow::OpKernelContext* ctx, int64_t max_batch_bytes,
+                               DecodeBatchCall* call);
+#if GOOGLE_CUDA
+absl::Status LaunchDecodeImage(GpuDevice, tensorflow::OpKernelContext* ctx, const DecodeRequest& request,
+                               const DecodePlan& plan, tensorflow::Tensor* image);
+absl::Status LaunchDecodeBatch(GpuDevice, tensorflow::OpKernelContext* ctx, int64_t max_batch_bytes,
+                               DecodeBatchCall* call);
+#endif
 
 // "INTEGER_ACCURATE" | "INTEGER_FAST" | "FLOAT" as the kernels' enum.
 DctMethod ParseDctMethod(const std::string& name);

@@ -1,4 +1,5 @@
-// CPU OpKernels of the decode ops.
+// OpKernels of the decode ops (DecodeImage and DecodeImageBatch are one class each, templated
+// on the device) and the CPU launchers; the GPU launchers are in decode_kernels_gpu.cc.
 #include <algorithm>
 #include <vector>
 
@@ -16,6 +17,34 @@ using tensorflow::Tensor;
 using tensorflow::TensorShape;
 using tensorflow::errors::InvalidArgument;
 
+}  // namespace
+
+absl::Status LaunchDecodeImage(CpuDevice, OpKernelContext* ctx, const DecodeRequest& request,
+                               const DecodePlan& plan, Tensor* image) {
+  const tensorflow::tstring& bytes = ctx->input(0).scalar<tensorflow::tstring>()();
+  if (image->dtype() == tensorflow::DT_UINT16) {
+    return ToTfStatus(
+        ExecuteDecode16(Bytes(bytes), bytes.size(), request, plan, image->flat<uint16_t>().data()));
+  }
+  return ToTfStatus(ExecuteDecode(Bytes(bytes), bytes.size(), request, plan, image->flat<uint8_t>().data()));
+}
+
+absl::Status LaunchDecodeBatch(CpuDevice, OpKernelContext* ctx, int64_t, DecodeBatchCall* call) {
+  auto flat = ctx->input(0).flat<tensorflow::tstring>();
+  ForEachImage(ctx, call->plans.size(), [&](int64_t i) {
+    if (!call->statuses[i].ok()) return;
+    call->statuses[i] =
+        ExecuteDecode(Bytes(flat(i)), flat(i).size(), call->requests[i], call->plans[i], call->outputs[i]);
+    if (call->statuses[i].ok()) return;
+    const DecodePlan& p = call->plans[i];
+    std::fill_n(call->outputs[i], int64_t{p.out_height} * p.out_width * p.out_channels, 0);
+  });
+  return absl::OkStatus();
+}
+
+namespace {
+
+template <typename Device>
 class DecodeImageOp : public OpKernel {
  public:
   explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -44,13 +73,7 @@ class DecodeImageOp : public OpKernel {
     Tensor* image = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
                             0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}), &image));
-    if (dtype_ == tensorflow::DT_UINT16) {
-      OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode16(Bytes(bytes), bytes.size(), request, plan,
-                                                     image->flat<uint16_t>().data())));
-      return;
-    }
-    OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecode(Bytes(bytes), bytes.size(), request, plan,
-                                                 image->flat<uint8_t>().data())));
+    if (image->NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchDecodeImage(Device(), ctx, request, plan, image));
   }
 
  private:
@@ -93,6 +116,7 @@ class DecodeAnimationOp : public OpKernel {
   int64_t max_bytes_ = 0;
 };
 
+template <typename Device>
 class DecodeImageBatchOp : public OpKernel {
  public:
   explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -101,21 +125,13 @@ class DecodeImageBatchOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
+  // With on_error="skip", an image whose header fails decodes to 0x0 and one that fails
+  // later is zeroed, each with its reason in `errors`; otherwise the first one fails the op.
   void Compute(OpKernelContext* ctx) override {
     DecodeBatchCall call;
     OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
-    const int64_t n = call.plans.size();
-    auto flat = ctx->input(0).flat<tensorflow::tstring>();
-    std::vector<Status>& statuses = call.statuses;
-    ForEachImage(ctx, n, [&](int64_t i) {
-      if (!statuses[i].ok()) return;
-      statuses[i] =
-          ExecuteDecode(Bytes(flat(i)), flat(i).size(), call.requests[i], call.plans[i], call.outputs[i]);
-    });
-    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, statuses, skip_, [&](int64_t i) {
-                     const DecodePlan& p = call.plans[i];
-                     std::fill_n(call.outputs[i], int64_t{p.out_height} * p.out_width * p.out_channels, 0);
-                   }));
+    OP_REQUIRES_OK(ctx, LaunchDecodeBatch(Device(), ctx, max_batch_bytes_, &call));
+    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, call.statuses, skip_, [](int64_t) {}));
   }
 
  private:
@@ -183,11 +199,30 @@ class ImageHeaderOp : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage").Device(tensorflow::DEVICE_CPU),
+                        DecodeImageOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeAnimation").Device(tensorflow::DEVICE_CPU), DecodeAnimationOp);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU), DecodeImageBatchOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch").Device(tensorflow::DEVICE_CPU),
+                        DecodeImageBatchOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageShape").Device(tensorflow::DEVICE_CPU), ImageShapeOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ImageHeader").Device(tensorflow::DEVICE_CPU), ImageHeaderOp);
+#if GOOGLE_CUDA
+// Encoded bytes, windows and the per-image shapes and errors stay in host memory; pixels are
+// written to device memory (nvJPEG, or the CPU decoder plus a copy). uint16 decodes are CPU-only.
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .TypeConstraint<uint8_t>("dtype")
+                            .HostMemory("contents")
+                            .HostMemory("crop_window"),
+                        DecodeImageOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("contents")
+                            .HostMemory("crop_windows")
+                            .HostMemory("shapes")
+                            .HostMemory("errors"),
+                        DecodeImageBatchOp<GpuDevice>);
+#endif  // GOOGLE_CUDA
 
 }  // namespace
 }  // namespace tfgpuaug

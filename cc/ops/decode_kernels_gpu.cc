@@ -1,6 +1,6 @@
-// GPU OpKernels of the decode ops: encoded bytes and windows stay in host memory, pixels
-// are written to device memory by the nvJPEG-backed batched decoder, queued on the op's
-// stream without waiting for it.
+// GPU launchers of the decode ops (their OpKernels are in decode_kernels.cc): pixels are
+// written to device memory by the nvJPEG-backed batched decoder, queued on the op's stream
+// without waiting for it.
 #if GOOGLE_CUDA
 #include <vector>
 
@@ -13,8 +13,6 @@ namespace tfgpuaug {
 namespace {
 
 using tensorflow::AllocatorAttributes;
-using tensorflow::OpKernel;
-using tensorflow::OpKernelConstruction;
 using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
@@ -87,77 +85,21 @@ absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
   return ToTfStatus(status, "");
 }
 
-class DecodeImageBatchGpuOp : public OpKernel {
- public:
-  explicit DecodeImageBatchGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
-    OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
-  }
-
-  // With on_error="skip", images whose headers fail are skipped (0x0, reason in `errors`), and
-  // so are images that fail to decode (zeroed, reason in `errors`), as on the CPU.
-  void Compute(OpKernelContext* ctx) override {
-    DecodeBatchCall call;
-    OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, ctx->input(0), call.requests, call.plans, call.outputs,
-                                    max_batch_bytes_, &call.statuses));
-    OP_REQUIRES_OK(ctx, FinishPerImage(ctx, 2, call.statuses, skip_, [](int64_t) {}));
-  }
-
- private:
-  DecodeRequest base_;
-  int64_t max_batch_bytes_ = 0;
-  bool skip_ = false;
-};
-
-class DecodeImageGpuOp : public OpKernel {
- public:
-  explicit DecodeImageGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
-  }
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& window = ctx->input(1);
-    OP_REQUIRES(
-        ctx,
-        ctx->input(0).dims() == 0 && window.dims() == 1 &&
-            (window.NumElements() == 0 || window.NumElements() == 4),
-        tensorflow::errors::InvalidArgument("expected a scalar string and a crop_window of [] or [4]"));
-    Tensor contents(tensorflow::DT_STRING, TensorShape({1}));
-    contents.flat<tensorflow::tstring>()(0) = ctx->input(0).scalar<tensorflow::tstring>()();
-    Tensor windows(tensorflow::DT_INT32, TensorShape({window.NumElements() == 4 ? 1 : 0, 4}));
-    if (window.NumElements() == 4) {
-      for (int k = 0; k < 4; ++k) windows.matrix<int32_t>()(0, k) = window.vec<int32_t>()(k);
-    }
-    std::vector<DecodeRequest> requests;
-    std::vector<DecodePlan> plans;
-    OP_REQUIRES_OK(ctx, PlanBatch(ctx, base_, contents, windows, &requests, &plans));
-    const DecodePlan& p = plans[0];
-    Tensor* image = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(0, TensorShape({p.out_height, p.out_width, p.out_channels}), &image));
-    OP_REQUIRES_OK(ctx, DecodeOnGpu(ctx, contents, requests, plans, {image->flat<uint8_t>().data()}, 0));
-  }
-
- private:
-  DecodeRequest base_;
-};
-
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImage")
-                            .Device(tensorflow::DEVICE_GPU)
-                            .TypeConstraint<uint8_t>("dtype")
-                            .HostMemory("contents")
-                            .HostMemory("crop_window"),
-                        DecodeImageGpuOp);
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>DecodeImageBatch")
-                            .Device(tensorflow::DEVICE_GPU)
-                            .HostMemory("contents")
-                            .HostMemory("crop_windows")
-                            .HostMemory("shapes")
-                            .HostMemory("errors"),
-                        DecodeImageBatchGpuOp);
-
 }  // namespace
+
+absl::Status LaunchDecodeImage(GpuDevice, OpKernelContext* ctx, const DecodeRequest& request,
+                               const DecodePlan& plan, Tensor* image) {
+  std::vector<Status> status(1);  // raised unprefixed, as the CPU kernel raises it
+  TF_RETURN_IF_ERROR(
+      DecodeOnGpu(ctx, ctx->input(0), {request}, {plan}, {image->flat<uint8_t>().data()}, 0, &status));
+  return ToTfStatus(status[0], "");
+}
+
+absl::Status LaunchDecodeBatch(GpuDevice, OpKernelContext* ctx, int64_t max_batch_bytes,
+                               DecodeBatchCall* call) {
+  return DecodeOnGpu(ctx, ctx->input(0), call->requests, call->plans, call->outputs, max_batch_bytes,
+                     &call->statuses);
+}
+
 }  // namespace tfgpuaug
 #endif  // GOOGLE_CUDA
