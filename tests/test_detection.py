@@ -62,8 +62,12 @@ def _batch(seed: int, encoded: bool, dense_images: bool = False):
         img = tf.ragged.stack([tf.constant(a) for a in images])
         msk = tf.ragged.stack([tf.constant(m) for m in masks])
     return {"images": img, "segmentation_masks": msk,
-            "bounding_boxes": {"boxes": tf.ragged.constant(boxes, ragged_rank=1, dtype=tf.float32),
-                               "labels": tf.ragged.constant(labels, dtype=tf.int32)}}
+            "bounding_boxes": {"boxes": _ragged(boxes), "labels": _ragged(labels)}}
+
+
+def _ragged(rows) -> tf.RaggedTensor:
+    """[B, (N), ...] from per-image arrays (in eager and graph mode alike)."""
+    return tf.RaggedTensor.from_row_lengths(np.concatenate(rows), [len(r) for r in rows])
 
 
 def _run(transforms, element, seed, **kwargs):
@@ -244,7 +248,7 @@ def test_errors_are_clear():
     with pytest.raises(NotImplementedError, match="crop"):
         _run([tga.Resize(64), tga.CropMirrorNormalize(crop=32)], element, 0)
     ds = tf.data.Dataset.from_tensors(element)
-    with pytest.raises(NotImplementedError, match="CPU path"):
+    with pytest.raises(ValueError, match="max_boxes=N"):  # ragged boxes cannot be copied to a GPU
         ds.apply(tga.gpu_augment([tga.Resize(64)], device="/gpu:0"))
     bad = dict(element, bounding_boxes={"boxes": tf.zeros([4, 3, 5]), "labels": tf.zeros([4, 3], tf.int32)})
     with pytest.raises(ValueError, match="boxes must be"):
@@ -412,3 +416,61 @@ def test_preview_draws_box_outlines():
     rel = preview.draw_boxes(images[0], np.array([[0.2, 0.125, 0.6, 0.625]], np.float32), "rel_xyxy")
     assert ((rel[..., 0] == 255) == expect).all()
     assert (images == 0).all()  # a copy
+
+
+def _gpu_stage_transforms():
+    return [tga.ScaleJitter(96), tga.RandomFlip(), tga.ColorJitter(0.3, 0.3), tga.CropMirrorNormalize()]
+
+
+def test_gpu_stage_carries_annotations_made_final_on_the_host():
+    """With annotations, a GPU-placed stage runs every transform through the last one that moves
+    them on the host (here scale jitter and flip, with boxes and masks), pads the boxes to
+    max_boxes there, and the GPU part (colour jitter, normalize) passes them through. The two
+    halves compute what the one-map CPU stage computes: pixels, boxes, labels and masks equal.
+    Mutant checked against: a host_stop that ignores annotations (the host part stops after the
+    decoding ScaleJitter, the GPU part gets the flip and its boxes are left unmoved: they differ)."""
+    assert tga.Compose(_gpu_stage_transforms()).host_stop(with_targets=True) == 2
+    assert tga.Compose(_gpu_stage_transforms()).host_stop() == 1
+    assert tga.Compose([tga.ScaleJitter(96), tga.RandomFlip(), tga.CropMirrorNormalize()]).host_stop(True) == 2
+    assert tga.Compose([tga.ScaleJitter(96), tga.ColorJitter(0.2), tga.RandomFlip()]).host_stop(True) == 3
+    ds = tf.data.Dataset.from_tensors(_batch(0, encoded=True)).repeat(3)
+    whole = ds.apply(tga.gpu_augment(_gpu_stage_transforms(), device="/cpu:0", seed=5, max_boxes=8))
+    split = ds.apply(tga.host_stage(_gpu_stage_transforms(), seed=5, max_boxes=8))
+    split = split.apply(tga.device_stage(_gpu_stage_transforms()))
+    flipped = 0
+    for a, b in zip(whole, split):
+        np.testing.assert_array_equal(a["images"].numpy(), b["images"].numpy())
+        np.testing.assert_array_equal(a["segmentation_masks"].numpy(), b["segmentation_masks"].numpy())
+        for k in ("boxes", "labels"):
+            assert b["bounding_boxes"][k].shape[:2] == (4, 8)
+            np.testing.assert_array_equal(a["bounding_boxes"][k].numpy(), b["bounding_boxes"][k].numpy())
+        _check_against_masks(b, tolerance=1.5)
+        flipped += 1
+    assert flipped == 3
+
+
+@pytest.mark.gpu_path
+def test_gpu_stage_with_annotations_is_placed_on_the_gpu():
+    """Structurally, as test_device_stage does: the box bookkeeping (ragged ops, some CPU-only)
+    is in the host map; the device map's ops all have GPU kernels and the padded annotations
+    pass through it to the device prefetch."""
+    from test_device_stage import dataset_chain, function_nodes, has_gpu_kernel, needs_cuda_build
+    if needs_cuda_build.args[0]:
+        pytest.skip("op library built without CUDA kernels")
+    graph = tf.Graph()
+    with graph.as_default():
+        ds = tf.data.Dataset.from_tensors(_batch(0, encoded=True))
+        ds = ds.apply(tga.gpu_augment(_gpu_stage_transforms(), device="/gpu:0", seed=1, max_boxes=8))
+        chain = dataset_chain(ds._variant_tensor)
+        spec = ds.element_spec
+    assert spec["bounding_boxes"]["boxes"].shape.as_list()[1:] == [8, 4]
+    types = [op.type for op in chain]
+    device_map = chain[1]
+    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
+    host_map = chain[types.index("ParallelMapDatasetV2", types.index("GeneratorDataset"))]
+    library = graph.as_graph_def().library
+    device_ops = function_nodes(library, device_map.get_attr("f").name)
+    host_ops = {n.op for n in function_nodes(library, host_map.get_attr("f").name)}
+    assert not sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
+    assert {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"} <= {n.op for n in device_ops}
+    assert "TfGpuAug>DecodeImageBatch" in host_ops or "TfGpuAug>DecodeResizePad" in host_ops

@@ -48,6 +48,19 @@ class Layout:
             return element[0], None, lambda out, _: (out, *element[1:])
         return element, None, lambda out, _: out
 
+    @staticmethod
+    def split_images(element) -> Tuple[object, Callable]:
+        """(images, rebuild(images) -> element) with every other component, annotations
+        included, passing through: for a GPU-placed stage's device part, which runs only
+        transforms that leave the annotations as they are."""
+        if isinstance(element, dict) and Layout.has_targets(element):
+            key = next((k for k in IMAGE_KEYS if k in element), None)
+            if key is None:
+                raise ValueError(f"dict elements need an 'image' or 'images' key, got {sorted(element)}")
+            return element[key], lambda out: {**element, key: out}
+        images, _, rebuild = Layout().split(element)
+        return images, lambda out: rebuild(out, None)
+
     def _targets(self, element, images):
         dims = _LazyDims(images)
         boxes, fields, dense_boxes = None, {}, False

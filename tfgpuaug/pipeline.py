@@ -41,16 +41,21 @@ __all__ = ["gpu_augment", "host_stage", "device_stage", "distribute", "resolve_d
 
 Transforms = Union[Sequence[Callable], Callable]
 _PLAIN = Layout()
-_NO_DEVICE_TARGETS = ("bounding boxes, masks and keypoints run on the CPU path for now (device='/cpu:0'); "
-                      "the GPU-placed stage does not carry them yet")
 
 
 def _split(element):
-    """(images, rebuild) for a tuple/list/dict/tensor element without annotations."""
-    if Layout.has_targets(element):
-        raise NotImplementedError(_NO_DEVICE_TARGETS)
-    images, _, rebuild = _PLAIN.split(element)
-    return images, lambda out: rebuild(out, None)
+    """(images, rebuild) for the device part: annotations pass through (see Layout.split_images)."""
+    return Layout.split_images(element)
+
+
+def _check_dense(element_spec) -> None:
+    """copy_to_device moves dense tensors; a ragged component (boxes without max_boxes, ragged
+    keypoints) cannot go to a GPU."""
+    ragged = [s for s in tf.nest.flatten(element_spec) if isinstance(s, (tf.RaggedTensorSpec, tf.SparseTensorSpec))]
+    if ragged:
+        raise ValueError("the GPU-placed stage copies dense tensors to the GPU, and this element has ragged or "
+                         f"sparse components ({ragged[0]}): pass max_boxes=N (boxes and their fields padded with "
+                         "-1, as Keras 3's MaxNumBoundingBoxes), give keypoints densely, or use device='/cpu:0'")
 
 
 def _takes_seed(fn) -> bool:
@@ -69,13 +74,15 @@ class _Plan:
 
     def host_stop(self, element_spec) -> int:
         """Transforms [0, host_stop) run on the host: a list through its first decoding
-        transform and its last CPU-only one (Compose.host_stop); a plain callable whole on the
-        host for encoded or ragged images, else whole on the device."""
+        transform and its last CPU-only one, and with annotations through the last transform
+        that moves them (Compose.host_stop); a plain callable whole on the host for encoded or
+        ragged images or with annotations, else whole on the device."""
         spec, _ = _split(element_spec)
         encoded = isinstance(spec, tf.RaggedTensorSpec) or spec.dtype == tf.string
+        with_targets = Layout.has_targets(element_spec)
         if not self.composed:
-            return 1 if encoded else 0
-        stop = self.fn.host_stop()
+            return 1 if encoded or with_targets else 0
+        stop = self.fn.host_stop(with_targets)
         if encoded and stop == 0:
             raise ValueError("encoded or ragged images need a decoding transform (RandomResizedCrop,"
                              " ResizeCenterCrop or Resize) to make a dense batch")
@@ -90,10 +97,10 @@ class _Plan:
             return self.fn(images, seed=seed)
         return self.fn(images)
 
-    def run_with_targets(self, images, targets, seed):
-        """Every transform, with boxes, masks and keypoints following the pixels."""
+    def run_with_targets(self, images, targets, seed, stop: Optional[int] = None):
+        """Transforms [0, stop), with boxes, masks and keypoints following the pixels."""
         fn = self.fn if self.composed else Compose([self.fn])
-        return fn.apply(images, targets, seed)
+        return fn.apply(images, targets, seed, stop=stop)
 
 
 def _base_seed(seed: Optional[int]) -> int:
@@ -173,25 +180,36 @@ def _map_batches(ds: tf.data.Dataset, seed: int, layout: Layout, process, num_pa
 
 
 def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_calls: int = 1,
-               on_error: str = "raise") -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+               on_error: str = "raise", bounding_box_format: str = "xyxy", max_boxes: Optional[int] = None,
+               min_box_area: float = 0.0,
+               min_box_visibility: float = 0.0) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The host half of `gpu_augment`: draws each batch's seed and runs the transforms up to and
-    including the decoding one on the CPU. Yields `(batch_seed, element)` for `device_stage`.
+    including the decoding one on the CPU, and with annotations (dict elements with
+    `bounding_boxes`, `segmentation_masks` or `keypoints`) up to the last transform that moves
+    them, so they leave this stage final, in `bounding_box_format` (padded to `max_boxes`).
+    Yields `(batch_seed, element)` for `device_stage`.
 
     Run it where the bytes are (for example on tf.data service workers) and `device_stage` with
     the same transforms on the trainer: the result equals `gpu_augment` on one host.
-    `on_error` as `gpu_augment`'s: skipped samples leave the batch here, on the host.
+    `on_error` and the box arguments as `gpu_augment`'s: skipped samples leave the batch here.
     """
     plan = _Plan(transforms)
     base = _base_seed(seed)
     _checks.one_of("on_error", on_error, _skip.ON_ERROR)
+    layout = Layout(bounding_box_format, max_boxes, BoxFilter(min_box_area, min_box_visibility))
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         stop = plan.host_stop(ds.element_spec)
+        if Layout.has_targets(ds.element_spec):
+            def process(images, targets, batch_seed):
+                return plan.run_with_targets(images, targets, batch_seed, stop)
 
-        def process(images, targets, batch_seed):
+            return _map_batches(ds, base, layout, process, num_parallel_calls, on_error, keep_seed=True)
+
+        def process_images(images, targets, batch_seed):
             return plan.run(images, batch_seed, 0, stop), targets
 
-        return _map_batches(ds, base, _PLAIN, process, num_parallel_calls, on_error, keep_seed=True)
+        return _map_batches(ds, base, _PLAIN, process_images, num_parallel_calls, on_error, keep_seed=True)
 
     return apply
 
@@ -209,7 +227,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         if stop is None:
             if not plan.composed:
                 raise ValueError("host_stage/device_stage split a list of transforms")
-            stop = plan.fn.host_stop()
+            stop = plan.fn.host_stop(Layout.has_targets(ds.element_spec[1]))
 
         def run(batch_seed, element):
             images, rebuild = _split(element)
@@ -219,6 +237,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         if target is None:
             return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
+        _check_dense(ds.element_spec)
         ds = ds.apply(tf.data.experimental.copy_to_device(target))
         with tf.device(target):
             ds = ds.apply(prefetching_ops.map_on_gpu(run))
@@ -264,16 +283,15 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         target = resolve_device(device)
-        if Layout.has_targets(ds.element_spec):
-            if target is not None:
-                raise NotImplementedError(_NO_DEVICE_TARGETS)
-            process = plan.run_with_targets
-        elif target is None:  # CPU: every transform in one map, resampling + normalize fused
-            process = lambda images, targets, seed: (plan.run(images, seed), targets)  # noqa: E731
-        else:
+        if target is not None:  # host part, copy, device part (annotations made final on the host)
             stop = plan.host_stop(ds.element_spec)
-            ds = ds.apply(host_stage(transforms, base, num_parallel_calls, on_error=on_error))
+            ds = ds.apply(host_stage(transforms, base, num_parallel_calls, on_error, bounding_box_format,
+                                     max_boxes, min_box_area, min_box_visibility))
             return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
+        if Layout.has_targets(ds.element_spec):
+            process = plan.run_with_targets
+        else:  # CPU: every transform in one map, resampling + normalize fused
+            process = lambda images, targets, seed: (plan.run(images, seed), targets)  # noqa: E731
         return _map_batches(ds, base, layout, process, num_parallel_calls, on_error).prefetch(prefetch)
 
     return apply

@@ -30,9 +30,13 @@ class Transform:
 
     `decodes` is True for transforms that accept encoded bytes and decode them: a GPU-placed
     `gpu_augment` runs them (and whatever precedes them) on the host, where the bytes are.
+    `moves_targets` is False for transforms that only change pixel values (boxes, masks and
+    keypoints pass through): with annotations, a GPU-placed stage runs every transform up to
+    the last one that moves them on the host, with the annotations, and the rest on the GPU.
     """
 
     decodes = False
+    moves_targets = True
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
@@ -533,6 +537,11 @@ class CropMirrorNormalize(Transform):
         self.dtype, self.pad_channels = tf.as_dtype(dtype), pad_channels
 
     @property
+    def moves_targets(self) -> bool:
+        """Only a mirror or a crop moves boxes; normalizing alone does not."""
+        return self.crop is not None or self.mirror > 0.0
+
+    @property
     def fusible(self) -> bool:
         """True when a preceding resampling op can do this transform in its own pass."""
         return (self.crop is None and self.layout == "NHWC" and self.dtype == tf.float32
@@ -633,15 +642,19 @@ class Compose(Transform):
             i += 1
         return images, targets
 
-    def host_stop(self) -> int:
+    def host_stop(self, with_targets: bool = False) -> int:
         """How many leading transforms a GPU-placed stage runs on the host: through the first
         that decodes (encoded bytes live in host memory) and through the last that has only a
-        CPU kernel (`host_only`, e.g. JpegQuality); none when neither is there."""
+        CPU kernel (`host_only`, e.g. JpegQuality); none when neither is there. `with_targets`:
+        also through the last that moves boxes, masks or keypoints (`moves_targets`; plain
+        callables count as moving), so the annotations are final before the copy."""
         stop = 0
         for i, t in enumerate(self.transforms):
             if getattr(t, "decodes", False) and stop == 0:
                 stop = i + 1
             if getattr(t, "host_only", False):
+                stop = i + 1
+            if with_targets and getattr(t, "moves_targets", True):
                 stop = i + 1
         return stop
 
@@ -718,6 +731,8 @@ class ColorJitter(_Policy):
     """`tfgpuaug.augment.color_jitter` (torchvision's ColorJitter: per-sample factors and order,
     one kernel pass) as a transform. Colour only: boxes, masks and keypoints pass through."""
 
+    moves_targets = False
+
     def __init__(self, brightness: float = 0.0, contrast: float = 0.0, saturation: float = 0.0,
                  hue: float = 0.0, seed: Optional[int] = None):
         super().__init__(seed=seed)
@@ -738,6 +753,8 @@ class RandomErasing(Transform):
     """`tfgpuaug.augment.random_erasing` (timm's RandomErasing) as a transform, on uint8 or
     float images (after CropMirrorNormalize, as timm). Boxes, masks and keypoints pass
     through; inference leaves images alone."""
+
+    moves_targets = False
 
     def __init__(self, probability: float = 0.5, area: Range = (0.02, 1 / 3), min_aspect: float = 0.3,
                  max_aspect: Optional[float] = None, mode: str = "const", value: float = 0.0,
@@ -805,6 +822,8 @@ class GridMask(Transform):
     """`tfgpuaug.augment.grid_mask` (GridMask, the authors' reference semantics) as a transform.
     Boxes, masks and keypoints pass through; inference leaves images alone."""
 
+    moves_targets = False
+
     def __init__(self, d: Tuple[int, int] = (96, 224), ratio: float = 0.6, rotate: int = 1, mode: int = 1,
                  probability: float = 1.0, seed: Optional[int] = None):
         super().__init__(seed)
@@ -834,6 +853,7 @@ class JpegQuality(Transform):
     images alone."""
 
     host_only = True
+    moves_targets = False
 
     def __init__(self, quality: Tuple[int, int] = (30, 95), probability: float = 1.0, seed: Optional[int] = None):
         super().__init__(seed)
