@@ -474,3 +474,53 @@ def test_gpu_stage_with_annotations_is_placed_on_the_gpu():
     assert not sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
     assert {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"} <= {n.op for n in device_ops}
     assert "TfGpuAug>DecodeImageBatch" in host_ops or "TfGpuAug>DecodeResizePad" in host_ops
+
+
+def test_mosaic_draws_a_centre_per_sample_and_pastes_exact_tiles():
+    """Each sample gets its own centre, inside `center` times the size. Every image carries one
+    box over all of it, so the first output box of a sample is its top-left tile: [0, 0, xc, yc].
+    The mask (constant i + 1 per image) shows the sample itself there, and the tile's pixels
+    equal crop_and_resize of its centred cover crop (the same resampler, pasted in place); each
+    other quadrant holds one source. Mutant checked against: one centre for the whole batch (the
+    centres are then all equal)."""
+    rng = np.random.default_rng(7)
+    sizes = [(90, 120), (130, 70), (64, 64), (100, 150), (80, 110), (120, 90)]
+    images = [rng.integers(0, 255, (h, w, 3), dtype=np.uint8) for h, w in sizes]
+    masks = [np.full((h, w, 1), i + 1, np.uint8) for i, (h, w) in enumerate(sizes)]
+    element = {"images": tf.ragged.stack([tf.constant(a) for a in images]),
+               "segmentation_masks": tf.ragged.stack([tf.constant(m) for m in masks]),
+               "bounding_boxes": {"boxes": _ragged([np.array([[0, 0, w, h]], np.float32) for h, w in sizes]),
+                                  "labels": _ragged([np.array([i], np.int32) for i in range(len(sizes))])}}
+    out = _run([tga.Mosaic((96, 128), center=(0.25, 0.75), antialias=False)], element, 11)
+    canvas, ids = out["images"].numpy(), out["segmentation_masks"].numpy()[..., 0]
+    centres = set()
+    for i, (h, w) in enumerate(sizes):
+        first = out["bounding_boxes"]["boxes"][i][0].numpy()
+        assert out["bounding_boxes"]["labels"][i][0] == i and first[0] == 0 and first[1] == 0
+        xc, yc = int(first[2]), int(first[3])
+        assert (xc, yc) == (first[2], first[3])
+        assert 0.25 * 96 - 1 <= yc <= 0.75 * 96 + 1 and 0.25 * 128 - 1 <= xc <= 0.75 * 128 + 1
+        centres.add((yc, xc))
+        assert (ids[i, :yc, :xc] == i + 1).all()
+        f = np.float32  # the transform's float32 arithmetic, step by step
+        cover = max(f(yc) / f(h), f(xc) / f(w))
+        bh, bw = f(yc) / cover, f(xc) / cover
+        box = np.array([[(f(h) - bh) / f(2), (f(w) - bw) / f(2), bh, bw]], np.float32)
+        want = tga.geometry.crop_and_resize(images[i][np.newaxis], box, (yc, xc), antialias=False)[0].numpy()
+        np.testing.assert_array_equal(canvas[i, :yc, :xc], want)
+        for q in (ids[i, :yc, xc:], ids[i, yc:, :xc], ids[i, yc:, xc:]):  # one source per quadrant
+            assert len(np.unique(q)) == 1
+    assert len(centres) >= 4, centres
+
+
+def test_paste_resize_refuses_bad_tiles_by_name():
+    img = tf.zeros([2, 8, 8, 3], tf.uint8)
+    ok = dict(sources=[[0, 1]], boxes=[[[0, 0, 8, 8], [2, 2, 4, 4]]], regions=[[[0, 0, 5, 5], [5, 5, 3, 3]]])
+    out = tga.geometry._paste_resize(img, size=(8, 8), method="bilinear", antialias=False, **ok)
+    assert out.shape == (1, 8, 8, 3)
+    cases = [(dict(ok, sources=[[0, 2]]), "sample 0, tile 1: source 2 is not one of the 2 images"),
+             (dict(ok, regions=[[[0, 0, 5, 5], [5, 5, 4, 3]]]), r"tile 1: region \(5, 5, 4, 3\) is not inside"),
+             (dict(ok, boxes=[[[0, 0, 9, 8], [2, 2, 4, 4]]]), "sample 0, tile 0")]
+    for args, words in cases:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=words):
+            tga.geometry._paste_resize(img, size=(8, 8), method="bilinear", antialias=False, **args)

@@ -96,6 +96,17 @@ def _crop_resize(images, boxes, size, method, antialias, mirror=None, mean=None,
     return out if rank == 4 else out[0]
 
 
+def _paste_resize(images, sources, boxes, regions, size, method: str, antialias: bool) -> tf.Tensor:
+    """Per sample b, tile k: the crop boxes[b, k] (y, x, h, w) of images[sources[b, k]] resampled
+    into regions[b, k] (y, x, h, w) of a `size` uint8 canvas, later tiles on top, 0 elsewhere
+    (`TfGpuAug>PasteResize`, CPU only: Mosaic runs in the host part)."""
+    _check_dtype(images, (tf.uint8,))
+    values, shapes, _ = _flat_images(images)
+    return _loader.ops().tf_gpu_aug_paste_resize(
+        values, shapes, tf.cast(sources, tf.int32), tf.cast(boxes, tf.float32), tf.cast(regions, tf.int32),
+        _size_tensor(size), method=method, antialias=bool(antialias))
+
+
 def _image_dims(images) -> tf.Tensor:
     """[B, 2] float (height, width) of a dense or ragged batch."""
     _, shapes, _ = _flat_images(images)

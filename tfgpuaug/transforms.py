@@ -330,7 +330,7 @@ class RandomIoUCrop(Transform):
 
 class Mosaic(Transform):
     """YOLO-style mosaic: each output image is four images of the batch, one per quadrant around
-    a centre drawn per batch (each coordinate a fraction of `size` in `center`). The sample
+    a centre drawn per sample (each coordinate a fraction of `size` in `center`). The sample
     itself fills the top-left quadrant, three random permutations of the batch the others; each
     image covers its quadrant (scaled to fill it, aspect kept, centred). Boxes, masks and
     keypoints of the four images follow into their quadrants. Inference: a plain resize."""
@@ -358,32 +358,38 @@ class Mosaic(Transform):
             return _crop_resize_with_targets(images, targets, whole, dims, self.size, self.method, self.antialias)
         h_out, w_out = _hw(self.size)
         s_centre, s_perm = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 2))
-        centre = tf.random.stateless_uniform([2], s_centre, self.center[0], self.center[1])
-        yc = tf.cast(tf.round(centre[0] * h_out), tf.int32)
-        xc = tf.cast(tf.round(centre[1] * w_out), tf.int32)
         n = tf.shape(dims)[0]
+        centre = tf.random.stateless_uniform([n, 2], s_centre, self.center[0], self.center[1])  # per sample
+        yc = tf.clip_by_value(tf.cast(tf.round(centre[:, 0] * h_out), tf.int32), 1, max(h_out - 1, 1))
+        xc = tf.clip_by_value(tf.cast(tf.round(centre[:, 1] * w_out), tf.int32), 1, max(w_out - 1, 1))
         perm_seeds = tf.unstack(tf.random.experimental.stateless_split(s_perm, 3))
         partners = [tf.range(n)] + [tf.cast(tf.random.experimental.index_shuffle(
             tf.range(n, dtype=tf.int64), ps, tf.cast(n, tf.int64) - 1), tf.int32) for ps in perm_seeds]
-        quadrants = [(0, 0, yc, xc), (0, xc, yc, w_out - xc), (yc, 0, h_out - yc, xc),
+        zero = tf.zeros_like(yc)
+        quadrants = [(zero, zero, yc, xc), (zero, xc, yc, w_out - xc), (yc, zero, h_out - yc, xc),
                      (yc, xc, h_out - yc, w_out - xc)]
-        tiles, parts = [], []
+        canvas_hw = tf.constant([h_out, w_out], tf.float32)
+        boxes, regions, parts = [], [], []
         for (y0, x0, qh, qw), idx in zip(quadrants, partners):
             d = tf.gather(dims, idx)
             qh_f, qw_f = tf.cast(qh, tf.float32), tf.cast(qw, tf.float32)
             cover = tf.maximum(qh_f / d[:, 0], qw_f / d[:, 1])  # fill the quadrant, aspect kept
             bh, bw = qh_f / cover, qw_f / cover
             box = tf.stack([(d[:, 0] - bh) / 2, (d[:, 1] - bw) / 2, bh, bw], axis=1)
-            tile, t = _crop_resize_with_targets(tf.gather(images, idx), targets.take(idx), box, d,
-                                                tf.stack([qh, qw]), self.method, self.antialias)
-            shift = tf.tile(tf.reshape(tf.stack([1.0, 0.0, tf.cast(x0, tf.float32), 0.0, 1.0,
-                                                 tf.cast(y0, tf.float32)]), [1, 2, 3]), [n, 1, 1])
-            tiles.append((tile, t.masks))
-            parts.append(t.replace(masks=None).affine(shift, tf.constant([h_out, w_out], tf.float32)))
-        join = lambda q: tf.concat([tf.concat([q[0], q[1]], 2), tf.concat([q[2], q[3]], 2)], 1)  # noqa: E731
-        out = join([t for t, _ in tiles])
-        out.set_shape([None, h_out, w_out, None])
-        masks = join([m for _, m in tiles]) if targets.masks is not None else None
+            boxes.append(box)
+            regions.append(tf.stack([y0, x0, qh, qw], axis=1))
+            # the annotations: onto the tile (clipped to it), then shifted into the canvas
+            tile = targets.take(idx).replace(masks=None).affine(
+                tg.crop_resize_matrices(box, qh_f, qw_f), tf.stack([qh_f, qw_f], axis=1))
+            zero_f = tf.zeros_like(qh_f)
+            shift = tf.stack([tf.stack([zero_f + 1, zero_f, tf.cast(x0, tf.float32)], -1),
+                              tf.stack([zero_f, zero_f + 1, tf.cast(y0, tf.float32)], -1)], axis=1)
+            parts.append(tile.affine(shift, canvas_hw))
+        sources, boxes, regions = tf.stack(partners, 1), tf.stack(boxes, 1), tf.stack(regions, 1)
+        out = geometry._paste_resize(images, sources, boxes, regions, (h_out, w_out), self.method, self.antialias)
+        masks = None
+        if targets.masks is not None:
+            masks = geometry._paste_resize(targets.masks, sources, boxes, regions, (h_out, w_out), "nearest", False)
         return out, tg.Targets.concat(parts, masks, targets.box_filter)
 
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:

@@ -3,6 +3,7 @@
 // are in geometry_kernels_gpu.cc.
 #include <algorithm>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "cc/kernels/decode/decode_crop_resize.h"
@@ -286,6 +287,98 @@ class WarpAffineOp : public OpKernel {
   float fill_;
 };
 
+// CPU only, by design: Mosaic decodes, so it runs in the host part of a GPU-placed stage.
+class PasteResizeOp : public OpKernel {
+ public:
+  explicit PasteResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
+    int fill = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill));
+    OP_REQUIRES(ctx, fill >= 0 && fill <= 255,
+                tensorflow::errors::InvalidArgument("fill_value must be in [0, 255], got ", fill));
+    fill_ = static_cast<uint8_t>(fill);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& values = ctx->input(0);
+    const Tensor& shapes = ctx->input(1);
+    const Tensor& sources = ctx->input(2);
+    const Tensor& boxes = ctx->input(3);
+    const Tensor& regions = ctx->input(4);
+    OP_REQUIRES(
+        ctx, shapes.dims() == 2 && shapes.dim_size(1) == 2,
+        tensorflow::errors::InvalidArgument("shapes must be [N, 2], got ", shapes.shape().DebugString()));
+    const int64_t b = sources.dim_size(0), k = sources.dim_size(1);
+    OP_REQUIRES(ctx,
+                boxes.dims() == 3 && boxes.dim_size(0) == b && boxes.dim_size(1) == k &&
+                    boxes.dim_size(2) == 4 && regions.shape() == boxes.shape(),
+                tensorflow::errors::InvalidArgument(
+                    "sources [B, K] need boxes and regions [B, K, 4], got ", sources.shape().DebugString(),
+                    ", ", boxes.shape().DebugString(), ", ", regions.shape().DebugString()));
+    int out_h, out_w;
+    OP_REQUIRES_OK(ctx, ReadSize(ctx->input(5), &out_h, &out_w));
+    auto s = shapes.matrix<int32_t>();
+    std::vector<int64_t> offsets(shapes.dim_size(0));
+    int64_t pixels = 0;
+    for (int64_t i = 0; i < shapes.dim_size(0); ++i) {
+      OP_REQUIRES(ctx, s(i, 0) > 0 && s(i, 1) > 0,
+                  tensorflow::errors::InvalidArgument("image ", i, " has an empty shape"));
+      offsets[i] = pixels;
+      pixels += int64_t{s(i, 0)} * s(i, 1);
+    }
+    OP_REQUIRES(ctx, pixels == values.dim_size(0),
+                tensorflow::errors::InvalidArgument("shapes describe ", pixels, " pixels but values holds ",
+                                                    values.dim_size(0)));
+    auto src = sources.matrix<int32_t>();
+    auto box = boxes.tensor<float, 3>();
+    auto region = regions.tensor<int32_t, 3>();
+    for (int64_t i = 0; i < b; ++i) {
+      for (int64_t t = 0; t < k; ++t) {
+        const std::string where = "sample " + std::to_string(i) + ", tile " + std::to_string(t);
+        const int image = src(i, t);
+        OP_REQUIRES(ctx, image >= 0 && image < shapes.dim_size(0),
+                    tensorflow::errors::InvalidArgument(where, ": source ", image, " is not one of the ",
+                                                        shapes.dim_size(0), " images"));
+        OP_REQUIRES_OK(ctx,
+                       ToTfStatus(ValidateBox(CropBox{box(i, t, 0), box(i, t, 1), box(i, t, 2), box(i, t, 3)},
+                                              s(image, 0), s(image, 1)),
+                                  where));
+        const int y = region(i, t, 0), x = region(i, t, 1), h = region(i, t, 2), w = region(i, t, 3);
+        OP_REQUIRES(
+            ctx, y >= 0 && x >= 0 && h >= 0 && w >= 0 && y + h <= out_h && x + w <= out_w,
+            tensorflow::errors::InvalidArgument(where, ": region (", y, ", ", x, ", ", h, ", ", w,
+                                                ") is not inside the ", out_h, "x", out_w, " canvas"));
+      }
+    }
+    const int c = static_cast<int>(values.dim_size(1));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({b, out_h, out_w, c}), &out));
+    const uint8_t* in = values.flat<uint8_t>().data();
+    uint8_t* o = out->flat<uint8_t>().data();
+    const int64_t per = int64_t{out_h} * out_w * c;
+    ForEachImage(ctx, b, [&](int64_t i) {
+      uint8_t* canvas = o + i * per;
+      std::fill_n(canvas, per, fill_);
+      for (int64_t t = 0; t < k; ++t) {
+        const int image = src(i, t), h = region(i, t, 2), w = region(i, t, 3);
+        if (h == 0 || w == 0) continue;
+        const int src_h = s(image, 0), src_w = s(image, 1);
+        ResampleAxis ay, ax;
+        CropAxes(CropBox{box(i, t, 0), box(i, t, 1), box(i, t, 2), box(i, t, 3)}, src_h, src_w,
+                 ResizeSpec{h, w, method_, antialias_}, &ay, &ax);
+        ResampleImageCpu<uint8_t, uint8_t>(
+            in + offsets[image] * c, src_h, src_w, c, long(src_w) * c, ay, ax, h, w,
+            canvas + (int64_t{region(i, t, 0)} * out_w + region(i, t, 1)) * c, Epilogue(), long(out_w) * c);
+      }
+    });
+  }
+
+ private:
+  ResizeMethod method_;
+  bool antialias_ = false;
+  uint8_t fill_ = 0;
+};
+
 #define REGISTER_CROP_RESIZE(In, Out)                           \
   REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropResize")           \
                               .Device(tensorflow::DEVICE_CPU)   \
@@ -312,6 +405,7 @@ REGISTER_KERNEL_BUILDER(
     DecodeCropResizeOp<float>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CropMirrorNormalize").Device(tensorflow::DEVICE_CPU),
                         CropMirrorNormalizeOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>PasteResize").Device(tensorflow::DEVICE_CPU), PasteResizeOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip").Device(tensorflow::DEVICE_CPU), FlipOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_CPU), WarpAffineOp<CpuDevice>);
 

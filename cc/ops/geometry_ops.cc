@@ -279,4 +279,41 @@ Affine warp per sample, as PIL's Image.transform(AFFINE): matrices [B, 2, 3] map
 pixel centres (x + 0.5, y + 0.5) to input coordinates; outside samples take fill_value.
 )doc");
 
+REGISTER_OP("TfGpuAug>PasteResize")
+    .Input("values: uint8")
+    .Input("shapes: int32")
+    .Input("sources: int32")
+    .Input("boxes: float")
+    .Input("regions: int32")
+    .Input("size: int32")
+    .Output("canvas: uint8")
+    .Attr("method: {'nearest', 'bilinear', 'bicubic', 'area'} = 'bilinear'")
+    .Attr("antialias: bool = false")
+    .Attr("fill_value: int = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle values, shapes, sources, boxes, regions;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &values));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &shapes));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 2, &sources));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 3, &boxes));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(4), 3, &regions));
+      DimensionHandle unused, batch, tiles, h, w;
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(boxes, 2), 4, &unused));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(regions, 2), 4, &unused));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(sources, 0), c->Dim(boxes, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(regions, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(sources, 1), c->Dim(boxes, 1), &tiles));
+      TF_RETURN_IF_ERROR(c->Merge(tiles, c->Dim(regions, 1), &tiles));
+      TF_RETURN_IF_ERROR(SizeDims(c, 5, &h, &w));
+      c->set_output(0, c->MakeShape({batch, h, w, c->Dim(values, 1)}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Pastes resampled crops into a canvas per sample (DALI's multi_paste with a resize): tile k of
+sample b is the crop boxes[b, k] (y, x, height, width in source pixels) of image sources[b, k],
+resampled to fill regions[b, k] (y, x, height, width in canvas pixels, inside the canvas; an
+empty region pastes nothing). Later tiles cover earlier ones; the rest is fill_value. For
+Mosaic with a centre per sample. values and shapes: the source images as CropResize takes them.
+)doc");
+
 }  // namespace tensorflow
