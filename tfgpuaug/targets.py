@@ -16,6 +16,8 @@ from typing import Dict, Optional
 
 import tensorflow as tf
 
+from tfgpuaug import _loader
+
 Ragged = tf.RaggedTensor
 
 
@@ -86,26 +88,26 @@ class Targets:
                 _map_points(keypoints.flat_values, tf.gather(matrices, keypoints.value_rowids())))
         if self.boxes is None:
             return self.replace(keypoints=keypoints, sizes=out_hw)
-        rows = self.boxes.value_rowids()
-        m = tf.gather(matrices, rows)
-        x0, y0, x1, y1 = tf.unstack(self.boxes.flat_values, axis=-1)
-        corners = tf.stack([tf.stack([x0, y0], -1), tf.stack([x1, y0], -1),
-                            tf.stack([x0, y1], -1), tf.stack([x1, y1], -1)], axis=1)  # [M, 4, 2]
-        moved = _map_points(corners, m[:, tf.newaxis])
-        lo, hi = tf.reduce_min(moved, axis=1), tf.reduce_max(moved, axis=1)
-        hw = tf.gather(out_hw, rows)
-        size_xy = tf.reverse(hw, axis=[-1])  # (w, h)
-        clipped_lo = tf.clip_by_value(lo, 0.0, size_xy)
-        clipped_hi = tf.clip_by_value(hi, 0.0, size_xy)
-        area_before = tf.reduce_prod(tf.maximum(hi - lo, 0.0), axis=-1)
-        area_after = tf.reduce_prod(tf.maximum(clipped_hi - clipped_lo, 0.0), axis=-1)
         f = self.box_filter
-        keep = (area_after > f.min_area) & (area_after >= f.min_visibility * area_before)
-        boxes = self.boxes.with_flat_values(tf.concat([clipped_lo, clipped_hi], axis=-1))
-        keep = self.boxes.with_flat_values(keep)  # [B, (N)]
-        return self.replace(boxes=tf.ragged.boolean_mask(boxes, keep),
-                            box_fields={k: tf.ragged.boolean_mask(v, keep) for k, v in self.box_fields.items()},
+        splits = self.boxes.row_splits
+        moved, moved_splits, kept = _loader.ops().tf_gpu_aug_move_boxes(
+            self.boxes.flat_values, tf.cast(splits, tf.int64), matrices, out_hw,
+            min_area=float(f.min_area), min_visibility=float(f.min_visibility))
+        moved_splits = tf.cast(moved_splits, splits.dtype)
+        boxes = tf.RaggedTensor.from_row_splits(moved, moved_splits, validate=False)
+        return self.replace(boxes=boxes, box_fields={k: _take_rows(v, kept, moved_splits)
+                                                     for k, v in self.box_fields.items()},
                             keypoints=keypoints, sizes=out_hw)
+
+
+def _take_rows(field: Ragged, kept: tf.Tensor, splits: tf.Tensor) -> Ragged:
+    """A per-box field `[B, (N), ...]` at the kept boxes' rows (MoveBoxes' `kept`), split as the
+    kept boxes are."""
+    if field.ragged_rank == 1:
+        return tf.RaggedTensor.from_row_splits(tf.gather(field.values, kept), splits, validate=False)
+    rows = tf.cast(field.row_splits[-1:], tf.int64)
+    keep = tf.scatter_nd(kept[:, tf.newaxis], tf.ones_like(kept, tf.bool), rows)
+    return tf.ragged.boolean_mask(field, tf.RaggedTensor.from_row_splits(keep, field.row_splits, validate=False))
 
 
 def _map_points(points: tf.Tensor, m: tf.Tensor) -> tf.Tensor:
