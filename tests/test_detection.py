@@ -524,3 +524,9 @@ def test_paste_resize_refuses_bad_tiles_by_name():
     for args, words in cases:
         with pytest.raises(tf.errors.InvalidArgumentError, match=words):
             tga.geometry._paste_resize(img, size=(8, 8), method="bilinear", antialias=False, **args)
+    paste = tga._loader.ops().tf_gpu_aug_paste_resize
+    for shapes, words in [([[2, 2]], "shapes describe 4 pixels but values holds 128"),
+                          ([[8, 0], [8, 16]], "image 0 has an empty shape")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=words):
+            paste(tf.zeros([128, 3], tf.uint8), tf.constant(shapes), [[0]], [[[0.0, 0.0, 1.0, 1.0]]],
+                  [[[0, 0, 1, 1]]], [8, 8])

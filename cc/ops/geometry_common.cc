@@ -27,29 +27,42 @@ absl::Status ReadSize(const tensorflow::Tensor& size, int* h, int* w) {
   return absl::OkStatus();
 }
 
+absl::Status ReadImageOffsets(const tensorflow::Tensor& values, const tensorflow::Tensor& shapes,
+                              std::vector<int64_t>* offsets) {
+  if (shapes.dims() != 2 || shapes.dim_size(1) != 2) {
+    return InvalidArgument("shapes must be [N, 2], got ", shapes.shape().DebugString());
+  }
+  auto s = shapes.matrix<int32_t>();
+  offsets->resize(shapes.dim_size(0));
+  int64_t pixels = 0;
+  for (int64_t i = 0; i < shapes.dim_size(0); ++i) {
+    if (s(i, 0) <= 0 || s(i, 1) <= 0) return InvalidArgument("image ", i, " has an empty shape");
+    (*offsets)[i] = pixels;
+    pixels += int64_t{s(i, 0)} * s(i, 1);
+  }
+  if (pixels != values.dim_size(0)) {
+    return InvalidArgument("shapes describe ", pixels, " pixels but values holds ", values.dim_size(0));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadCropResizeBatch(const tensorflow::Tensor& values, const tensorflow::Tensor& shapes,
                                  const tensorflow::Tensor& boxes, CropResizeBatch* batch) {
+  TF_RETURN_IF_ERROR(ReadImageOffsets(values, shapes, &batch->pixel_offsets));
   const int64_t n = shapes.dim_size(0);
-  if (shapes.dim_size(1) != 2 || boxes.dim_size(0) != n || boxes.dim_size(1) != 4) {
+  if (boxes.dims() != 2 || boxes.dim_size(0) != n || boxes.dim_size(1) != 4) {
     return InvalidArgument("shapes must be [B, 2] and boxes [B, 4], got ", shapes.shape().DebugString(),
                            " and ", boxes.shape().DebugString());
   }
   auto s = shapes.matrix<int32_t>();
   auto b = boxes.matrix<float>();
-  int64_t offset = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int h = s(i, 0), w = s(i, 1);
-    if (h <= 0 || w <= 0) return InvalidArgument("image ", i, " has an empty shape");
     const CropBox box{b(i, 0), b(i, 1), b(i, 2), b(i, 3)};
     TF_RETURN_IF_ERROR(ToTfStatus(ValidateBox(box, h, w), "image " + std::to_string(i)));
     batch->heights.push_back(h);
     batch->widths.push_back(w);
     batch->boxes.push_back(box);
-    batch->pixel_offsets.push_back(offset);
-    offset += int64_t{h} * w;
-  }
-  if (offset != values.dim_size(0)) {
-    return InvalidArgument("shapes describe ", offset, " pixels but values holds ", values.dim_size(0));
   }
   return absl::OkStatus();
 }

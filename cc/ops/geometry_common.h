@@ -18,6 +18,11 @@ absl::Status ReadResizeAttrs(tensorflow::OpKernelConstruction* ctx, ResizeMethod
 // Output [height, width] from a size tensor; both must be positive.
 absl::Status ReadSize(const tensorflow::Tensor& size, int* h, int* w);
 
+// Where each image of a flattened batch starts in `values` [sum of h * w, C], from `shapes`
+// [N, 2] (h, w): every shape positive, their pixels adding up to values' rows.
+absl::Status ReadImageOffsets(const tensorflow::Tensor& values, const tensorflow::Tensor& shapes,
+                              std::vector<int64_t>* offsets);
+
 // Per-image shapes and boxes of a CropResize call, validated; offsets into `values` rows.
 struct CropResizeBatch {
   std::vector<int> heights, widths;

@@ -305,9 +305,6 @@ class PasteResizeOp : public OpKernel {
     const Tensor& sources = ctx->input(2);
     const Tensor& boxes = ctx->input(3);
     const Tensor& regions = ctx->input(4);
-    OP_REQUIRES(
-        ctx, shapes.dims() == 2 && shapes.dim_size(1) == 2,
-        tensorflow::errors::InvalidArgument("shapes must be [N, 2], got ", shapes.shape().DebugString()));
     const int64_t b = sources.dim_size(0), k = sources.dim_size(1);
     OP_REQUIRES(ctx,
                 boxes.dims() == 3 && boxes.dim_size(0) == b && boxes.dim_size(1) == k &&
@@ -317,18 +314,9 @@ class PasteResizeOp : public OpKernel {
                     ", ", boxes.shape().DebugString(), ", ", regions.shape().DebugString()));
     int out_h, out_w;
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(5), &out_h, &out_w));
+    std::vector<int64_t> offsets;
+    OP_REQUIRES_OK(ctx, ReadImageOffsets(values, shapes, &offsets));
     auto s = shapes.matrix<int32_t>();
-    std::vector<int64_t> offsets(shapes.dim_size(0));
-    int64_t pixels = 0;
-    for (int64_t i = 0; i < shapes.dim_size(0); ++i) {
-      OP_REQUIRES(ctx, s(i, 0) > 0 && s(i, 1) > 0,
-                  tensorflow::errors::InvalidArgument("image ", i, " has an empty shape"));
-      offsets[i] = pixels;
-      pixels += int64_t{s(i, 0)} * s(i, 1);
-    }
-    OP_REQUIRES(ctx, pixels == values.dim_size(0),
-                tensorflow::errors::InvalidArgument("shapes describe ", pixels, " pixels but values holds ",
-                                                    values.dim_size(0)));
     auto src = sources.matrix<int32_t>();
     auto box = boxes.tensor<float, 3>();
     auto region = regions.tensor<int32_t, 3>();

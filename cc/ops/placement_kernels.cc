@@ -146,9 +146,8 @@ class ResizePadOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& values = ctx->input(0);
     const Tensor& shapes = ctx->input(1);
-    OP_REQUIRES(
-        ctx, shapes.dims() == 2 && shapes.dim_size(1) == 2,
-        tensorflow::errors::InvalidArgument("shapes must be [B, 2], got ", shapes.shape().DebugString()));
+    std::vector<int64_t> offsets;
+    OP_REQUIRES_OK(ctx, ReadImageOffsets(values, shapes, &offsets));
     const int64_t n = shapes.dim_size(0);
     std::vector<PlacedRequest> requests;
     std::vector<Epilogue> epilogues;
@@ -157,17 +156,6 @@ class ResizePadOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(3), &size_h, &size_w));
     const int c = static_cast<int>(values.dim_size(1));
     auto s = shapes.matrix<int32_t>();
-    std::vector<int64_t> offsets(n);
-    int64_t total = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      OP_REQUIRES(ctx, s(i, 0) > 0 && s(i, 1) > 0,
-                  tensorflow::errors::InvalidArgument("image ", i, " has an empty shape"));
-      offsets[i] = total;
-      total += int64_t{s(i, 0)} * s(i, 1);
-    }
-    OP_REQUIRES(ctx, total == values.dim_size(0),
-                tensorflow::errors::InvalidArgument("shapes describe ", total, " pixels but values holds ",
-                                                    values.dim_size(0)));
     Tensor *out = nullptr, *info = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, size_h, size_w, c}), &out));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 6}), &info));
