@@ -8,6 +8,7 @@
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
 #include "tensorflow/core/framework/op_kernel.h"
+#include "xla/stream_executor/stream_executor.h"
 
 namespace tfgpuaug {
 namespace {
@@ -30,7 +31,9 @@ void TfDeallocate(void* allocator, void* ptr) {
 // allocators for nvJPEG's own buffers (they live as long as the process, as nvJPEG's state).
 GpuDecodeDevice DecodeDeviceOf(OpKernelContext* ctx) {
   GpuDecodeDevice d;
-  d.ordinal = ctx->device()->tensorflow_accelerator_device_info()->gpu_id;
+  // The CUDA ordinal of the op's stream (TensorFlow's GPU id may be remapped by
+  // visible_device_list; the stream executor's ordinal is the platform's).
+  d.ordinal = ctx->op_device_context()->stream()->parent()->device_ordinal();
   d.stream = GpuStream(ctx);
   AllocatorAttributes pinned;
   pinned.set_on_host(true);
