@@ -530,3 +530,19 @@ def test_paste_resize_refuses_bad_tiles_by_name():
         with pytest.raises(tf.errors.InvalidArgumentError, match=words):
             paste(tf.zeros([128, 3], tf.uint8), tf.constant(shapes), [[0]], [[[0.0, 0.0, 1.0, 1.0]]],
                   [[[0, 0, 1, 1]]], [8, 8])
+
+
+def test_distribute_passes_the_box_arguments_on():
+    """`tga.distribute` takes gpu_augment's box arguments (max_boxes is what a GPU target needs)."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    dist = tga.distribute(strategy, lambda context: tf.data.Dataset.from_tensors(_batch(0, encoded=True)),
+                          [tga.ScaleJitter(64), tga.RandomFlip()], seed=0, max_boxes=6, min_box_area=4.0)
+    element = next(iter(dist))
+    boxes = strategy.experimental_local_results(element["bounding_boxes"]["boxes"])[0]
+    labels = strategy.experimental_local_results(element["bounding_boxes"]["labels"])[0]
+    assert boxes.shape == (4, 6, 4) and labels.shape == (4, 6)
+    real = labels.numpy() >= 0
+    assert real.any() and (~real).any()  # padded with -1 after the real ones
+    kept = boxes.numpy()[real]
+    assert (kept >= 0).all() and (kept <= 64).all()
+    assert ((kept[:, 2] - kept[:, 0]) * (kept[:, 3] - kept[:, 1]) > 4.0).all()  # min_box_area applied

@@ -388,7 +388,9 @@ def test_resize_avx2_pairs_equal_baseline_loop(tmp_path):
     cases = [((37, 53, 3), 24, 31, "bilinear", True), ((37, 53, 4), 24, 30, "bicubic", True),
              ((90, 120, 3), 41, 77, "area", False), ((20, 16, 3), 40, 33, "bilinear", False),
              ((300, 290, 3), 224, 224, "bilinear", True), ((9, 700, 4), 5, 63, "bicubic", False),
-             ((5, 5, 3), 1, 2, "nearest", False)]
+             ((5, 5, 3), 1, 2, "nearest", False),
+             # mirrored rows (written backwards), odd and even widths: the 4-pixel stores
+             ((37, 53, 3), 24, 31, "bilinear", True, True), ((60, 41, 3), 50, 64, "bilinear", False, True)]
     images = [rng.integers(0, 256, shape, dtype=np.uint8) for shape, *_ in cases]
     args = [c[1:] for c in cases]
     baseline = _without_avx2(tmp_path, images, f"k.resize(img, *c) for img, c in zip(images, {args!r})")

@@ -300,7 +300,9 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
 def distribute(strategy: tf.distribute.Strategy,
                dataset_fn: Callable[[tf.distribute.InputContext], tf.data.Dataset],
                transforms: Transforms, seed: Optional[int] = None, prefetch: int = 1,
-               num_parallel_calls: int = 1, on_error: str = "raise") -> tf.distribute.DistributedDataset:
+               num_parallel_calls: int = 1, on_error: str = "raise", bounding_box_format: str = "xyxy",
+               max_boxes: Optional[int] = None, min_box_area: float = 0.0,
+               min_box_visibility: float = 0.0) -> tf.distribute.DistributedDataset:
     """One input pipeline per replica, each with its `gpu_augment` stage on its own device.
 
     `dataset_fn(input_context)` returns the replica's batches (per-replica batch size; shard the
@@ -309,7 +311,7 @@ def distribute(strategy: tf.distribute.Strategy,
     the replica's device, not fetched there again, one pipeline per replica
     (`InputOptions(experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,
     experimental_replication_mode=PER_REPLICA)`). Replica i draws from seed + i, so replicas
-    do not repeat each other's augmentations.
+    do not repeat each other's augmentations. The other arguments are `gpu_augment`'s.
     """
     devices = list(strategy.extended.worker_devices)
     base = _base_seed(seed)
@@ -321,7 +323,9 @@ def distribute(strategy: tf.distribute.Strategy,
             return ds.apply(gpu_augment(transforms, device=device,
                                         seed=(base + context.input_pipeline_id) % 2**31,
                                         prefetch=prefetch, num_parallel_calls=num_parallel_calls,
-                                        on_error=on_error))
+                                        on_error=on_error, bounding_box_format=bounding_box_format,
+                                        max_boxes=max_boxes, min_box_area=min_box_area,
+                                        min_box_visibility=min_box_visibility))
 
     options = tf.distribute.InputOptions(
         experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,
