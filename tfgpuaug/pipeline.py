@@ -43,11 +43,6 @@ Transforms = Union[Sequence[Callable], Callable]
 _PLAIN = Layout()
 
 
-def _split(element):
-    """(images, rebuild) for the device part: annotations pass through (see Layout.split_images)."""
-    return Layout.split_images(element)
-
-
 def _check_dense(element_spec) -> None:
     """copy_to_device moves dense tensors; a ragged component (boxes without max_boxes, ragged
     keypoints) cannot go to a GPU."""
@@ -77,7 +72,7 @@ class _Plan:
         transform and its last CPU-only one, and with annotations through the last transform
         that moves them (Compose.host_stop); a plain callable whole on the host for encoded or
         ragged images or with annotations, else whole on the device."""
-        spec, _ = _split(element_spec)
+        spec, _ = Layout.split_images(element_spec)
         encoded = isinstance(spec, tf.RaggedTensorSpec) or spec.dtype == tf.string
         with_targets = Layout.has_targets(element_spec)
         if not self.composed:
@@ -230,7 +225,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
             stop = plan.fn.host_stop(Layout.has_targets(ds.element_spec[1]))
 
         def run(batch_seed, element):
-            images, rebuild = _split(element)
+            images, rebuild = Layout.split_images(element)
             return rebuild(plan.run(images, batch_seed, stop))
 
         target = resolve_device(device)

@@ -43,20 +43,20 @@ GpuDecodeDevice DecodeDeviceOf(OpKernelContext* ctx) {
   return d;
 }
 
-// Decodes planned images into `outs` (device pointers). With `statuses` (on_error="skip"),
-// images whose header failed (not ok there) are left out, and an image that fails to decode
-// is reported there and its output zeroed; without, it fails the call. nvJPEG's full-size
+// Decodes planned images into `outs` (device pointers). Images whose header failed (not ok in
+// `statuses`) are left out; an image that fails to decode is reported there and its output
+// zeroed (the op raises or skips it, as on the CPU). A device error fails the call. nvJPEG's full-size
 // scratch stays within `scratch_budget` bytes (images are decoded in groups) unless one image
 // alone is larger.
 absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
                          const std::vector<DecodeRequest>& requests, const std::vector<DecodePlan>& plans,
                          const std::vector<uint8_t*>& outs, int64_t scratch_budget,
-                         std::vector<Status>* statuses = nullptr) {
+                         std::vector<Status>* statuses) {
   auto flat = contents.flat<tensorflow::tstring>();
   std::vector<GpuDecodeTarget> targets;
   std::vector<size_t> image_of;  // target -> image index
   for (size_t i = 0; i < plans.size(); ++i) {
-    if (statuses != nullptr && !(*statuses)[i].ok()) continue;
+    if (!(*statuses)[i].ok()) continue;
     targets.push_back(GpuDecodeTarget{Bytes(flat(i)), flat(i).size(), &requests[i], &plans[i], outs[i]});
     image_of.push_back(i);
   }
@@ -71,8 +71,7 @@ absl::Status DecodeOnGpu(OpKernelContext* ctx, const Tensor& contents,
   std::vector<Status> decoded(targets.size());
   Status status =
       GpuDecodeBatch(targets.data(), static_cast<int>(targets.size()), DecodeDeviceOf(ctx), scratch_budget,
-                     scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(),
-                     statuses != nullptr ? decoded.data() : nullptr);
+                     scratch.flat<uint8_t>().data(), staging.flat<uint8_t>().data(), decoded.data());
   for (size_t t = 0; t < targets.size() && status.ok(); ++t) {
     if (decoded[t].ok()) continue;
     const size_t i = image_of[t];
