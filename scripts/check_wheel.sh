@@ -13,6 +13,7 @@ shift
 MINORS=${*:-"2.19 2.20 2.21"}
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv
+  trap 'rm -rf "$(dirname "$venv")"' EXIT   # a failed install must not leave 2 GB behind
   "${TFGPUAUG_CHECK_PYTHON:-python3}" -m venv "$venv"
   "$venv/bin/pip" install -q "tensorflow==$minor.*" "$WHEEL"
   echo "== TensorFlow $minor: $("$venv/bin/pip" list 2>/dev/null | grep -E '^(tensorflow|tfgpuaug) ' | tr -s ' ' | tr '\n' ' ')"
