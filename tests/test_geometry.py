@@ -394,3 +394,52 @@ def test_runtime_errors_are_invalid_argument(photos):
     blob = fixtures.jpeg_bytes(fixtures.photo(20, 20))
     with pytest.raises(tf.errors.InvalidArgumentError, match="image 1: invalid JPEG"):
         tga.random_resized_crop(tf.constant([blob, blob[:50]]), 8, seed=1).numpy()
+
+
+@pytest.fixture
+def without_stream_stores(monkeypatch):
+    """Runs a callable with TFGPUAUG_DISABLE_STREAM_STORES set: ordinary stores only (the
+    kernels read it on every call)."""
+    def run(fn):
+        monkeypatch.setenv("TFGPUAUG_DISABLE_STREAM_STORES", "1")
+        try:
+            return fn()
+        finally:
+            monkeypatch.delenv("TFGPUAUG_DISABLE_STREAM_STORES")
+    return run
+
+
+def test_large_outputs_written_with_streaming_stores_equal_ordinary_stores(without_stream_stores):
+    # Outputs from 256 KB per image go to memory with streaming stores through a row buffer;
+    # odd widths, a centred letterbox (rows starting off a 16-byte boundary), mirrored rows,
+    # padding around and both dtypes must give the same bits as ordinary stores.
+    photos = [fixtures.photo(h, w, seed=s) for s, (h, w) in enumerate([(301, 419), (433, 211), (97, 513)])]
+    ragged = tf.ragged.stack([tf.constant(p) for p in photos])
+    blobs = tf.constant([tf.io.encode_jpeg(p).numpy() for p in photos])
+    mirror = tf.constant([True, False, True])
+    mean, std = (0.485 * 255, 0.456 * 255, 0.406 * 255), (0.229 * 255, 0.224 * 255, 0.225 * 255)
+    calls = {
+        "resize float": lambda: tga.resize(tf.constant(photos[0], tf.float32)[None], (517, 639), method="bicubic"),
+        "resize uint8": lambda: tga.resize(tf.constant(photos[1])[None], (331, 283)),
+        "letterbox float": lambda: tga.geometry.resize_and_pad(ragged, (641, 643), center=True, mirror=mirror,
+                                                                mean=mean, std=std, pad_value=-1.5)[0],
+        "scale jitter decoded": lambda: tga.geometry.resize_and_pad(blobs, (640, 640), (0.8, 1.25), jitter=True,
+                                                                     seed=(3, 4), mirror=mirror, mean=mean,
+                                                                     std=std)[0],
+        "scale jitter uint8": lambda: tga.geometry.resize_and_pad(blobs, (517, 611), (0.5, 1.5), jitter=True,
+                                                                   seed=(5, 6), pad_value=7)[0],
+    }
+    for name, call in calls.items():
+        streamed = call().numpy()
+        ordinary = without_stream_stores(call).numpy()
+        assert streamed.nbytes // len(streamed) >= 256 * 1024, name
+        np.testing.assert_array_equal(streamed, ordinary, err_msg=name)
+
+
+def test_large_float_resize_matches_tf_image():
+    # The streamed path against an independent reference (tolerance as above: 1e-3 relative).
+    photo = fixtures.photo(301, 419, seed=9)
+    got = tga.resize(tf.constant(photo, tf.float32)[None], (517, 639))
+    ref = tf.image.resize(photo[None].astype(np.float32), (517, 639))
+    assert got.dtype == tf.float32 and got.numpy().nbytes >= 256 * 1024
+    np.testing.assert_allclose(got.numpy(), ref.numpy(), rtol=1e-3, atol=1e-3)

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cc/kernels/common/simd_x86.h"
+#include "cc/kernels/common/stream_store.h"
 #include "cc/kernels/resample/row_sums.h"
 
 namespace tfgpuaug {
@@ -304,6 +305,11 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     pairs = &pair_taps;
   }
 #endif
+  // A large output goes row by row through a buffer in L1, then to memory with streaming
+  // stores (see stream_store.h).
+  const size_t out_row_bytes = size_t(out_w) * c * sizeof(Out);
+  const bool stream = UseStreamStores(out_row_bytes * out_h);
+  std::vector<Out> row_buffer(stream ? size_t(out_w) * c : 0);
   std::vector<const In*> rows;
   for (int i = 0; i < out_h; ++i) {
     float* a = acc.data();
@@ -312,7 +318,8 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     rows.resize(taps);
     for (int t = 0; t < taps; ++t) rows[t] = left + long(ty.index[t0 + t]) * src_row_stride;
     WeightedRowSum(rows.data(), ty.weight.data() + t0, taps, row_elems, a);
-    Out* orow = out + size_t(i) * out_row_stride;
+    Out* const dst = out + size_t(i) * out_row_stride;
+    Out* orow = stream ? row_buffer.data() : dst;
     switch (c) {
       case 3:
         HorizontalRowVector<3>(a, fixed, pairs, out_w, vector_epilogue, orow);
@@ -324,7 +331,9 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
         HorizontalRowAny(a, tx, out_w, c, epilogue, orow);
         break;
     }
+    if (stream) StreamCopy(dst, orow, out_row_bytes);
   }
+  if (stream) StreamFence();
 }
 
 template void ResampleImageCpu<uint8_t, uint8_t>(const uint8_t*, int, int, int, long, const ResampleAxis&,
