@@ -426,6 +426,9 @@ def test_large_outputs_written_with_streaming_stores_equal_ordinary_stores(witho
         "scale jitter decoded": lambda: tga.geometry.resize_and_pad(blobs, (640, 640), (0.8, 1.25), jitter=True,
                                                                      seed=(3, 4), mirror=mirror, mean=mean,
                                                                      std=std)[0],
+        "crop_mirror_normalize": lambda: tga.crop_mirror_normalize(
+            tf.constant(np.stack([photos[0], photos[0][::-1]])), mean, std, crop=(299, 307),
+            mirror=tf.constant([True, False])),
         "scale jitter uint8": lambda: tga.geometry.resize_and_pad(blobs, (517, 611), (0.5, 1.5), jitter=True,
                                                                    seed=(5, 6), pad_value=7)[0],
     }

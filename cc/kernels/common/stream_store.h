@@ -41,7 +41,8 @@ inline void StreamCopy(void* dst, const void* src, size_t bytes) {
   std::memcpy(d, s, head);
   size_t i = head;
   for (; i + 16 <= bytes; i += 16) {
-    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
   }
   std::memcpy(d + i, s + i, bytes - i);
 #else

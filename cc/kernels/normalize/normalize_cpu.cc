@@ -1,18 +1,26 @@
 #include "cc/kernels/normalize/normalize_cpu.h"
 
+#include <vector>
+
 #include "cc/kernels/common/simd_x86.h"
+#include "cc/kernels/common/stream_store.h"
 
 namespace tfgpuaug {
 
 void CropMirrorNormalizeCpu(const uint8_t* image, const CropMirrorNormalizeParams& p, int y0, int x0,
                             bool mirror, const float* mean, const float* inv_std, void* out) {
   if (!p.nchw && p.type == OutputType::kFloat32 && p.channels == 3 && p.out_channels == 3) {
-    // Common case as a straight loop: NHWC float32 RGB, one read and one write per element.
-    float* o = static_cast<float*>(out);
+    // Common case as a straight loop: NHWC float32 RGB, one read and one write per element;
+    // a large output row by row through an L1 buffer, then with streaming stores.
+    float* dst = static_cast<float*>(out);
     const float m0 = mean[0], m1 = mean[1], m2 = mean[2];
     const float s0 = inv_std[0], s1 = inv_std[1], s2 = inv_std[2];
     const int w = p.crop_w;
-    for (int y = 0; y < p.crop_h; ++y, o += size_t(w) * 3) {
+    const size_t row_bytes = size_t(w) * 3 * sizeof(float);
+    const bool stream = UseStreamStores(row_bytes * p.crop_h);
+    std::vector<float> row_buffer(stream ? size_t(w) * 3 : 0);
+    for (int y = 0; y < p.crop_h; ++y, dst += size_t(w) * 3) {
+      float* o = stream ? row_buffer.data() : dst;
       const uint8_t* row = image + (size_t(y0 + y) * p.in_w + x0) * 3;
       auto scalar = [&](int j) {
         const uint8_t* px = row + 3 * (mirror ? w - 1 - j : j);
@@ -35,7 +43,9 @@ void CropMirrorNormalizeCpu(const uint8_t* image, const CropMirrorNormalizeParam
 #else
       for (; j < w; ++j) scalar(j);
 #endif
+      if (stream) StreamCopy(dst, o, row_bytes);
     }
+    if (stream) StreamFence();
     return;
   }
   for (int y = 0; y < p.crop_h; ++y)
