@@ -364,6 +364,25 @@ def test_windows_and_reduced_sizes(kind):
         np.testing.assert_array_equal(part, reduced[1:3, 1:3])
 
 
+def test_bmp_byte_shuffled_rows_every_width_and_window():
+    # 24-bit BGR and 32-bit BGRA rows go through a 16-byte shuffle (5 or 4 pixels a step) and
+    # a plain loop for the last pixels: every width from 1 to 23, windows starting mid-row and
+    # ending before it, against PIL (numpy for BGRA, which PIL reads as RGB).
+    for width in range(1, 24):
+        rgb = fixtures.photo(3, width, 3, seed=width)
+        rgba = fixtures.photo(3, width, 4, seed=width + 50)
+        files = {"bgr": (pil_save(Image.fromarray(rgb), "BMP"), rgb),
+                 "bgra": (bmp(bgra_rows(rgba), width, 32, compression=3,
+                              masks=[0xFF0000, 0xFF00, 0xFF, 0xFF000000], header_size=108), rgba)}
+        for name, (data, expected) in files.items():
+            c = expected.shape[-1]
+            np.testing.assert_array_equal(tga.decode_image(data, channels=c).numpy(), expected,
+                                          err_msg=f"{name} {width}")
+            x = width // 3
+            window = tga.decode_image(data, channels=c, crop_window=[1, x, 2, width - x - x // 2]).numpy()
+            np.testing.assert_array_equal(window, expected[1:3, x:width - x // 2], err_msg=f"{name} {width}")
+
+
 def test_headers_name_size_and_channels():
     blobs = [BMP_FILES["32bit_v4_alpha"], BMP_FILES["pil_gray"], PNM_FILES["pil_p6"], TIFF_FILES["pil_gray_alpha"],
              TIFF_FILES["pil_palette"], J2K_FILES["jp2_rgba"]]
