@@ -1,7 +1,7 @@
 // Non-temporal (streaming) stores for outputs too large to stay in cache: a batch of
-// 640x640 float images is 78 MB. Ordinary stores first read every cache line they write
-// (read for ownership); streaming stores write whole lines straight to memory, which on the
-// 2-core benchmark machine moved 78 MB in 3.2 ms instead of 9.3 ms. CPU only.
+// 640x640 float images is 78 MB. Ordinary stores may read every cache line they write (read
+// for ownership); streaming stores write whole lines straight to memory. Measured in
+// benchmarks/store_bandwidth.c and docs/architecture.md. CPU only.
 #ifndef TFGPUAUG_CC_KERNELS_COMMON_STREAM_STORE_H_
 #define TFGPUAUG_CC_KERNELS_COMMON_STREAM_STORE_H_
 
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -74,6 +75,36 @@ inline void StreamFence() {
   _mm_sfence();
 #endif
 }
+
+// Writes an output row by row: a large one through one buffer that stays in L1, streamed out
+// as each row is done (fenced when the writer goes), a small one in place.
+//   StreamedRows<float> rows(row_elems, height);
+//   for each row: T* o = rows.Begin(dst); ...write o...; rows.End(dst);
+template <typename T>
+class StreamedRows {
+ public:
+  StreamedRows(size_t row_elems, size_t rows)
+      : row_bytes_(row_elems * sizeof(T)),
+        stream_(UseStreamStores(row_bytes_ * rows)),
+        buffer_(stream_ ? row_elems : 0) {}
+  ~StreamedRows() {
+    if (stream_) StreamFence();
+  }
+  StreamedRows(const StreamedRows&) = delete;
+  StreamedRows& operator=(const StreamedRows&) = delete;
+
+  // Where to write the row that belongs at dst.
+  T* Begin(T* dst) { return stream_ ? buffer_.data() : dst; }
+  // The row written since Begin(dst) goes to dst.
+  void End(T* dst) {
+    if (stream_) StreamCopy(dst, buffer_.data(), row_bytes_);
+  }
+
+ private:
+  size_t row_bytes_;
+  bool stream_;
+  std::vector<T> buffer_;
+};
 
 }  // namespace tfgpuaug
 

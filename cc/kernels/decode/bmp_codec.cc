@@ -186,7 +186,7 @@ Status DecodeRle(const uint8_t* data, size_t size, const BmpHeader& h, std::vect
   return Status::Ok();
 }
 
-#if TFGPUAUG_HAVE_AVX2_LOOPS
+#if TFGPUAUG_HAVE_AVX2_LOOPS  // x86-64 with GCC: the intrinsics and target attributes exist
 // Returns how many pixels it wrote.
 __attribute__((target("ssse3"))) int CopyFieldsRowSsse3(const uint8_t* px, int width, int bytes, int c,
                                                         const int* byte_of, uint8_t* o) {

@@ -1,7 +1,5 @@
 #include "cc/kernels/normalize/normalize_cpu.h"
 
-#include <vector>
-
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/common/stream_store.h"
 
@@ -16,11 +14,9 @@ void CropMirrorNormalizeCpu(const uint8_t* image, const CropMirrorNormalizeParam
     const float m0 = mean[0], m1 = mean[1], m2 = mean[2];
     const float s0 = inv_std[0], s1 = inv_std[1], s2 = inv_std[2];
     const int w = p.crop_w;
-    const size_t row_bytes = size_t(w) * 3 * sizeof(float);
-    const bool stream = UseStreamStores(row_bytes * p.crop_h);
-    std::vector<float> row_buffer(stream ? size_t(w) * 3 : 0);
+    StreamedRows<float> out_rows(size_t(w) * 3, p.crop_h);
     for (int y = 0; y < p.crop_h; ++y, dst += size_t(w) * 3) {
-      float* o = stream ? row_buffer.data() : dst;
+      float* o = out_rows.Begin(dst);
       const uint8_t* row = image + (size_t(y0 + y) * p.in_w + x0) * 3;
       auto scalar = [&](int j) {
         const uint8_t* px = row + 3 * (mirror ? w - 1 - j : j);
@@ -43,9 +39,8 @@ void CropMirrorNormalizeCpu(const uint8_t* image, const CropMirrorNormalizeParam
 #else
       for (; j < w; ++j) scalar(j);
 #endif
-      if (stream) StreamCopy(dst, o, row_bytes);
+      out_rows.End(dst);
     }
-    if (stream) StreamFence();
     return;
   }
   for (int y = 0; y < p.crop_h; ++y)

@@ -305,11 +305,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     pairs = &pair_taps;
   }
 #endif
-  // A large output goes row by row through a buffer in L1, then to memory with streaming
-  // stores (see stream_store.h).
-  const size_t out_row_bytes = size_t(out_w) * c * sizeof(Out);
-  const bool stream = UseStreamStores(out_row_bytes * out_h);
-  std::vector<Out> row_buffer(stream ? size_t(out_w) * c : 0);
+  StreamedRows<Out> out_rows(size_t(out_w) * c, out_h);  // streamed when large
   std::vector<const In*> rows;
   for (int i = 0; i < out_h; ++i) {
     float* a = acc.data();
@@ -319,7 +315,7 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
     for (int t = 0; t < taps; ++t) rows[t] = left + long(ty.index[t0 + t]) * src_row_stride;
     WeightedRowSum(rows.data(), ty.weight.data() + t0, taps, row_elems, a);
     Out* const dst = out + size_t(i) * out_row_stride;
-    Out* orow = stream ? row_buffer.data() : dst;
+    Out* orow = out_rows.Begin(dst);
     switch (c) {
       case 3:
         HorizontalRowVector<3>(a, fixed, pairs, out_w, vector_epilogue, orow);
@@ -331,9 +327,8 @@ void ResampleImageCpu(const In* src, int src_h, int src_w, int c, long src_row_s
         HorizontalRowAny(a, tx, out_w, c, epilogue, orow);
         break;
     }
-    if (stream) StreamCopy(dst, orow, out_row_bytes);
+    out_rows.End(dst);
   }
-  if (stream) StreamFence();
 }
 
 template void ResampleImageCpu<uint8_t, uint8_t>(const uint8_t*, int, int, int, long, const ResampleAxis&,
