@@ -7,6 +7,7 @@
 #include "cc/kernels/augment/augment_cpu.h"
 #include "cc/ops/augment_common.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -42,13 +43,13 @@ absl::Status LaunchAugment(CpuDevice, OpKernelContext* ctx, const AugmentImage& 
 namespace {
 
 template <typename Device>
-class AugmentOp : public OpKernel {
+class AugmentOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit AugmentOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit AugmentOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadAugmentAttrs(ctx, &fill_, &interpolation_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     OP_REQUIRES_OK(ctx, CheckAugmentInputs(ctx));
     const Tensor& images = ctx->input(0);
     Tensor* out = nullptr;
@@ -70,11 +71,11 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Augment").Device(tensorflow::DEVICE_GPU).
 #endif
 
 // The augmentation op names in id order, from cc/kernels/augment/augment.h's one table.
-class AugmentOpNamesOp : public OpKernel {
+class AugmentOpNamesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit AugmentOpNamesOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit AugmentOpNamesOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {}
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const int n = kNumAugmentOps;
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({n}), &out));

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cc/kernels/boxes/box_affine.h"
+#include "cc/ops/guarded_kernel.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"
@@ -17,14 +18,14 @@ using tensorflow::Tensor;
 using tensorflow::TensorShape;
 using tensorflow::errors::InvalidArgument;
 
-class MoveBoxesOp : public OpKernel {
+class MoveBoxesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit MoveBoxesOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit MoveBoxesOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("min_area", &filter_.min_area));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("min_visibility", &filter_.min_visibility));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& boxes = ctx->input(0);
     const Tensor& splits = ctx->input(1);
     const Tensor& matrices = ctx->input(2);

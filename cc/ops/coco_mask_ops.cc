@@ -5,6 +5,7 @@
 
 #include "cc/kernels/masks/coco_masks.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"
@@ -44,14 +45,14 @@ kinds: 0 polygons (per part a uint32 count 2k, then k float32 (x, y) pairs), 1 R
 (uint32, column-major, zeros first), 2 COCO's compressed RLE string.
 )doc");
 
-class CocoMasksOp : public OpKernel {
+class CocoMasksOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit CocoMasksOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit CocoMasksOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("instance_ids", &instance_ids_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &max_pixels_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& segmentations = ctx->input(0);
     const Tensor& kinds = ctx->input(1);
     OP_REQUIRES(

@@ -34,6 +34,7 @@ absl::Status ToTfStatus(const Status& status, const std::string& where) {
     case Status::Kind::kOk:
       return absl::OkStatus();
     case Status::Kind::kDevice:  // a failed CUDA call is not the user's bad input
+    case Status::Kind::kInternal:
       return tensorflow::errors::Internal(prefix, status.message());
     case Status::Kind::kOutOfMemory:
       return tensorflow::errors::ResourceExhausted(prefix, status.message());
@@ -55,7 +56,9 @@ absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const 
   const int64_t n = static_cast<int64_t>(statuses.size());
   for (int64_t i = 0; i < n; ++i) {
     const Status& s = statuses[i];
-    if (!s.ok() && (!skip || s.kind() != Status::Kind::kInvalidInput)) {
+    // Skipping covers whatever went wrong with one image (bad bytes, an allocation or an
+    // exception while decoding it), never a failed CUDA call, which is not the image's.
+    if (!s.ok() && (!skip || s.kind() == Status::Kind::kDevice)) {
       return ToTfStatus(s, "image " + std::to_string(i));
     }
   }

@@ -32,9 +32,8 @@ absl::Status ToTfStatus(const Status& status, const std::string& where = "");
 absl::Status ReadOnErrorAttr(tensorflow::OpKernelConstruction* ctx, bool* skip);
 
 // Writes the `errors` output [n] at index `output`: "" for a good image, the reason for a
-// bad one. Returns the first failure when not skipping, and always for failures that are
-// not the input's fault (device errors, out of memory). `clear(i)` zeroes a skipped image's
-// outputs, so nothing uninitialised leaves the op.
+// bad one. Returns the first failure when not skipping, and always for a device (CUDA) error. `clear(i)`
+// zeroes a skipped image's outputs, so nothing uninitialised leaves the op.
 absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const std::vector<Status>& statuses,
                             bool skip, const std::function<void(int64_t)>& clear);
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cc/ops/decode_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -45,14 +46,14 @@ absl::Status LaunchDecodeBatch(CpuDevice, OpKernelContext* ctx, int64_t, DecodeB
 namespace {
 
 template <typename Device>
-class DecodeImageOp : public OpKernel {
+class DecodeImageOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DecodeImageOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     const Tensor& window = ctx->input(1);
     OP_REQUIRES(
@@ -81,15 +82,15 @@ class DecodeImageOp : public OpKernel {
   tensorflow::DataType dtype_ = tensorflow::DT_UINT8;
 };
 
-class DecodeAnimationOp : public OpKernel {
+class DecodeAnimationOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit DecodeAnimationOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DecodeAnimationOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &request_.channels));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &request_.max_pixels));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_bytes", &max_bytes_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     OP_REQUIRES(
         ctx, contents.dims() == 0,
@@ -117,9 +118,9 @@ class DecodeAnimationOp : public OpKernel {
 };
 
 template <typename Device>
-class DecodeImageBatchOp : public OpKernel {
+class DecodeImageBatchOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DecodeImageBatchOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadDecodeAttrs(ctx, &base_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_batch_bytes", &max_batch_bytes_));
     OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
@@ -127,7 +128,7 @@ class DecodeImageBatchOp : public OpKernel {
 
   // With on_error="skip", an image whose header fails decodes to 0x0 and one that fails
   // later is zeroed, each with its reason in `errors`; otherwise the first one fails the op.
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     DecodeBatchCall call;
     OP_REQUIRES_OK(ctx, BeginDecodeBatch(ctx, base_, max_batch_bytes_, skip_, &call));
     OP_REQUIRES_OK(ctx, LaunchDecodeBatch(Device(), ctx, max_batch_bytes_, &call));
@@ -140,14 +141,14 @@ class DecodeImageBatchOp : public OpKernel {
   bool skip_ = false;
 };
 
-class ImageShapeOp : public OpKernel {
+class ImageShapeOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit ImageShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit ImageShapeOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("apply_exif_orientation", &apply_orientation_));
     OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     TensorShape shape = contents.shape();
     shape.AddDim(3);
@@ -175,11 +176,11 @@ class ImageShapeOp : public OpKernel {
   bool skip_ = false;
 };
 
-class ImageHeaderOp : public OpKernel {
+class ImageHeaderOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit ImageHeaderOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit ImageHeaderOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {}
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     TensorShape shape = ctx->input(0).shape();
     shape.AddDim(6);
     Tensor* out = nullptr;

@@ -12,6 +12,7 @@
 #include "cc/kernels/warp/warp_cpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/geometry_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -86,13 +87,13 @@ absl::Status LaunchWarpAffine(CpuDevice, OpKernelContext* ctx, const AffineParam
 namespace {
 
 template <typename Device, typename In, typename Out>
-class CropResizeOp : public OpKernel {
+class CropResizeOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit CropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit CropResizeOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadCropResizeAttrs(ctx, &attrs_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     CropResizeCall call;
     OP_REQUIRES_OK(ctx, BeginCropResize(ctx, attrs_, &call));
     OP_REQUIRES_OK(ctx, LaunchCropResize<In, Out>(Device(), ctx, call));
@@ -103,9 +104,9 @@ class CropResizeOp : public OpKernel {
 };
 
 template <typename Out>
-class DecodeCropResizeOp : public OpKernel {
+class DecodeCropResizeOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit DecodeCropResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DecodeCropResizeOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadFusedDecodeAttrs(ctx, &request_, &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
     OP_REQUIRES_OK(ctx, ReadEpilogueAttrs(ctx, &epilogue_));
@@ -120,7 +121,7 @@ class DecodeCropResizeOp : public OpKernel {
     }
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     const int64_t n = contents.dim_size(0);
     // Inputs after contents: boxes, or the random box's draws (areas, aspects, positions).
@@ -204,13 +205,13 @@ class DecodeCropResizeOp : public OpKernel {
 };
 
 template <typename Device>
-class CropMirrorNormalizeOp : public OpKernel {
+class CropMirrorNormalizeOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit CropMirrorNormalizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit CropMirrorNormalizeOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadCropMirrorNormalizeAttrs(ctx, &attrs_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& offsets = ctx->input(1);  // in host memory on every device
     CropMirrorNormalizeParams p;
@@ -229,11 +230,11 @@ class CropMirrorNormalizeOp : public OpKernel {
 };
 
 template <typename Device>
-class FlipOp : public OpKernel {
+class FlipOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit FlipOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit FlipOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {}
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& h = ctx->input(1);
     const Tensor& v = ctx->input(2);
@@ -252,13 +253,13 @@ class FlipOp : public OpKernel {
 };
 
 template <typename Device>
-class WarpAffineOp : public OpKernel {
+class WarpAffineOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit WarpAffineOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit WarpAffineOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadAffineAttrs(ctx, &interpolation_, &fill_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& matrices = ctx->input(1);
     OP_REQUIRES(ctx, images.dims() == 4,
@@ -288,9 +289,9 @@ class WarpAffineOp : public OpKernel {
 };
 
 // CPU only, by design: Mosaic decodes, so it runs in the host part of a GPU-placed stage.
-class PasteResizeOp : public OpKernel {
+class PasteResizeOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit PasteResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit PasteResizeOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadResizeAttrs(ctx, &method_, &antialias_));
     int fill = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill));
@@ -299,7 +300,7 @@ class PasteResizeOp : public OpKernel {
     fill_ = static_cast<uint8_t>(fill);
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& values = ctx->input(0);
     const Tensor& shapes = ctx->input(1);
     const Tensor& sources = ctx->input(2);

@@ -4,6 +4,7 @@
 
 #include "cc/kernels/encode/jpeg_quality.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -31,11 +32,11 @@ encoder defaults (4:2:0 chroma, accurate integer DCT, standard Huffman tables). 
 1, 3 or 4 channels (alpha passes through).
 )doc");
 
-class JpegQualityOp : public OpKernel {
+class JpegQualityOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit JpegQualityOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit JpegQualityOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {}
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& quality = ctx->input(1);
     OP_REQUIRES(

@@ -1,5 +1,8 @@
 // Runs per-image work on the intra-op thread pool with one image per task, so that
 // images of very different cost (random crops, mixed sizes) balance across threads.
+// An exception in a task must not leave it (a pool thread would std::terminate): each call
+// runs behind the exception barrier, and once all have run the first failure is thrown on
+// the op's thread as a StatusError naming the image, for the OpKernel's barrier to report.
 #ifndef TFGPUAUG_CC_OPS_PARALLEL_H_
 #define TFGPUAUG_CC_OPS_PARALLEL_H_
 
@@ -7,13 +10,42 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "cc/kernels/common/exception_barrier.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/platform/blocking_counter.h"
+#include "tensorflow/core/platform/mutex.h"
 
 namespace tfgpuaug {
+
+// The first failure of the tasks of one parallel loop.
+class TaskFailures {
+ public:
+  // Runs fn(i) behind the barrier, keeping the first failure.
+  template <typename Fn>
+  void Run(int64_t i, Fn&& fn) {
+    if (failed_.load(std::memory_order_relaxed)) return;
+    try {
+      fn();
+    } catch (...) {
+      Status s = StatusFromCurrentException("image " + std::to_string(i), Status::Kind::kInternal);
+      tensorflow::mutex_lock lock(mu_);
+      if (!failed_.exchange(true)) first_ = std::move(s);
+    }
+  }
+  // Throws the first failure on the calling (op) thread.
+  void Rethrow() {
+    if (failed_.load()) throw StatusError(first_);
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  tensorflow::mutex mu_;
+  Status first_;
+};
 
 // Images a worker decodes before resampling them (see ForEachImageInGroups), and the most
 // decoded bytes it holds at once, so huge images are resampled one by one.
@@ -24,12 +56,14 @@ inline void ForEachImage(tensorflow::OpKernelContext* ctx, int64_t n,
                          const std::function<void(int64_t)>& fn) {
   auto* pool = ctx->device()->tensorflow_cpu_worker_threads()->workers;
   if (n <= 1 || pool == nullptr) {
-    for (int64_t i = 0; i < n; ++i) fn(i);
+    for (int64_t i = 0; i < n; ++i) fn(i);  // on the op's thread: its barrier catches
     return;
   }
+  TaskFailures failures;
   pool->TransformRangeConcurrently(/*block_size=*/1, n, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) fn(i);
+    for (int64_t i = begin; i < end; ++i) failures.Run(i, [&] { fn(i); });
   });
+  failures.Rethrow();
 }
 
 // Per-image work in two phases, run so that each worker does the first phase of a few
@@ -44,6 +78,7 @@ void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group
                           const std::function<size_t(int64_t, State*)>& first,
                           const std::function<void(int64_t, State*)>& second) {
   std::atomic<int64_t> next{0};
+  TaskFailures failures;
   auto work = [&]() {
     std::vector<std::pair<int64_t, State>> pending;
     pending.reserve(group);
@@ -52,10 +87,10 @@ void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group
       const int64_t i = next.fetch_add(1);
       if (i < n) {
         pending.emplace_back(i, State());
-        held += first(i, &pending.back().second);
+        failures.Run(i, [&] { held += first(i, &pending.back().second); });
       }
       if (i >= n || int(pending.size()) == group || held > max_bytes) {
-        for (auto& p : pending) second(p.first, &p.second);
+        for (auto& p : pending) failures.Run(p.first, [&] { second(p.first, &p.second); });
         pending.clear();
         held = 0;
       }
@@ -66,6 +101,7 @@ void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group
   const int64_t workers = pool == nullptr ? 1 : std::min<int64_t>(n, pool->NumThreads());
   if (workers <= 1) {
     work();
+    failures.Rethrow();
     return;
   }
   // One loop per pool thread; the calling thread only waits, as in ForEachImage (a third
@@ -78,6 +114,7 @@ void ForEachImageInGroups(tensorflow::OpKernelContext* ctx, int64_t n, int group
     });
   }
   done.Wait();
+  failures.Rethrow();
 }
 
 }  // namespace tfgpuaug

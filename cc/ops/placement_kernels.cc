@@ -9,6 +9,7 @@
 #include "cc/kernels/resample/resample_cpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/geometry_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -82,15 +83,15 @@ struct PlacedState {
 };
 
 template <typename Out>
-class DecodeResizePadOp : public OpKernel {
+class DecodeResizePadOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit DecodeResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit DecodeResizePadOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadFusedDecodeAttrs(ctx, &request_, &max_dct_denom_));
     OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
     OP_REQUIRES_OK(ctx, ReadOnErrorAttr(ctx, &skip_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& contents = ctx->input(0);
     const int64_t n = contents.dim_size(0);
     std::vector<PlacedRequest> requests;
@@ -137,13 +138,13 @@ class DecodeResizePadOp : public OpKernel {
 };
 
 template <typename In, typename Out>
-class ResizePadOp : public OpKernel {
+class ResizePadOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit ResizePadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit ResizePadOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ReadPlacedAttrs(ctx, &attrs_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& values = ctx->input(0);
     const Tensor& shapes = ctx->input(1);
     std::vector<int64_t> offsets;

@@ -1,6 +1,7 @@
 // Counting and logging the images a batched stage skipped with on_error="skip".
 #include <atomic>
 
+#include "cc/ops/guarded_kernel.h"
 #include "tensorflow/core/framework/common_shape_fns.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -31,11 +32,11 @@ Logs each message (one per skipped image) as a warning and adds their number to 
 process's count of skipped images; passes `batch` through and returns the count.
 )doc");
 
-class RecordSkippedOp : public OpKernel {
+class RecordSkippedOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  explicit RecordSkippedOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit RecordSkippedOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {}
 
-  void Compute(OpKernelContext* ctx) override {
+  void ComputeGuarded(OpKernelContext* ctx) override {
     auto messages = ctx->input(0).flat<tstring>();
     for (int64_t i = 0; i < messages.size(); ++i) {
       LOG(WARNING) << "tfgpuaug skipped " << messages(i);

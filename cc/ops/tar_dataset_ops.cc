@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "cc/kernels/readers/tar_samples.h"
 #include "cc/ops/decode_common.h"
+#include "cc/ops/guarded_kernel.h"
 #include "tensorflow/core/data/name_utils.h"
 #include "tensorflow/core/framework/common_shape_fns.h"
 #include "tensorflow/core/framework/dataset.h"
@@ -69,16 +70,23 @@ class TarSampleDatasetOp : public DatasetOpKernel {
   }
 
   void MakeDataset(OpKernelContext* ctx, DatasetBase** output) override {
-    const Tensor& filenames = ctx->input(0);
-    OP_REQUIRES(ctx, filenames.dims() <= 1,
-                errors::InvalidArgument("filenames must be a scalar or a vector, got shape ",
-                                        filenames.shape().DebugString()));
-    std::vector<std::string> files;
-    for (int64_t i = 0; i < filenames.NumElements(); ++i) files.push_back(filenames.flat<tstring>()(i));
-    *output = new Dataset(ctx, std::move(files), extensions_, missing_ok_, spec_);
+    OP_REQUIRES_OK(ctx,
+                   tfgpuaug::GuardedTfStatus(kOpName, [&] { return MakeDatasetUnguarded(ctx, output); }));
   }
 
  private:
+  absl::Status MakeDatasetUnguarded(OpKernelContext* ctx, DatasetBase** output) {
+    const Tensor& filenames = ctx->input(0);
+    if (filenames.dims() > 1) {
+      return errors::InvalidArgument("filenames must be a scalar or a vector, got shape ",
+                                     filenames.shape().DebugString());
+    }
+    std::vector<std::string> files;
+    for (int64_t i = 0; i < filenames.NumElements(); ++i) files.push_back(filenames.flat<tstring>()(i));
+    *output = new Dataset(ctx, std::move(files), extensions_, missing_ok_, spec_);
+    return absl::OkStatus();
+  }
+
   class Dataset : public DatasetBase {
    public:
     Dataset(OpKernelContext* ctx, std::vector<std::string> files, std::vector<std::string> extensions,
@@ -120,6 +128,11 @@ class TarSampleDatasetOp : public DatasetOpKernel {
       bool SymbolicCheckpointCompatible() const override { return true; }
 
       absl::Status GetNextInternal(IteratorContext* ctx, std::vector<Tensor>* out, bool* end) override {
+        return tfgpuaug::GuardedTfStatus(kOpName, [&] { return GetNextUnguarded(ctx, out, end); });
+      }
+
+     private:
+      absl::Status GetNextUnguarded(IteratorContext* ctx, std::vector<Tensor>* out, bool* end) {
         mutex_lock lock(mu_);
         const size_t n = dataset()->spec_.fields.size();
         while (true) {
@@ -173,6 +186,11 @@ class TarSampleDatasetOp : public DatasetOpKernel {
       }
 
       absl::Status RestoreInternal(IteratorContext* ctx, IteratorStateReader* reader) override {
+        return tfgpuaug::GuardedTfStatus(kOpName, [&] { return RestoreUnguarded(ctx, reader); });
+      }
+
+     private:
+      absl::Status RestoreUnguarded(IteratorContext* ctx, IteratorStateReader* reader) {
         mutex_lock lock(mu_);
         int64_t file_index = 0, offset = -1;
         TF_RETURN_IF_ERROR(reader->ReadScalar(prefix(), "file_index", &file_index));
@@ -185,7 +203,6 @@ class TarSampleDatasetOp : public DatasetOpKernel {
         return absl::OkStatus();
       }
 
-     private:
       absl::Status Open(Env* env, uint64_t offset) TF_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
         const std::string& name = dataset()->files_[file_index_];
         std::unique_ptr<RandomAccessFile> file;

@@ -61,8 +61,16 @@ DecodeRequest MakeRequest(int channels, std::optional<std::vector<int>> window, 
   return r;
 }
 
+// A failed Status as a Python exception: MemoryError when memory ran out, else ValueError.
+// (This module's exception barrier is pybind11's dispatcher, which catches whatever a bound
+// function throws and raises it in Python; the decoders also catch their own, as in the ops.)
 void Check(const tfgpuaug::Status& s) {
-  if (!s.ok()) throw std::invalid_argument(s.message());
+  if (s.ok()) return;
+  if (s.kind() == tfgpuaug::Status::Kind::kOutOfMemory) {
+    PyErr_SetString(PyExc_MemoryError, s.message().c_str());
+    throw py::error_already_set();
+  }
+  throw std::invalid_argument(s.message());
 }
 
 // `strided`: through ExecuteDecodeStrided (rows left where libjpeg writes them), copied

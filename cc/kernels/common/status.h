@@ -9,15 +9,18 @@ namespace tfgpuaug {
 
 class Status {
  public:
-  // Whose fault: the input's (bad bytes or arguments), the device's (a failed CUDA call), or
-  // memory's. The op layer maps them to InvalidArgument, Internal and ResourceExhausted.
-  enum class Kind { kOk, kInvalidInput, kDevice, kOutOfMemory };
+  // Whose fault: the input's (bad bytes or arguments), the device's (a failed CUDA call),
+  // memory's, or ours (an unexpected C++ exception outside a codec). The op layer maps them to
+  // InvalidArgument, Internal, ResourceExhausted and Internal.
+  enum class Kind { kOk, kInvalidInput, kDevice, kOutOfMemory, kInternal };
 
   Status() = default;
   static Status Ok() { return Status(); }
   static Status Invalid(std::string message) { return Status(Kind::kInvalidInput, std::move(message)); }
   static Status Device(std::string message) { return Status(Kind::kDevice, std::move(message)); }
   static Status OutOfMemory(std::string message) { return Status(Kind::kOutOfMemory, std::move(message)); }
+  static Status Internal(std::string message) { return Status(Kind::kInternal, std::move(message)); }
+  static Status OfKind(Kind kind, std::string message) { return Status(kind, std::move(message)); }
   bool ok() const { return kind_ == Kind::kOk; }
   Kind kind() const { return kind_; }
   const std::string& message() const { return message_; }

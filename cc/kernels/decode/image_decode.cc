@@ -2,8 +2,10 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cc/kernels/common/exception_barrier.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
 
@@ -64,6 +66,13 @@ const Codec* CodecFor(ImageFormat format) {
   return i > 0 && i < int(sizeof(kCodecs) / sizeof(kCodecs[0])) ? &kCodecs[i] : nullptr;
 }
 
+// Every call into a codec goes through the exception barrier: what a codec throws while
+// reading one file is that file's failure (kInvalidInput, or kOutOfMemory for bad_alloc).
+template <typename Body>
+Status Guarded(Body&& body) {
+  return CatchExceptions("", Status::Kind::kInvalidInput, std::forward<Body>(body));
+}
+
 }  // namespace
 
 Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
@@ -74,7 +83,7 @@ Status ProbeImage(const uint8_t* data, size_t size, ImageInfo* info) {
         "unknown image format: expected JPEG, PNG, WebP, GIF, BMP, PNM, TIFF or JPEG 2000 (" +
         std::to_string(size) + " bytes)");
   }
-  TFGPUAUG_RETURN_IF_ERROR(codec->probe(data, size, info));
+  TFGPUAUG_RETURN_IF_ERROR(Guarded([&] { return codec->probe(data, size, info); }));
   if (info->height <= 0 || info->width <= 0) return Status::Invalid("image has an empty size");
   return Status::Ok();
 }
@@ -149,8 +158,10 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
                      uint8_t* out) {
   const Codec* codec = CodecFor(plan.info.format);
   if (codec == nullptr) return Status::Invalid("decode plan without an image format");
-  return DecodeOriented(request, plan, out, [&](const Window& stored, uint8_t* target) {
-    return codec->decode_window(data, size, request, stored, target);
+  return Guarded([&] {
+    return DecodeOriented(request, plan, out, [&](const Window& stored, uint8_t* target) {
+      return codec->decode_window(data, size, request, stored, target);
+    });
   });
 }
 
@@ -158,38 +169,42 @@ Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& re
                        uint16_t* out) {
   const Codec* codec = CodecFor(plan.info.format);
   if (codec == nullptr) return Status::Invalid("decode plan without an image format");
-  if (codec->decode_window16 == nullptr) {  // 8-bit formats: decode, then widen
-    const size_t samples = size_t(plan.out_height) * plan.out_width * plan.out_channels;
-    std::vector<uint8_t> narrow(samples);
-    TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, narrow.data()));
-    for (size_t i = 0; i < samples; ++i) out[i] = static_cast<uint16_t>(narrow[i] * 257);
-    return Status::Ok();
-  }
-  return DecodeOriented(request, plan, out, [&](const Window& stored, uint16_t* target) {
-    return codec->decode_window16(data, size, request, stored, target);
+  return Guarded([&] {
+    if (codec->decode_window16 == nullptr) {  // 8-bit formats: decode, then widen
+      const size_t samples = size_t(plan.out_height) * plan.out_width * plan.out_channels;
+      std::vector<uint8_t> narrow(samples);
+      TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, narrow.data()));
+      for (size_t i = 0; i < samples; ++i) out[i] = static_cast<uint16_t>(narrow[i] * 257);
+      return Status::Ok();
+    }
+    return DecodeOriented(request, plan, out, [&](const Window& stored, uint16_t* target) {
+      return codec->decode_window16(data, size, request, stored, target);
+    });
   });
 }
 
 Status ExecuteDecodeStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
                             const DecodePlan& plan, std::unique_ptr<uint8_t[]>* storage, StridedPixels* out) {
   const int orientation = request.apply_exif_orientation ? plan.info.orientation : 1;
-  if (plan.info.format == ImageFormat::kJpeg && orientation == 1) {
-    Window window{0, 0, plan.full_height, plan.full_width};
-    if (request.has_window) window = request.window;
-    return DecodeJpegWindowStrided(data, size, request, window, storage, out);
-  }
-  const long row = long(plan.out_width) * plan.out_channels;
-  // Uninitialised on purpose: the decoder writes every byte.
-  storage->reset(new uint8_t[size_t(plan.out_height) * row]);
-  TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, storage->get()));
-  *out = StridedPixels{storage->get(), row};
-  return Status::Ok();
+  return Guarded([&] {
+    if (plan.info.format == ImageFormat::kJpeg && orientation == 1) {
+      Window window{0, 0, plan.full_height, plan.full_width};
+      if (request.has_window) window = request.window;
+      return DecodeJpegWindowStrided(data, size, request, window, storage, out);
+    }
+    const long row = long(plan.out_width) * plan.out_channels;
+    // Uninitialised on purpose: the decoder writes every byte.
+    storage->reset(new uint8_t[size_t(plan.out_height) * row]);
+    TFGPUAUG_RETURN_IF_ERROR(ExecuteDecode(data, size, request, plan, storage->get()));
+    *out = StridedPixels{storage->get(), row};
+    return Status::Ok();
+  });
 }
 
 Status CountFrames(const uint8_t* data, size_t size, const ImageInfo& info, int* frames) {
   *frames = 1;
-  if (info.format == ImageFormat::kGif) return CountGifFrames(data, size, frames);
-  if (info.format == ImageFormat::kWebp) return CountWebpFrames(data, size, frames);
+  if (info.format == ImageFormat::kGif) return Guarded([&] { return CountGifFrames(data, size, frames); });
+  if (info.format == ImageFormat::kWebp) return Guarded([&] { return CountWebpFrames(data, size, frames); });
   return Status::Ok();
 }
 
@@ -198,9 +213,11 @@ Status ExecuteDecodeFrames(const uint8_t* data, size_t size, const DecodeRequest
   if (request.has_window || request.dct_denom != 1 || request.apply_exif_orientation) {
     return Status::Invalid("animation frames decode at full size only (no window, dct_denom or orientation)");
   }
-  if (plan.info.format == ImageFormat::kGif) return DecodeGifFrames(data, size, request.channels, out);
-  if (plan.info.format == ImageFormat::kWebp) return DecodeWebpFrames(data, size, request.channels, out);
-  return ExecuteDecode(data, size, request, plan, out);
+  return Guarded([&] {
+    if (plan.info.format == ImageFormat::kGif) return DecodeGifFrames(data, size, request.channels, out);
+    if (plan.info.format == ImageFormat::kWebp) return DecodeWebpFrames(data, size, request.channels, out);
+    return ExecuteDecode(data, size, request, plan, out);
+  });
 }
 
 }  // namespace tfgpuaug

@@ -18,6 +18,7 @@
 #include <jpeglib.h>
 
 #include "cc/kernels/common/jpeg_error.h"
+#include "cc/kernels/common/test_fault.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
 #include "cc/kernels/decode/pixel_convert.h"
@@ -56,19 +57,25 @@ void OnProgress(j_common_ptr cinfo) {
   }
 }
 
-// Owns a decompressor; callers must setjmp on `err.jump` before any libjpeg call.
+// Owns a decompressor; callers must setjmp on `err.jump` before any libjpeg call. The
+// destructor frees libjpeg's memory when an exception leaves the decode (explicit
+// jpeg_destroy_decompress calls before it are harmless: destroying twice does nothing).
 struct Decompressor {
   jpeg_decompress_struct cinfo;
   JpegErrorManager err;
   jpeg_progress_mgr progress;
 
   Decompressor() {
+    cinfo.mem = nullptr;
     cinfo.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = OnJpegError;
     err.pub.emit_message = OnMessage;
     err.message[0] = '\0';
     progress.progress_monitor = OnProgress;
   }
+  ~Decompressor() { jpeg_destroy_decompress(&cinfo); }
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
   Status Failure() const { return Status::Invalid(std::string("invalid JPEG: ") + err.message); }
 };
 
@@ -146,6 +153,7 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
   d.cinfo.scale_num = 1;
   d.cinfo.scale_denom = static_cast<unsigned int>(request.dct_denom);
   jpeg_start_decompress(&d.cinfo);
+  MaybeThrowForTest(data, size);
 
   const int full_w = static_cast<int>(d.cinfo.output_width);
   const int full_h = static_cast<int>(d.cinfo.output_height);

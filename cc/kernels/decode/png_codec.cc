@@ -8,6 +8,7 @@
 
 #include <png.h>
 
+#include "cc/kernels/common/test_fault.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
 #include "cc/kernels/decode/window_pixels.h"
@@ -119,6 +120,7 @@ Status DecodePng(const uint8_t* data, size_t size, const DecodeRequest& request,
   }
   png_set_interlace_handling(s.png);
   png_read_update_info(s.png, s.info);
+  MaybeThrowForTest(data, size);
   const int h = static_cast<int>(png_get_image_height(s.png, s.info));
   const int w = static_cast<int>(png_get_image_width(s.png, s.info));
   const int c = png_get_channels(s.png, s.info);

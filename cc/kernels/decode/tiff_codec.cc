@@ -15,6 +15,7 @@
 
 #include <tiffio.h>
 
+#include "cc/kernels/common/test_fault.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/window_pixels.h"
 
@@ -22,6 +23,12 @@ namespace tfgpuaug {
 namespace {
 
 constexpr tmsize_t kMaxLibtiffAlloc = tmsize_t{256} << 20;  // any one allocation inside libtiff
+// Header fields that size buffers are refused past these before anything is allocated. PIL
+// refuses more than 6 samples per pixel and decodes at most 32 bits per sample; unsigned
+// samples of up to 16 bits decode here.
+constexpr int kMaxSamplesPerPixel = 8;
+constexpr int kMaxBitsPerSample = 16;
+constexpr tmsize_t kMaxBlockBytes = kMaxLibtiffAlloc;  // one strip or tile, decoded
 
 struct Source {
   const uint8_t* data;
@@ -114,6 +121,10 @@ Status ReadLayout(Session* s, Layout* l) {
   TIFFGetFieldDefaulted(t, TIFFTAG_PLANARCONFIG, &l->planar);
   TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLEFORMAT, &l->sample_format);
   TIFFGetFieldDefaulted(t, TIFFTAG_ORIENTATION, &l->orientation);
+  if (l->spp < 1 || l->spp > kMaxSamplesPerPixel) {
+    return s->Failure(std::to_string(l->spp) + " samples per pixel: at most " +
+                      std::to_string(kMaxSamplesPerPixel) + " decode");
+  }
   if (!TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &l->photometric)) {
     l->photometric = l->spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
   }
@@ -137,6 +148,10 @@ Status ReadLayout(Session* s, Layout* l) {
     return s->Failure(std::string("unsupported sample format (") +
                       (l->sample_format == SAMPLEFORMAT_IEEEFP ? "floating point" : "signed or complex") +
                       "): only unsigned integer samples decode");
+  }
+  if (l->bits < 1 || l->bits > kMaxBitsPerSample) {
+    return s->Failure(std::to_string(l->bits) + " bits per sample: at most " +
+                      std::to_string(kMaxBitsPerSample) + " decode");
   }
   if (gray && l->direct) {
     l->channels = l->alpha ? 2 : 1;
@@ -222,6 +237,10 @@ Status ReadDirect(Session* s, const Layout& l, const Window& region, T* out) {
   const tmsize_t block_bytes = tiled ? TIFFTileSize(t) : TIFFStripSize(t);
   const tmsize_t row_bytes = tiled ? TIFFTileRowSize(t) : TIFFScanlineSize(t);
   if (block_bytes <= 0 || row_bytes <= 0) return s->Failure("invalid strip or tile size");
+  if (block_bytes > kMaxBlockBytes) {
+    return s->Failure(std::string(tiled ? "tile" : "strip") + " of " + std::to_string(block_bytes) +
+                      " bytes decoded: at most " + std::to_string(kMaxBlockBytes) + " decode");
+  }
   std::vector<uint8_t> block(static_cast<size_t>(block_bytes));
   const uint32_t y_end = region.y + region.height, x_end = region.x + region.width;
   for (uint32_t by = region.y / block_h * block_h; by < y_end; by += block_h) {
@@ -230,6 +249,7 @@ Status ReadDirect(Session* s, const Layout& l, const Window& region, T* out) {
           tiled ? TIFFReadEncodedTile(t, TIFFComputeTile(t, bx, by, 0, 0), block.data(), block_bytes)
                 : TIFFReadEncodedStrip(t, TIFFComputeStrip(t, by, 0), block.data(), block_bytes);
       if (got < 0) return s->Failure("corrupt or truncated pixel data");
+      MaybeThrowForTest(s->source.data, s->source.size);
       const uint32_t rows = std::min(block_h, l.height - by);
       if (!tiled && got < tmsize_t(rows) * row_bytes) return s->Failure("truncated strip");
       for (uint32_t y = std::max<uint32_t>(by, region.y); y < std::min(by + rows, y_end); ++y) {

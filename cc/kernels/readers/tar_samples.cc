@@ -135,6 +135,19 @@ Status TarSampleReader::ReadExact(uint64_t offset, size_t n, char* out, const st
   return Status::Ok();
 }
 
+Status TarSampleReader::CheckInFile(const Member& m) {
+  if (m.size == 0) return Status::Ok();
+  const uint64_t last = m.data_offset + m.size - 1;
+  if (last >= buffer_offset_ && last < buffer_offset_ + buffer_.size()) return Status::Ok();
+  char byte = 0;
+  size_t got = 0;
+  TFGPUAUG_RETURN_IF_ERROR(file_->ReadAt(last, 1, &byte, &got));
+  if (got < 1) {
+    return Invalid("truncated member '" + m.name + "'", m.data_offset);  // as ReadExact says it
+  }
+  return Status::Ok();
+}
+
 Status TarSampleReader::ReadMember(Member* member, bool* end) {
   std::string long_name;
   bool has_long_name = false;
@@ -218,6 +231,7 @@ Status TarSampleReader::Next(const FieldAllocator& allocate, std::string* key, s
       const auto& alternatives = spec_.fields[f];
       const size_t r = std::find(alternatives.begin(), alternatives.end(), ext) - alternatives.begin();
       if (r >= alternatives.size() || r >= rank[f]) continue;
+      TFGPUAUG_RETURN_IF_ERROR(Broken(CheckInFile(m)));  // before allocating what the header says
       char* out = allocate(static_cast<int>(f), m.size);
       TFGPUAUG_RETURN_IF_ERROR(Broken(ReadExact(m.data_offset, m.size, out, "member '" + m.name + "'")));
       rank[f] = r;

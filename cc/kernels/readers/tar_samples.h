@@ -59,6 +59,8 @@ class TarSampleReader {
     uint64_t header_offset = 0;
   };
   Status ReadMember(Member* member, bool* end);
+  // Whether the member's last byte lies in the file (read before its buffer is allocated).
+  Status CheckInFile(const Member& member);
   // Reads through a read-ahead window (headers and small members cost no extra request).
   Status Fetch(uint64_t offset, size_t n, char* out, size_t* got);
   Status ReadExact(uint64_t offset, size_t n, char* out, const std::string& what);
