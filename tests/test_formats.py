@@ -533,3 +533,50 @@ def test_bmp_and_gif_equal_tf_io_where_it_decodes_them():
         np.testing.assert_array_equal(tga.decode_image(data).numpy(), tf.io.decode_bmp(data, channels=3).numpy())
     gif = pil_save(Image.fromarray(RGB).quantize(64), "GIF")
     np.testing.assert_array_equal(tga.decode_image(gif).numpy(), tf.io.decode_gif(gif)[0].numpy())
+
+
+# Odd but complete RLE streams (issue #38: 30-60 levels off PIL before): each is compared with
+# PIL's reading of the same bytes, exactly. 5x6 images; streams are [count, value] pairs.
+def rows_of(values, bits=8):
+    """Whole rows of a run each, with end-of-line markers."""
+    out = []
+    for v in values:
+        out += [5, v if bits == 8 else (v << 4) | v, 0, 0]
+    return out
+
+
+ODD_RLE8 = {
+    "run_past_row_end": bytes([200, 7, 0, 0, 2, 1, 9, 3, 0, 0] + rows_of([4, 5, 6, 7]) + [0, 1]),
+    "literal_wraps_into_next_row": bytes([0, 9] + list(range(10, 19)) + [0, 1, 5, 0, 0] + rows_of([1, 2, 3, 4])
+                                         + [0, 1]),
+    "delta_then_runs": bytes([2, 4, 0, 2, 1, 1, 2, 8, 0, 0] + rows_of([1, 2, 3, 4]) + [0, 1]),
+    "literal_fills_row_then_eol": bytes([0, 5, 1, 2, 3, 4, 5, 0, 0, 0] + rows_of([6, 7, 8, 9, 10])),
+}
+ODD_RLE4 = {
+    "run_past_row_end": bytes([40, 0x12, 0, 0] + rows_of([3, 4, 5, 6, 7], bits=4) + [0, 1]),
+    "odd_literal_wraps": bytes([0, 7, 0x12, 0x34, 0x56, 0x70, 2, 0x9A, 0, 0] + rows_of([1, 2, 3, 4], bits=4)
+                               + [0, 1]),
+}
+
+
+@pytest.mark.parametrize("top_down", [False, True], ids=["bottom_up", "top_down"])
+@pytest.mark.parametrize("name", sorted(ODD_RLE8) + [f"rle4_{k}" for k in sorted(ODD_RLE4)])
+def test_odd_rle_streams_decode_as_pil(name, top_down):
+    if name.startswith("rle4_"):
+        data = bmp(6, 5, 4, palette=PALETTE16, compression=2, top_down=top_down, pixel_data=ODD_RLE4[name[5:]])
+    else:
+        data = bmp(6, 5, 8, palette=PALETTE256, compression=1, top_down=top_down, pixel_data=ODD_RLE8[name])
+    expected = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    np.testing.assert_array_equal(tga.decode_image(data).numpy(), expected)
+
+
+def test_rle_end_of_bitmap_leaves_the_rest_index_0():
+    """The BMP specification's reading (PIL refuses such a file: "not enough image data"):
+    pixels an end-of-bitmap leaves unwritten are palette index 0. Documented in docs/formats.md."""
+    data = bmp(6, 5, 8, palette=PALETTE256, compression=1, pixel_data=bytes([5, 9, 0, 0, 3, 4, 0, 1]))
+    with pytest.raises(ValueError, match="not enough image data"):
+        Image.open(io.BytesIO(data)).load()
+    expected = np.tile(np.array(PALETTE256[0], np.uint8), (6, 5, 1))
+    expected[5] = PALETTE256[9]  # the first stored row is the bottom one
+    expected[4, :3] = PALETTE256[4]
+    np.testing.assert_array_equal(tga.decode_image(data).numpy(), expected)

@@ -2,7 +2,7 @@
 // OS/2 core header; 1/4/8-bit palettes (raw, RLE4, RLE8), 16/24/32-bit raw and bitfields.
 // Semantics follow PIL: a palette of only grays is gray (1 channel), 32-bit raw ignores the
 // fourth byte, bitfields with an alpha mask give RGBA, an n-bit field scales as v * 255 / max
-// (truncating, PIL's BGR;15/16 unpackers), RLE pixels a stream skips are palette index 0.
+// (truncating, PIL's BGR;15/16 unpackers), RLE streams are read as PIL reads them (DecodeRle).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -146,42 +146,65 @@ Status ParseHeader(const uint8_t* data, size_t size, BmpHeader* h) {
   return Status::Ok();
 }
 
-// RLE4/RLE8 to palette indices, rows top-down (the stream is bottom-up).
+// RLE4/RLE8 to palette indices, rows top-down. PIL's reading, which broken files depend on:
+// the stream fills one run of w * h indices in stored row order (bottom-up unless the height
+// is negative); a run stops at the end of its row, but literal pixels run on into the next
+// row; a delta skips right + up * w indices. What an end-of-bitmap leaves unwritten is index 0,
+// as the BMP specification has it (PIL refuses such a file: "not enough image data"). A stream
+// cut before it fills the image or ends the bitmap is refused.
 Status DecodeRle(const uint8_t* data, size_t size, const BmpHeader& h, std::vector<uint8_t>* indices) {
-  const int w = h.width, ht = h.height;
+  const size_t w = size_t(h.width), dest = w * size_t(h.height);
   const bool rle4 = h.compression == kRle4;
-  indices->assign(size_t(w) * ht, 0);
-  size_t p = h.pixel_offset;
-  int x = 0, y = 0;  // y counts stored rows (bottom-up)
-  auto put = [&](uint8_t v) {
-    if (x < w && y < ht) (*indices)[size_t(ht - 1 - y) * w + x] = v;
-    ++x;
+  std::vector<uint8_t> stream;  // in stored row order
+  stream.reserve(dest);
+  auto put = [&](uint8_t v, size_t n) {
+    n = std::min(n, dest - std::min(dest, stream.size()));
+    stream.insert(stream.end(), n, v);
   };
-  while (y < ht) {
+  size_t p = h.pixel_offset, x = 0;
+  while (stream.size() < dest) {
     if (p + 2 > size) return Invalid("truncated RLE data");
-    const int count = data[p], value = data[p + 1];
+    const size_t count = data[p];
+    const uint8_t value = data[p + 1];
     p += 2;
-    if (count > 0) {  // a run
-      for (int i = 0; i < count && x < w; ++i) put(rle4 ? (i % 2 ? value & 15 : value >> 4) : value);
-      continue;
-    }
-    if (value == 0) {  // end of line
+    if (count > 0) {  // a run, cut at the end of its row
+      const size_t n = x + count > w ? (x < w ? w - x : 0) : count;
+      for (size_t i = 0; i < n; ++i) put(rle4 ? (i % 2 ? value & 15 : value >> 4) : value, 1);
+      x += n;
+    } else if (value == 0) {  // end of line: pad to a row boundary
+      put(0, (w - stream.size() % w) % w);
       x = 0;
-      ++y;
     } else if (value == 1) {  // end of bitmap
       break;
     } else if (value == 2) {  // delta
       if (p + 2 > size) return Invalid("truncated RLE data");
-      x += data[p];
-      y += data[p + 1];
+      put(0, data[p] + size_t(data[p + 1]) * w);
       p += 2;
-    } else {  // `value` literal pixels, padded to 16 bits
-      const size_t bytes = rle4 ? (value + 1) / 2 : value;
-      if (p + bytes > size) return Invalid("truncated RLE data");
-      for (int i = 0; i < value; ++i)
-        put(rle4 ? (i % 2 ? data[p + i / 2] & 15 : data[p + i / 2] >> 4) : data[p + i]);
-      p += bytes + (bytes & 1);
+      x = stream.size() % w;
+    } else {  // `value` literal pixels, not cut at the row's end; the stream is 16-bit aligned
+      const size_t n = std::min<size_t>(value, dest - stream.size());
+      const size_t want = rle4 ? (n + 1) / 2 : n;
+      const size_t got = std::min(want, size - p);
+      for (size_t i = 0; i < got; ++i) {
+        if (!rle4) {
+          put(data[p + i], 1);
+          continue;
+        }
+        put(data[p + i] >> 4, 1);
+        if (2 * i + 1 < n) put(data[p + i] & 15, 1);
+      }
+      if (got < want) return Invalid("truncated RLE data");
+      p += got;
+      if (stream.size() == dest) break;
+      x += value;
+      if (p % 2 != 0) ++p;
     }
+  }
+  indices->assign(dest, 0);
+  const size_t written = std::min(stream.size(), dest);
+  for (size_t r = 0; r * w < written; ++r) {
+    const size_t y = h.top_down ? r : size_t(h.height) - 1 - r;
+    std::memcpy(indices->data() + y * w, stream.data() + r * w, std::min(w, written - r * w));
   }
   return Status::Ok();
 }

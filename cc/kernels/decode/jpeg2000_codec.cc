@@ -68,6 +68,64 @@ bool IsJp2(const uint8_t* data, size_t size) {
   return size >= 12 && std::memcmp(data, kJp2, 12) == 0;
 }
 
+// OpenJPEG sizes its per-tile, per-component state from the SIZ marker as it reads the header
+// (about 3 KB per tile and component): a 100-byte file declaring 65025 tiles of 16384
+// components made it allocate past 23 GB. The SIZ marker is read here first and refused past
+// these. Images with more tiles than this are far over max_pixels at any sane tile size.
+constexpr uint32_t kMaxComponents = 4;
+constexpr uint64_t kMaxTiles = 8192;
+
+uint32_t Be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
+uint32_t Be32(const uint8_t* p) { return Be16(p) << 16 | Be16(p + 2); }
+
+// Where the codestream starts: 0 for a raw J2K stream, the payload of the JP2 file's
+// contiguous codestream box ('jp2c') otherwise; `size` when there is none.
+size_t CodestreamStart(const uint8_t* data, size_t size) {
+  if (!IsJp2(data, size)) return 0;
+  size_t at = 0;
+  while (at + 8 <= size) {
+    uint64_t length = Be32(data + at);
+    size_t header = 8;
+    if (length == 1) {  // a 64-bit length follows the type
+      if (at + 16 > size) return size;
+      length = uint64_t(Be32(data + at + 8)) << 32 | Be32(data + at + 12);
+      header = 16;
+    } else if (length == 0) {  // to the end of the file
+      length = size - at;
+    }
+    if (std::memcmp(data + at + 4, "jp2c", 4) == 0) return at + header;
+    if (length < header || length > size - at) return size;
+    at += length;
+  }
+  return size;
+}
+
+// Refuses component and tile counts past the limits above, from the SIZ marker (ISO 15444-1
+// A.5.1), before OpenJPEG reads it. A stream this cannot read is left to OpenJPEG to refuse.
+Status CheckSizMarker(const uint8_t* data, size_t size) {
+  const size_t at = CodestreamStart(data, size);
+  // SOC, SIZ, Lsiz, Rsiz, then Xsiz .. YTOsiz (8 x 4 bytes) and Csiz.
+  if (at > size || size - at < 2 + 2 + 2 + 2 + 32 + 2) return Status::Ok();
+  const uint8_t* p = data + at;
+  if (Be16(p) != 0xFF4F || Be16(p + 2) != 0xFF51) return Status::Ok();
+  const uint8_t* siz = p + 8;
+  const uint64_t x = Be32(siz), y = Be32(siz + 4), tile_w = Be32(siz + 16), tile_h = Be32(siz + 20);
+  const uint64_t tile_x0 = Be32(siz + 24), tile_y0 = Be32(siz + 28);
+  const uint32_t components = Be16(siz + 32);
+  if (components < 1 || components > kMaxComponents) {
+    return Status::Invalid("invalid JPEG 2000: " + std::to_string(components) + " components; 1 to " +
+                           std::to_string(kMaxComponents) + " decode");
+  }
+  if (tile_w == 0 || tile_h == 0 || tile_x0 >= x || tile_y0 >= y) return Status::Ok();
+  const uint64_t tiles = ((x - tile_x0 + tile_w - 1) / tile_w) * ((y - tile_y0 + tile_h - 1) / tile_h);
+  if (tiles > kMaxTiles) {
+    return Status::Invalid("invalid JPEG 2000: " + std::to_string(tiles) + " tiles of " +
+                           std::to_string(tile_w) + "x" + std::to_string(tile_h) + "; at most " +
+                           std::to_string(kMaxTiles) + " decode");
+  }
+  return Status::Ok();
+}
+
 // A codec with its header read; errors name the step and OpenJPEG's first message.
 struct Session {
   Source source;
@@ -82,6 +140,7 @@ struct Session {
                            (source.message.empty() ? "" : ": " + source.message));
   }
   Status Open() {
+    TFGPUAUG_RETURN_IF_ERROR(CheckSizMarker(source.data, source.size));
     codec.reset(opj_create_decompress(IsJp2(source.data, source.size) ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K));
     stream.reset(opj_stream_create(OPJ_J2K_STREAM_CHUNK_SIZE, OPJ_TRUE));
     if (codec == nullptr || stream == nullptr) return Status::OutOfMemory("JPEG 2000 decode: out of memory");

@@ -219,6 +219,19 @@ void UnpackPixel(const Layout& l, const uint8_t* row, int x, T* o) {
   }
 }
 
+// Refuses a strip or tile whose decoded size is past kMaxBlockBytes, before anything is
+// allocated for the image.
+Status CheckBlockSize(Session* s) {
+  TIFF* t = s->tif.get();
+  const bool tiled = TIFFIsTiled(t);
+  const tmsize_t block_bytes = tiled ? TIFFTileSize(t) : TIFFStripSize(t);
+  if (block_bytes > kMaxBlockBytes) {
+    return s->Failure(std::string(tiled ? "tile" : "strip") + " of " + std::to_string(block_bytes) +
+                      " bytes decoded: at most " + std::to_string(kMaxBlockBytes) + " decode");
+  }
+  return Status::Ok();
+}
+
 // Decodes `region` (full-size coordinates) sample by sample from strips or tiles.
 template <typename T>
 Status ReadDirect(Session* s, const Layout& l, const Window& region, T* out) {
@@ -237,10 +250,6 @@ Status ReadDirect(Session* s, const Layout& l, const Window& region, T* out) {
   const tmsize_t block_bytes = tiled ? TIFFTileSize(t) : TIFFStripSize(t);
   const tmsize_t row_bytes = tiled ? TIFFTileRowSize(t) : TIFFScanlineSize(t);
   if (block_bytes <= 0 || row_bytes <= 0) return s->Failure("invalid strip or tile size");
-  if (block_bytes > kMaxBlockBytes) {
-    return s->Failure(std::string(tiled ? "tile" : "strip") + " of " + std::to_string(block_bytes) +
-                      " bytes decoded: at most " + std::to_string(kMaxBlockBytes) + " decode");
-  }
   std::vector<uint8_t> block(static_cast<size_t>(block_bytes));
   const uint32_t y_end = region.y + region.height, x_end = region.x + region.width;
   for (uint32_t by = region.y / block_h * block_h; by < y_end; by += block_h) {
@@ -299,6 +308,7 @@ Status DecodeTiff(const uint8_t* data, size_t size, const DecodeRequest& request
   TFGPUAUG_RETURN_IF_ERROR(s.Open());
   Layout l;
   TFGPUAUG_RETURN_IF_ERROR(ReadLayout(&s, &l));
+  if (l.direct) TFGPUAUG_RETURN_IF_ERROR(CheckBlockSize(&s));
   const Window region = SourceRegion(window, request.dct_denom, int(l.height), int(l.width));
   std::vector<T> pixels(size_t(region.height) * region.width * l.channels);
   if (l.direct) {
