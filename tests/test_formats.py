@@ -580,3 +580,17 @@ def test_rle_end_of_bitmap_leaves_the_rest_index_0():
     expected[5] = PALETTE256[9]  # the first stored row is the bottom one
     expected[4, :3] = PALETTE256[4]
     np.testing.assert_array_equal(tga.decode_image(data).numpy(), expected)
+
+
+def test_cielab_tiff_converts_as_pil():
+    """8-bit CIELab TIFFs (issue #38: 5-13 levels off PIL through libtiff's converter): D50 Lab
+    to sRGB with Bradford adaptation, as PIL (LittleCMS) converts, within a level on average.
+    PIL's LittleCMS transform is table-based; ours is exact arithmetic, hence the tolerance."""
+    rgb = fixtures.photo(48, 64, seed=4)
+    data = pil_save(Image.fromarray(rgb).convert("LAB"), "TIFF")
+    expected = np.asarray(Image.open(io.BytesIO(data)).convert("RGB")).astype(int)
+    out = tga.decode_image(data).numpy().astype(int)
+    diff = np.abs(out - expected)
+    assert diff.mean() < 1.0 and (diff <= 1).mean() > 0.85, (diff.mean(), (diff <= 1).mean())
+    wide = tga.decode_image(data, dtype=tf.uint16).numpy().astype(int)
+    np.testing.assert_array_equal(wide, out * 257)

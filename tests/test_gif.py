@@ -130,3 +130,37 @@ def test_animation_of_stills_and_limits():
         tga.decode_image(data, expand_animations=True, dct_denom=2)
     with pytest.raises(ValueError, match="rank"):
         tga.decode_animation([data, data])
+
+
+def gif_with_small_first_frame(transparent=None, background=0) -> bytes:
+    """A 7x6 screen whose first frame covers only a 3x2 rectangle at (2, 1), written by hand
+    (PIL writes whole-screen first frames). LZW with a clear code before every index keeps the
+    code width fixed."""
+    import struct
+    palette = [(10, 20, 30), (200, 100, 50), (0, 255, 0), (90, 90, 250)]
+    out = b"GIF89a" + struct.pack("<HHBBB", 7, 6, 0x80 | 1, background, 0)
+    out += b"".join(bytes(c) for c in palette)
+    if transparent is not None:
+        out += b"\x21\xf9\x04" + bytes([1, 0, 0, transparent, 0])
+    out += b"\x2c" + struct.pack("<HHHHB", 2, 1, 3, 2, 0)
+    code = bytearray()
+    acc, nbits = 0, 0
+    for symbol in [s for v in [1, 3, 2, 1, 0, 3] for s in (4, v)] + [5]:  # clear, index ... end
+        acc |= symbol << nbits
+        nbits += 3
+        while nbits >= 8:
+            code.append(acc & 255)
+            acc, nbits = acc >> 8, nbits - 8
+    code.append(acc & 255)
+    return out + bytes([2, len(code)]) + bytes(code) + b"\0\x3b"
+
+
+@pytest.mark.parametrize("transparent", [None, 1, 3], ids=["opaque", "t1", "t3"])
+@pytest.mark.parametrize("channels", [3, 4])
+def test_screen_outside_the_first_frame_is_filled_as_pil(transparent, channels):
+    """Issue #38 (~28 levels off PIL before): outside a small first frame PIL shows the
+    transparent index (alpha 0) or palette index 0, not transparent black."""
+    data = gif_with_small_first_frame(transparent, background=2)
+    expected = np.asarray(Image.open(io.BytesIO(data)).convert("RGB" if channels == 3 else "RGBA"))
+    assert (expected[0, 0, :3] != 0).any()  # the fill is a real colour: the test can fail
+    np.testing.assert_array_equal(tga.decode_image(data, channels=channels).numpy(), expected)

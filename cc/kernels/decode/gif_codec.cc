@@ -1,6 +1,7 @@
 // GIF decoding with giflib: the first frame on the logical screen, palette expanded to RGB,
 // the graphic control extension's transparent index to alpha 0 (PIL's convert("RGB"/"RGBA")).
-// Pixels of the screen the first frame does not cover are transparent black.
+// Pixels of the screen the first frame does not cover are, as PIL fills them, the frame's
+// transparent index (its colour, alpha 0) when it has one, else palette index 0 (opaque).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -138,6 +139,18 @@ Status DrawFrame(GifFileType* gif, const FrameControl& control, bool first, uint
   return Status::Ok();
 }
 
+// The screen before the first frame: every pixel its transparent index, or index 0.
+Status FillFirstScreen(GifFileType* gif, const FrameControl& control, uint8_t* rgba) {
+  const ColorMapObject* colors = nullptr;
+  TFGPUAUG_RETURN_IF_ERROR(FrameColors(gif, &colors));
+  const bool transparent = control.transparent >= 0 && control.transparent < colors->ColorCount;
+  const GifColorType& c = colors->Colors[transparent ? control.transparent : 0];
+  const uint8_t fill[4] = {c.Red, c.Green, c.Blue, uint8_t(transparent ? 0 : 255)};
+  const size_t pixels = size_t(gif->SWidth) * gif->SHeight;
+  for (size_t i = 0; i < pixels; ++i) std::memcpy(rgba + 4 * i, fill, 4);
+  return Status::Ok();
+}
+
 // Skips the current frame's pixel data without decoding it.
 Status SkipFrame(GifFileType* gif) {
   int code_size = 0;
@@ -173,8 +186,9 @@ Status DecodeGifWindow(const uint8_t* data, size_t size, const DecodeRequest& re
   FrameControl control;
   TFGPUAUG_RETURN_IF_ERROR(OpenFirstFrame(&source, &gif, &control));
   const int h = gif->SHeight, w = gif->SWidth;
-  // The screen as RGBA (transparent black outside the frame), rows in display order.
-  std::vector<uint8_t> rgba(size_t(h) * w * 4, 0);
+  // The screen as RGBA, rows in display order.
+  std::vector<uint8_t> rgba(size_t(h) * w * 4);
+  TFGPUAUG_RETURN_IF_ERROR(FillFirstScreen(gif.get(), control, rgba.data()));
   TFGPUAUG_RETURN_IF_ERROR(DrawFrame(gif.get(), control, true, rgba.data()));
   WriteWindow(rgba.data(), h, w, 4, request.dct_denom, window, request.channels, out);
   return Status::Ok();
@@ -203,7 +217,8 @@ Status DecodeGifFrames(const uint8_t* data, size_t size, int channels, uint8_t* 
   TFGPUAUG_RETURN_IF_ERROR(OpenFirstFrame(&source, &gif, &control));
   const int h = gif->SHeight, w = gif->SWidth;
   const Window screen{0, 0, h, w};
-  std::vector<uint8_t> rgba(size_t(h) * w * 4, 0), previous;
+  std::vector<uint8_t> rgba(size_t(h) * w * 4), previous;
+  TFGPUAUG_RETURN_IF_ERROR(FillFirstScreen(gif.get(), control, rgba.data()));
   const size_t frame_bytes = size_t(h) * w * channels;
   int global_transparent = control.transparent;  // PIL's info["transparency"]: the first frame's
   bool first = true;

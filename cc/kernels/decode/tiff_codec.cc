@@ -6,6 +6,7 @@
 // collected per handle (libtiff 4.5's open options), never printed, and allocations inside
 // libtiff are capped.
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -103,6 +104,7 @@ struct Layout {
   uint16_t spp = 1, bits = 1, photometric = PHOTOMETRIC_MINISBLACK, planar = PLANARCONFIG_CONTIG;
   uint16_t sample_format = SAMPLEFORMAT_UINT, orientation = ORIENTATION_TOPLEFT;
   bool alpha = false, associated = false;
+  bool lab = false;               // 8-bit CIELab, converted to sRGB as PIL does (LabToSrgb)
   bool direct = false;            // read sample by sample (else libtiff's RGBA converter)
   int channels = 3;               // native output channels
   std::vector<uint16_t> palette;  // RGB triples for palette images (16-bit colour map entries)
@@ -141,9 +143,10 @@ Status ReadLayout(Session* s, Layout* l) {
   const bool gray = (p == PHOTOMETRIC_MINISBLACK || p == PHOTOMETRIC_MINISWHITE) && color == 1;
   const bool palette = p == PHOTOMETRIC_PALETTE && color == 1 && l->bits <= 8;
   const bool rgb = p == PHOTOMETRIC_RGB && color == 3 && (l->bits == 8 || l->bits == 16);
+  l->lab = p == PHOTOMETRIC_CIELAB && color == 3 && l->bits == 8;
   const bool bits_ok = l->bits == 1 || l->bits == 2 || l->bits == 4 || l->bits == 8 || l->bits == 16;
   l->direct = l->sample_format == SAMPLEFORMAT_UINT && bits_ok &&
-              (l->planar == PLANARCONFIG_CONTIG || l->spp == 1) && (gray || palette || rgb);
+              (l->planar == PLANARCONFIG_CONTIG || l->spp == 1) && (gray || palette || rgb || l->lab);
   if (l->sample_format != SAMPLEFORMAT_UINT) {
     return s->Failure(std::string("unsupported sample format (") +
                       (l->sample_format == SAMPLEFORMAT_IEEEFP ? "floating point" : "signed or complex") +
@@ -171,6 +174,27 @@ Status ReadLayout(Session* s, Layout* l) {
     }
   }
   return Status::Ok();
+}
+
+// CIELab (D50, as TIFF stores it: L* 0..255 for 0..100, a* and b* signed bytes) to 8-bit sRGB,
+// adapted to D65 with the Bradford transform, as PIL's LAB to RGB conversion (LittleCMS)
+// gives it to within a level on in-gamut colours; libtiff's converter is 5-13 levels off.
+void LabToSrgb(uint8_t l8, int8_t a8, int8_t b8, uint8_t rgb[3]) {
+  const double fy = (l8 * (100.0 / 255.0) + 16.0) / 116.0, fx = fy + a8 / 500.0, fz = fy - b8 / 200.0;
+  constexpr double kDelta = 6.0 / 29.0;
+  auto inverse = [](double t) { return t > kDelta ? t * t * t : 3 * kDelta * kDelta * (t - 4.0 / 29.0); };
+  const double x50 = 0.9642 * inverse(fx), y50 = inverse(fy), z50 = 0.8249 * inverse(fz);
+  const double x = 0.9555766 * x50 - 0.0230393 * y50 + 0.0631636 * z50;  // Bradford, D50 to D65
+  const double y = -0.0282895 * x50 + 1.0099416 * y50 + 0.0210077 * z50;
+  const double z = 0.0122982 * x50 - 0.0204830 * y50 + 1.3299098 * z50;
+  const double linear[3] = {3.2404542 * x - 1.5371385 * y - 0.4985314 * z,
+                            -0.9692660 * x + 1.8760108 * y + 0.0415560 * z,
+                            0.0556434 * x - 0.2040259 * y + 1.0572252 * z};
+  for (int k = 0; k < 3; ++k) {
+    const double v =
+        linear[k] <= 0.0031308 ? 12.92 * linear[k] : 1.055 * std::pow(linear[k], 1 / 2.4) - 0.055;
+    rgb[k] = static_cast<uint8_t>(std::clamp(std::nearbyint(v * 255.0), 0.0, 255.0));
+  }
 }
 
 uint32_t Sample(const uint8_t* row, size_t index, int bits) {
@@ -206,6 +230,13 @@ void UnpackPixel(const Layout& l, const uint8_t* row, int x, T* o) {
     return;
   }
   const int color = l.channels - (l.alpha ? 1 : 0);
+  if (l.lab) {
+    uint8_t rgb[3];
+    LabToSrgb(row[first], static_cast<int8_t>(row[first + 1]), static_cast<int8_t>(row[first + 2]), rgb);
+    for (int k = 0; k < 3; ++k) o[k] = static_cast<T>(sizeof(T) == 1 ? rgb[k] : rgb[k] * 257);
+    if (l.alpha) o[3] = scale(Sample(row, first + 3, l.bits));
+    return;
+  }
   for (int k = 0; k < color; ++k) {
     const T v = scale(Sample(row, first + k, l.bits));
     o[k] = l.photometric == PHOTOMETRIC_MINISWHITE ? static_cast<T>(kMax - v) : v;
