@@ -132,14 +132,14 @@ def test_animation_of_stills_and_limits():
         tga.decode_animation([data, data])
 
 
-def gif_with_small_first_frame(transparent=None, background=0) -> bytes:
+def gif_with_small_first_frame(transparent=None, background=0, colour_table=True) -> bytes:
     """A 7x6 screen whose first frame covers only a 3x2 rectangle at (2, 1), written by hand
     (PIL writes whole-screen first frames). LZW with a clear code before every index keeps the
     code width fixed."""
     import struct
     palette = [(10, 20, 30), (200, 100, 50), (0, 255, 0), (90, 90, 250)]
-    out = b"GIF89a" + struct.pack("<HHBBB", 7, 6, 0x80 | 1, background, 0)
-    out += b"".join(bytes(c) for c in palette)
+    out = b"GIF89a" + struct.pack("<HHBBB", 7, 6, 0x80 | 1 if colour_table else 0, background, 0)
+    out += b"".join(bytes(c) for c in palette) if colour_table else b""
     if transparent is not None:
         out += b"\x21\xf9\x04" + bytes([1, 0, 0, transparent, 0])
     out += b"\x2c" + struct.pack("<HHHHB", 2, 1, 3, 2, 0)
@@ -164,3 +164,11 @@ def test_screen_outside_the_first_frame_is_filled_as_pil(transparent, channels):
     expected = np.asarray(Image.open(io.BytesIO(data)).convert("RGB" if channels == 3 else "RGBA"))
     assert (expected[0, 0, :3] != 0).any()  # the fill is a real colour: the test can fail
     np.testing.assert_array_equal(tga.decode_image(data, channels=channels).numpy(), expected)
+
+
+def test_gif_without_a_colour_table_is_grey_as_pil():
+    """No global or local colour table: PIL reads the indices as grey levels (it was refused)."""
+    data = gif_with_small_first_frame(colour_table=False)
+    expected = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    assert expected.max() == 3  # indices 0..3 as levels: the test can fail
+    np.testing.assert_array_equal(tga.decode_image(data).numpy(), expected)

@@ -93,11 +93,26 @@ Status OpenFirstFrame(Source* source, Gif* gif, FrameControl* control) {
   return Status::Ok();
 }
 
+// 256 grey levels: the colours of a GIF with neither a global nor a local colour table.
+const ColorMapObject* GrayColors() {
+  static const ColorMapObject* gray = [] {
+    static GifColorType levels[256];
+    for (int i = 0; i < 256; ++i) levels[i] = GifColorType{GifByteType(i), GifByteType(i), GifByteType(i)};
+    static ColorMapObject map;
+    map.ColorCount = 256;
+    map.BitsPerPixel = 8;
+    map.SortFlag = false;
+    map.Colors = levels;
+    return &map;
+  }();
+  return gray;
+}
+
 // The current frame's colour table, after checking the frame lies on the screen.
 Status FrameColors(GifFileType* gif, const ColorMapObject** colors) {
   const GifImageDesc& frame = gif->Image;
   *colors = frame.ColorMap != nullptr ? frame.ColorMap : gif->SColorMap;
-  if (*colors == nullptr) return Status::Invalid("invalid GIF: no colour table");
+  if (*colors == nullptr) *colors = GrayColors();  // as PIL: the indices are grey levels
   if (frame.Left < 0 || frame.Top < 0 || frame.Width <= 0 || frame.Height <= 0 ||
       int64_t{frame.Left} + frame.Width > gif->SWidth || int64_t{frame.Top} + frame.Height > gif->SHeight) {
     return Status::Invalid("invalid GIF: a frame lies outside the logical screen");

@@ -324,10 +324,13 @@ Status ReadRgba(Session* s, const Layout& l, const Window& region, T* out) {
   const uint32_t widen = sizeof(T) == 1 ? 1 : 257;
   for (size_t i = 0; i < raster.size(); ++i) {
     const uint32_t v = raster[i];
-    out[i * c] = static_cast<T>(TIFFGetR(v) * widen);
-    out[i * c + 1] = static_cast<T>(TIFFGetG(v) * widen);
-    out[i * c + 2] = static_cast<T>(TIFFGetB(v) * widen);
-    if (c == 4) out[i * c + 3] = static_cast<T>(TIFFGetA(v) * widen);
+    uint32_t rgb[3] = {TIFFGetR(v), TIFFGetG(v), TIFFGetB(v)};
+    const uint32_t a = TIFFGetA(v);
+    if (l.associated) {  // libtiff hands associated alpha premultiplied: divide it out, as PIL does
+      for (uint32_t& x : rgb) x = a == 0 ? 0 : std::min<uint32_t>(255, (x * 255 + a / 2) / a);
+    }
+    for (int k = 0; k < 3; ++k) out[i * c + k] = static_cast<T>(rgb[k] * widen);
+    if (c == 4) out[i * c + 3] = static_cast<T>(a * widen);
   }
   return Status::Ok();
 }
