@@ -2,7 +2,10 @@
 // decode or return an error Status; ASan/UBSan report anything else.
 //
 // The first 4 bytes choose the request (channels, DCT scale, window, orientation,
-// resize method); the rest is the encoded image. Built by fuzz/build_libfuzzer.sh.
+// resize method); the rest is the encoded image. Built by fuzz/build_libfuzzer.sh, once for
+// every format (decode_fuzzer) and once per format with TFGPUAUG_FUZZ_FORMAT set to its
+// ImageFormat number (decode_fuzzer_<format>), which rejects inputs of other formats so that
+// mutations stay inside the format its dictionary and seeds describe.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -64,7 +67,13 @@ void FuzzDecode(const uint8_t* knobs, const uint8_t* data, size_t size) {
   if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
   ChooseWindow(knobs[1], knobs[2], plan, &request);
   if (!tfgpuaug::PlanDecode(data, size, request, &plan).ok()) return;
-  std::vector<uint8_t> out(static_cast<size_t>(plan.out_height) * plan.out_width * plan.out_channels);
+  const size_t samples = static_cast<size_t>(plan.out_height) * plan.out_width * plan.out_channels;
+  if (knobs[3] & 0x08) {  // 16-bit output: the deep-sample paths of PNG, PNM, TIFF, JPEG 2000
+    std::vector<uint16_t> wide(samples);
+    (void)tfgpuaug::ExecuteDecode16(data, size, request, plan, wide.data());
+    return;
+  }
+  std::vector<uint8_t> out(samples);
   (void)tfgpuaug::ExecuteDecode(data, size, request, plan, out.data());
 }
 
@@ -96,6 +105,11 @@ void FuzzDecodeCropResize(const uint8_t* knobs, const uint8_t* data, size_t size
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 4) return 0;
+#ifdef TFGPUAUG_FUZZ_FORMAT
+  if (tfgpuaug::SniffFormat(data + 4, size - 4) != static_cast<tfgpuaug::ImageFormat>(TFGPUAUG_FUZZ_FORMAT)) {
+    return -1;  // not this target's format: kept out of its corpus
+  }
+#endif
   tfgpuaug::ImageInfo info;
   (void)tfgpuaug::ProbeImage(data + 4, size - 4, &info);
   if (data[0] & 0x80) {

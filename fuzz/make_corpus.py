@@ -4,14 +4,16 @@ orientations, restart markers; PNG grey/RGB/RGBA/palette+tRNS/16-bit/Adam7; WebP
 lossless, alpha, EXIF, animated; GIF interlaced, transparent, animated; BMP, PNM, TIFF and
 JPEG 2000 as Pillow writes them), each behind
 4 knob bytes that choose the op and its options, plus a few truncated and bit-flipped
-variants. Needs Pillow.
+variants, and seeds whose headers sit at the decoders' limits (limit_images). Needs Pillow.
 
-    python fuzz/make_corpus.py OUT_DIR
+    python fuzz/make_corpus.py OUT_DIR               # one corpus
+    python fuzz/make_corpus.py --by-format OUT_DIR   # OUT_DIR/<format>/ for each per-format target
 """
 from __future__ import annotations
 
 import io
 import os
+import struct
 import sys
 
 import numpy as np
@@ -49,6 +51,7 @@ def images() -> dict[str, bytes]:
     out["jpeg_restart.jpg"] = buf.getvalue()
     out.update(webp_images())
     out.update(other_format_images())
+    out.update(limit_images())
     paletted = Image.fromarray(rgb).quantize(32)
     for name, kw in {"gif_interlaced.gif": dict(interlace=True), "gif_transparent.gif": dict(transparency=2),
                      "gif_animated.gif": dict(save_all=True, append_images=[paletted.rotate(90)], duration=30)}.items():
@@ -106,6 +109,55 @@ def other_format_images() -> dict[str, bytes]:
     }
 
 
+def limit_images() -> dict[str, bytes]:
+    """Headers at and just past the limits the decoders enforce (docs/formats.md), and at the
+    sizes their libraries allocate from: samples per pixel, bits, strip and tile sizes, JPEG 2000
+    components and tiles, frame counts, colour tables, maxval, screen and canvas sizes."""
+    def save(img, fmt, **kw) -> bytes:
+        buf = io.BytesIO()
+        img.save(buf, fmt, **kw)
+        return buf.getvalue()
+    tiny = Image.fromarray(fixtures.photo(4, 5, 3, seed=11))
+    out = {
+        "limit_tiff_spp8.tif": fixtures.crafted_tiff(4, 4, 8, extra=7, data=bytes(128)),
+        "limit_tiff_spp9.tif": fixtures.crafted_tiff(4, 4, 9, extra=8, data=bytes(144)),
+        "limit_tiff_spp65535.tif": fixtures.crafted_tiff(65535, 900, 65535, extra=65534),
+        "limit_tiff_bits16.tif": fixtures.crafted_tiff(4, 4, 1, bits=16, data=bytes(32)),
+        "limit_tiff_bits17.tif": fixtures.crafted_tiff(4, 4, 1, bits=17, data=bytes(40)),
+        "limit_tiff_strip_256mb.tif": fixtures.crafted_tiff(16384, 4097, 4, photometric=2, extra=1,
+                                                            compression=5),
+        "limit_tiff_tile_huge.tif": fixtures.crafted_tiff(64, 64, 3, photometric=2, tile=65536 - 16),
+        "limit_tiff_tile_16.tif": fixtures.crafted_tiff(40, 24, 3, photometric=2, tile=16, data=bytes(768)),
+        "limit_tiff_cielab.tif": fixtures.crafted_tiff(4, 4, 3, photometric=8, data=bytes(48)),
+        "limit_tiff_palette_no_map.tif": fixtures.crafted_tiff(4, 4, 1, photometric=3, data=bytes(16)),
+        "limit_j2k_4_components.j2k": fixtures.crafted_j2k(16, 16, 16, 4),
+        "limit_j2k_5_components.j2k": fixtures.crafted_j2k(16, 16, 16, 5),
+        "limit_j2k_8192_tiles.j2k": fixtures.crafted_j2k(128, 64, 1, 1),
+        "limit_j2k_8193_tiles.j2k": fixtures.crafted_j2k(8193, 1, 1, 1),
+        "limit_jp2_16384_components.jp2": fixtures.crafted_jp2(fixtures.crafted_j2k(255, 255, 1, 16384)),
+        "limit_gif_256_colours.gif": save(Image.fromarray(fixtures.photo(16, 16, 3, seed=12)).quantize(256), "GIF"),
+        "limit_gif_64_frames.gif": save(tiny.quantize(4), "GIF", save_all=True, duration=10,
+                                        append_images=[tiny.rotate(90 * i).quantize(4) for i in range(63)]),
+        "limit_webp_32_frames.webp": save(tiny, "WEBP", save_all=True, duration=10, lossless=True,
+                                          append_images=[tiny.rotate(90 * i) for i in range(31)]),
+        "limit_pnm_maxval65535.pgm": b"P5 2 2 65535\n" + bytes(8),
+        "limit_pnm_maxval65536.pgm": b"P5 2 2 65536\n" + bytes(8),
+        "limit_pnm_huge.ppm": b"P6 65535 65535 255\n" + bytes(64),
+        "limit_png_huge.png": fixtures.with_png_size(fixtures.png_bytes(fixtures.photo(4, 4)), 65535, 65535),
+        "limit_jpeg_huge.jpg": fixtures.with_jpeg_size(fixtures.jpeg_bytes(fixtures.photo(8, 8)), 65500, 65500),
+    }
+    gif = bytearray(out["limit_gif_256_colours.gif"])
+    gif[6:10] = b"\xff\xff\xff\xff"  # a 65535 x 65535 screen around a 16 x 16 frame
+    out["limit_gif_huge_screen.gif"] = bytes(gif)
+    palette = b"".join(bytes([i, 255 - i, i // 2, 0]) for i in range(256))
+    for colours, name in ((256, "limit_bmp_rle8_256.bmp"), (257, "limit_bmp_rle8_257.bmp")):
+        stream = bytes([4, 9, 0, 0, 0, 3, 1, 2, 3, 0, 0, 0, 2, 1, 1, 4, 7, 0, 1])
+        info = struct.pack("<IiiHHIIiiII", 40, 4, 3, 1, 8, 1, len(stream), 0, 0, colours, 0)
+        offset = 14 + 40 + len(palette)
+        out[name] = b"BM" + struct.pack("<IHHI", offset + len(stream), 0, 0, offset) + info + palette + stream
+    return out
+
+
 def write(directory: str) -> list[str]:
     os.makedirs(directory, exist_ok=True)
     paths = []
@@ -117,5 +169,37 @@ def write(directory: str) -> list[str]:
     return paths
 
 
+FORMATS = {"jpeg": (b"\xff\xd8\xff",), "png": (b"\x89PNG",), "gif": (b"GIF8",), "bmp": (b"BM",),
+           "pnm": (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6"), "tiff": (b"II*\0", b"MM\0*", b"II+\0", b"MM\0+"),
+           "jpeg2000": (b"\0\0\0\x0cjP  ", b"\xff\x4f\xff\x51"), "webp": (b"RIFF",)}
+
+
+def format_of(data: bytes) -> str | None:
+    """The per-format target an encoded image belongs to (by its magic bytes)."""
+    for name, magics in FORMATS.items():
+        if any(data.startswith(m) for m in magics):
+            return name
+    return None
+
+
+def write_by_format(directory: str) -> dict[str, list[str]]:
+    """The same seeds, split into DIRECTORY/<format>/ for the per-format targets."""
+    out: dict[str, list[str]] = {name: [] for name in FORMATS}
+    for i, (name, data) in enumerate(sorted(images().items())):
+        fmt = format_of(data)
+        if fmt is None:
+            continue
+        os.makedirs(os.path.join(directory, fmt), exist_ok=True)
+        path = os.path.join(directory, fmt, os.path.splitext(name)[0])
+        with open(path, "wb") as f:
+            f.write(KNOBS[i % len(KNOBS)] + data)
+        out[fmt].append(path)
+    return out
+
+
 if __name__ == "__main__":
-    print(f"wrote {len(write(sys.argv[1]))} seeds to {sys.argv[1]}")
+    if sys.argv[1] == "--by-format":
+        written = write_by_format(sys.argv[2])
+        print("wrote", {k: len(v) for k, v in written.items()}, "to", sys.argv[2])
+    else:
+        print(f"wrote {len(write(sys.argv[1]))} seeds to {sys.argv[1]}")

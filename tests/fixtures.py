@@ -117,3 +117,51 @@ def pil_decode(data: bytes, channels: int) -> np.ndarray:
     """PIL's decode of `data` converted to `channels` (1, 3, 4), as [H, W, channels] uint8."""
     out = np.asarray(Image.open(io.BytesIO(data)).convert(PIL_MODES[channels]))
     return out[..., None] if out.ndim == 2 else out
+
+
+# Files with chosen header fields, written byte by byte (the header-limit tests and the fuzzers'
+# seeds at the limits).
+def crafted_tiff(width: int, height: int, spp: int, bits: int = 8, extra: int = 0, rows_per_strip: int = 0,
+                 photometric: int = 1, compression: int = 1, data: bytes = bytes(16), tile: int = 0) -> bytes:
+    """A little-endian TIFF whose one strip (or `tile` x `tile` tile) holds `data`, with the
+    given header fields."""
+    entries = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, bits), (259, 3, 1, compression),
+               (262, 3, 1, photometric), (277, 3, 1, spp)]
+    if tile:
+        entries += [(322, 4, 1, tile), (323, 4, 1, tile), (324, 4, 1, 0), (325, 4, 1, len(data))]
+    else:
+        entries += [(273, 4, 1, 0), (278, 4, 1, rows_per_strip or height), (279, 4, 1, len(data))]
+    if extra:
+        entries.append((338, 3, extra, 0))
+    entries.sort()
+    ifd_size = 2 + 12 * len(entries) + 4
+    extra_at = 8 + ifd_size
+    data_at = extra_at + 2 * extra
+    out = bytearray(b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(entries)))
+    for tag, kind, count, value in entries:
+        value = data_at if tag in (273, 324) else extra_at if tag == 338 else value
+        if kind == 3 and count == 1:
+            out += struct.pack("<HHIHH", tag, kind, count, value, 0)
+        else:
+            out += struct.pack("<HHII", tag, kind, count, value)
+    out += b"\0\0\0\0" + struct.pack("<H", 2) * extra + data
+    return bytes(out)
+
+
+def crafted_j2k(width: int, height: int, tile: int, components: int) -> bytes:
+    """A raw JPEG 2000 codestream: SIZ, COD and QCD, then one empty tile part."""
+    siz = struct.pack(">HIIIIIIIIH", 0, width, height, 0, 0, tile, tile, 0, 0, components)
+    siz += bytes([7, 1, 1]) * components
+    out = b"\xff\x4f\xff\x51" + struct.pack(">H", len(siz) + 2) + siz
+    cod = bytes([0, 0, 0, 1, 0, 5, 4, 4, 0, 1])
+    out += b"\xff\x52" + struct.pack(">H", len(cod) + 2) + cod
+    qcd = bytes([0x40]) * 17
+    out += b"\xff\x5c" + struct.pack(">H", len(qcd) + 2) + qcd
+    return out + b"\xff\x90" + struct.pack(">HHIBB", 10, 0, 14, 0, 1) + b"\xff\x93\xff\xd9"
+
+
+def crafted_jp2(codestream: bytes) -> bytes:
+    """The codestream in a JP2 file (signature, ftyp, then the jp2c box)."""
+    sig = b"\x00\x00\x00\x0cjP  \r\n\x87\n"
+    ftyp = struct.pack(">I", 20) + b"ftypjp2 " + struct.pack(">I", 0) + b"jp2 "
+    return sig + ftyp + struct.pack(">I", 8 + len(codestream)) + b"jp2c" + codestream

@@ -1,6 +1,8 @@
 """Fuzzing in CI: the seed corpus and recorded findings replay cleanly, and short runs of
-both fuzzers (atheris over the Python ops, libFuzzer + ASan/UBSan over cc/kernels) find
-nothing. Every input must decode or raise InvalidArgumentError."""
+both fuzzers (atheris over the Python ops, libFuzzer + ASan/UBSan over cc/kernels: one target
+over every format and one per format with its dictionary and its seeds at the limits) find
+nothing. Every input must decode or raise InvalidArgumentError; under libFuzzer an allocation
+over 512 MB (-malloc_limit_mb) is a finding too."""
 import glob
 import importlib.util
 import os
@@ -60,19 +62,49 @@ def _libfuzzer_available() -> bool:
     return os.path.isabs(probe) and os.path.exists(probe)
 
 
-@pytest.mark.skipif(not _libfuzzer_available(), reason="clang with libFuzzer runtime not installed")
-def test_libfuzzer_asan_short_run(corpus, tmp_path):
+@pytest.fixture(scope="module")
+def libfuzzer_targets():
+    if not _libfuzzer_available():
+        pytest.skip("clang with libFuzzer runtime not installed")
     build = subprocess.run(["bash", os.path.join(FUZZ, "build_libfuzzer.sh")], capture_output=True,
                            text=True, timeout=600)
     assert build.returncode == 0, build.stderr[-4000:]
-    binary = os.path.join(ROOT, "build", "fuzz", "decode_fuzzer")
+    return os.path.join(ROOT, "build", "fuzz")
+
+
+LIMITS = ["-malloc_limit_mb=512", "-rss_limit_mb=2048", "-timeout=20"]
+
+
+def test_libfuzzer_asan_short_run(corpus, tmp_path, libfuzzer_targets):
+    binary = os.path.join(libfuzzer_targets, "decode_fuzzer")
     work = tmp_path / "corpus"
     shutil.copytree(corpus, work)
     if REGRESSIONS:
         replay = subprocess.run([binary] + REGRESSIONS, capture_output=True, text=True, timeout=300)
         assert replay.returncode == 0, replay.stderr[-4000:]
-    run = subprocess.run([binary, "-max_total_time=20", "-seed=1", "-max_len=16384",
-                          "-rss_limit_mb=2048", str(work)], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=300)
+    run = subprocess.run([binary, "-max_total_time=15", "-seed=1", "-max_len=16384", *LIMITS, str(work)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "Done" in run.stderr
+
+
+def test_every_format_has_a_target_dictionary_and_limit_seeds(tmp_path):
+    written = make_corpus.write_by_format(str(tmp_path))
+    assert sorted(written) == sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(FUZZ, "dict")))
+    for fmt, paths in written.items():
+        assert len(paths) >= 5, (fmt, paths)
+    limits = {os.path.basename(p) for paths in written.values() for p in paths if "limit_" in p}
+    assert {"limit_tiff_spp65535", "limit_j2k_8193_tiles", "limit_jp2_16384_components",
+            "limit_gif_huge_screen", "limit_bmp_rle8_257", "limit_pnm_maxval65536"} <= limits
+
+
+@pytest.mark.parametrize("fmt", sorted(make_corpus.FORMATS))
+def test_libfuzzer_per_format_short_run(fmt, tmp_path, libfuzzer_targets):
+    """Each format's target from its seeds (the limit seeds among them) with its dictionary."""
+    work = tmp_path / fmt
+    make_corpus.write_by_format(str(tmp_path))
+    run = subprocess.run([os.path.join(libfuzzer_targets, f"decode_fuzzer_{fmt}"), "-max_total_time=5", "-seed=1",
+                          "-max_len=16384", f"-dict={os.path.join(FUZZ, 'dict', fmt + '.dict')}", *LIMITS, str(work)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert "Done" in run.stderr and "ParseDictionaryFile: error" not in run.stderr

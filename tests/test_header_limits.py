@@ -9,56 +9,15 @@ JPEG 2000 with 16384 components and 65025 tiles drove OpenJPEG past 23 GB (OOM-k
 one with 65025 tiles of 4 components took 845 MB.
 """
 import os
-import struct
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from fixtures import crafted_j2k as j2k, crafted_jp2 as jp2, crafted_tiff as tiff
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def tiff(width: int, height: int, spp: int, bits: int = 8, extra: int = 0, rows_per_strip: int = 0,
-         photometric: int = 1, compression: int = 1, data: bytes = bytes(16)) -> bytes:
-    """A little-endian TIFF whose one strip holds `data`, with the given header fields."""
-    entries = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 1, bits), (259, 3, 1, compression),
-               (262, 3, 1, photometric), (273, 4, 1, 0), (277, 3, 1, spp),
-               (278, 4, 1, rows_per_strip or height), (279, 4, 1, len(data))]
-    if extra:
-        entries.append((338, 3, extra, 0))
-    entries.sort()
-    ifd_size = 2 + 12 * len(entries) + 4
-    extra_at = 8 + ifd_size
-    data_at = extra_at + 2 * extra
-    out = bytearray(b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(entries)))
-    for tag, kind, count, value in entries:
-        value = data_at if tag == 273 else extra_at if tag == 338 else value
-        if kind == 3 and count == 1:
-            out += struct.pack("<HHIHH", tag, kind, count, value, 0)
-        else:
-            out += struct.pack("<HHII", tag, kind, count, value)
-    out += b"\0\0\0\0" + struct.pack("<H", 2) * extra + data
-    return bytes(out)
-
-
-def j2k(width: int, height: int, tile: int, components: int) -> bytes:
-    """A raw JPEG 2000 codestream: SIZ, COD and QCD, then one empty tile part."""
-    siz = struct.pack(">HIIIIIIIIH", 0, width, height, 0, 0, tile, tile, 0, 0, components)
-    siz += bytes([7, 1, 1]) * components
-    out = b"\xff\x4f\xff\x51" + struct.pack(">H", len(siz) + 2) + siz
-    cod = bytes([0, 0, 0, 1, 0, 5, 4, 4, 0, 1])
-    out += b"\xff\x52" + struct.pack(">H", len(cod) + 2) + cod
-    qcd = bytes([0x40]) * 17
-    out += b"\xff\x5c" + struct.pack(">H", len(qcd) + 2) + qcd
-    return out + b"\xff\x90" + struct.pack(">HHIBB", 10, 0, 14, 0, 1) + b"\xff\x93\xff\xd9"
-
-
-def jp2(codestream: bytes) -> bytes:
-    """The codestream in a JP2 file (signature, ftyp, then the jp2c box)."""
-    sig = b"\x00\x00\x00\x0cjP  \r\n\x87\n"
-    ftyp = struct.pack(">I", 20) + b"ftypjp2 " + struct.pack(">I", 0) + b"jp2 "
-    return sig + ftyp + struct.pack(">I", 8 + len(codestream)) + b"jp2c" + codestream
 
 
 CASES = {  # name -> (bytes, max_pixels, the words of the refusal)
