@@ -1,6 +1,8 @@
 """Builds tfgpuaug_kernels, the TensorFlow-free pybind11 module over cc/kernels.
 
     python build_tools/build_kernels_module.py [--out DIR]   # TFGPUAUG_CUDA=auto|0|1 as setup.py
+    python build_tools/build_kernels_module.py --emulate-cuda  # CUDA kernels on the CPU emulator:
+                                                               # build/kernels_module_emu
 """
 import argparse
 import os
@@ -13,8 +15,13 @@ from build_tools import native_build  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", default=os.path.join(native_build.ROOT, "build", "kernels_module"))
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--emulate-cuda", action="store_true",
+                        help="compile the CUDA sources against cc/testing/cuda_emu (also TFGPUAUG_CUDA=emulate)")
     args = parser.parse_args()
+    emulate = args.emulate_cuda or os.environ.get("TFGPUAUG_CUDA", "").lower() == "emulate"
+    if args.out is None:
+        args.out = os.path.join(native_build.ROOT, "build", "kernels_module_emu" if emulate else "kernels_module")
     import pybind11
 
     os.makedirs(args.out, exist_ok=True)
@@ -26,8 +33,11 @@ def main() -> None:
         cuda_sources=kernels_cu,
         cxx_flags=["-I" + pybind11.get_include(), "-I" + sysconfig.get_paths()["include"],
                    "-fvisibility=hidden"],
-        use_cuda=native_build.want_cuda(),
+        use_cuda=not emulate and native_build.want_cuda(),
+        emulate_cuda=emulate,
     )
+    if emulate:
+        target.build_dir = os.path.join(native_build.ROOT, "build", "obj_emu")
     native_build.build(target)
     print(output)
 

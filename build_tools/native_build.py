@@ -79,6 +79,9 @@ class NativeTarget:
     kernel_cxx_flags: list[str] = field(default_factory=list)  # cc/kernels sources only
     link_flags: list[str] = field(default_factory=list)
     use_cuda: bool = False
+    # The CUDA sources compiled as C++ against the CPU emulation (cc/testing/cuda_emu) instead of
+    # nvcc: every kernel runs on the CPU, for tests (TFGPUAUG_CUDA=emulate, kernels module only).
+    emulate_cuda: bool = False
     build_dir: str = os.path.join(ROOT, "build", "obj")
     jpeg_x86_64_v3: bool = False  # set by build(): the x86-64-v3 libjpeg-turbo is linked in
 
@@ -110,9 +113,12 @@ def _needs_build(src: str, obj: str, cmd: list[str]) -> bool:
     except OSError:
         return True
     # Rebuild when the source, any header under cc/ or a source it includes (the x86-64-v3
-    # codec includes jpeg_codec.cc) is newer than the object.
+    # codec includes jpeg_codec.cc; an emulated CUDA source names its original in #line) is
+    # newer than the object.
     with open(src) as f:
-        included = [os.path.join(ROOT, m) for m in re.findall(r'#include "(cc/[^"]+\.cc)"', f.read())]
+        text = f.read()
+    included = [os.path.join(ROOT, m) for m in re.findall(r'#include "(cc/[^"]+\.cc)"', text)]
+    included += re.findall(r'^#line 1 "([^"]+)"', text, re.M)
     newest = max([os.path.getmtime(src)] + [os.path.getmtime(h) for h in included] +
                  [os.path.getmtime(h) for h in glob.glob(os.path.join(ROOT, "cc", "**", "*.h"), recursive=True)])
     return newest > os.path.getmtime(obj)
@@ -149,6 +155,32 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     target.jpeg_x86_64_v3 = jpeg_v3 is not None
     if jpeg_v3 is not None:
         common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
+
+    if target.emulate_cuda:
+        emu = os.path.join(ROOT, "cc", "testing", "cuda_emu")
+        # The emulator's headers first; nvjpeg.h's types; the toolkit last, for library_types.h.
+        common += ["-I" + emu, "-DTFGPUAUG_CUDA=1"]
+        inc = nvjpeg_include()
+        if inc is None:
+            raise RuntimeError("nvjpeg.h not found: pip install nvidia-nvjpeg-cu12")
+        common.append("-I" + inc)
+        nvcc = find_nvcc()
+        if nvcc is not None:
+            common.append("-idirafter" + os.path.join(cuda_home(nvcc), "include"))
+        rewritten = os.path.join(target.build_dir, os.path.basename(target.output), "emu_src")
+        os.makedirs(rewritten, exist_ok=True)
+        from build_tools import cuda_emu_rewrite
+        emulated = [os.path.join(emu, "cuda_emu.cc")]
+        for src in target.cuda_sources:
+            out = os.path.join(rewritten, os.path.relpath(src, ROOT).replace(os.sep, "_")[:-len(".cu.cc")] + ".cc")
+            with open(src) as f:
+                text, _ = cuda_emu_rewrite.rewrite(f.read())
+            text = f'#line 1 "{src}"\n' + text
+            if not os.path.exists(out) or open(out).read() != text:  # keep the mtime when unchanged
+                with open(out, "w") as f:
+                    f.write(text)
+            emulated.append(out)
+        target.sources = target.sources + emulated
 
     jobs_list = []
     for src in target.sources:

@@ -6,7 +6,10 @@ processes, so a crash is counted, not fatal; then compared with PIL's `convert("
 PIL decodes it. Reports crashes, the error classes raised, and the share of PIL-decodable files
 within 3 grey levels on average, with each file over it listed.
 
-    python scripts/odd_corpus_report.py FOLDER [--json out.json]
+    python scripts/odd_corpus_report.py FOLDER [--json out.json] [--mutations 3]
+
+--mutations N also decodes N mutants of every file (1-4 bytes xor-ed, or cut short, seeded) and
+reports crashes and error classes for them (they are not compared with PIL).
 
 A corpus this was run on: the Tests/images folder of Pillow's source package (`apt-get source
 pillow`), not part of this repository.
@@ -22,6 +25,7 @@ from absl import app, flags
 
 flags.DEFINE_string("json", None, "write the per-file results here")
 flags.DEFINE_integer("chunk", 40, "files per child process")
+flags.DEFINE_integer("mutations", 0, "mutants of every file to decode as well")
 FLAGS = flags.FLAGS
 
 MAGIC = {b"\xff\xd8\xff": "jpeg", b"\x89PNG": "png", b"GIF8": "gif", b"BM": "bmp", b"II*\0": "tiff",
@@ -29,7 +33,7 @@ MAGIC = {b"\xff\xd8\xff": "jpeg", b"\x89PNG": "png", b"GIF8": "gif", b"BM": "bmp
          b"\xff\x4f\xff\x51": "jpeg2000"}
 
 CHILD = r"""
-import io, json, sys
+import io, json, os, sys
 import numpy as np
 import tensorflow as tf
 import tfgpuaug as tga
@@ -49,6 +53,9 @@ for path in sys.argv[1:]:
         row["error"] = "python:" + type(e).__name__
         row["message"] = str(e)[:160]
         ours = None
+    if os.environ.get("ODD_CORPUS_NO_PIL"):
+        print(json.dumps(row), flush=True)
+        continue
     try:
         with Image.open(io.BytesIO(data)) as im:
             pil = np.asarray(im.convert("RGB"))
@@ -74,10 +81,11 @@ def kind_of(path: str) -> str | None:
     return None
 
 
-def run_chunk(paths: list[str]) -> list[dict]:
+def run_chunk(paths: list[str], pil: bool = True) -> list[dict]:
     rows, started = [], None
-    proc = subprocess.run([sys.executable, "-c", CHILD, *paths], capture_output=True, text=True,
-                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"), timeout=1800)
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", **({} if pil else {"ODD_CORPUS_NO_PIL": "1"}))
+    proc = subprocess.run([sys.executable, "-c", CHILD, *paths], capture_output=True, text=True, env=env,
+                          timeout=1800)
     done = set()
     for line in proc.stdout.splitlines():
         row = json.loads(line)
@@ -90,8 +98,29 @@ def run_chunk(paths: list[str]) -> list[dict]:
         rows.append({"path": started, "error": f"CRASH (exit {proc.returncode})"})
         done.add(started)
         rest = paths[paths.index(started) + 1:] if started in paths else []
-        rows += run_chunk(rest) if rest else []
+        rows += run_chunk(rest, pil) if rest else []
     return rows
+
+
+def mutants(files: list[str], count: int, directory: str) -> list[str]:
+    """`count` mutants of every file in `directory`: 1-4 bytes xor-ed, or (one in five) cut short."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    out = []
+    for i, path in enumerate(files):
+        data = open(path, "rb").read()
+        for k in range(count):
+            m = bytearray(data)
+            if rng.random() < 0.2:
+                m = m[: int(rng.integers(1, max(2, len(m))))]
+            else:
+                for pos in rng.integers(0, len(m), rng.integers(1, 5)):
+                    m[pos] ^= int(rng.integers(1, 256))
+            name = os.path.join(directory, f"{i:05d}_{k}_{os.path.basename(path)}")
+            with open(name, "wb") as f:
+                f.write(bytes(m))
+            out.append(name)
+    return out
 
 
 def main(argv):
@@ -120,6 +149,25 @@ def main(argv):
             print(f"  {os.path.relpath(r['path'], argv[1])} ({kind_of(r['path'])}): {why}")
     for r in crashes:
         print(f"  CRASH: {r['path']}")
+    if FLAGS.mutations:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            mutated = mutants(files, FLAGS.mutations, tmp)
+            mrows = []
+            for i in range(0, len(mutated), FLAGS.chunk * 4):
+                mrows += run_chunk(mutated[i:i + FLAGS.chunk * 4], pil=False)
+            outcome: dict[str, int] = {}
+            for r in mrows:
+                key = r.get("error", "decoded").split(" ")[0]
+                outcome[key] = outcome.get(key, 0) + 1
+            print(f"mutants: {len(mrows)}; outcomes: {outcome}")
+            for r in mrows:
+                if r.get("error", "").startswith(("CRASH", "python:")):
+                    print(f"  {r['error']}: {r['path']}")
+                    keep = os.path.join(os.path.dirname(FLAGS.json or "."), os.path.basename(r["path"]))
+                    with open(r["path"], "rb") as src, open(keep, "wb") as dst:
+                        dst.write(src.read())
+        rows += mrows
     if FLAGS.json:
         with open(FLAGS.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -1,0 +1,412 @@
+// CUDA emulation: the runtime API on host memory and the block scheduler. See README.md.
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuda_runtime.h"
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TFGPUAUG_EMU_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TFGPUAUG_EMU_TSAN 1
+#endif
+#if TFGPUAUG_EMU_TSAN
+// ThreadSanitizer's fiber API: each CUDA thread is a TSan fiber, and a barrier is a
+// release/acquire on the block's barrier word, so two threads of a block touching the same
+// memory between barriers is a reported race.
+extern "C" {
+void* __tsan_get_current_fiber(void);
+void* __tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void* fiber);
+void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+void __tsan_release(void* addr);
+void __tsan_acquire(void* addr);
+}
+#endif
+
+namespace cuda_emu {
+namespace {
+
+// New device memory is filled with this byte, so an output a kernel forgets to write shows.
+constexpr unsigned char kPoison = 0xA7;
+// CUDA's limits on every current device.
+constexpr unsigned kMaxThreadsPerBlock = 1024;
+constexpr unsigned kMaxGridYZ = 65535;
+constexpr unsigned kMaxBlockZ = 64;
+constexpr size_t kMaxSharedBytes = 48 << 10;
+// Each CUDA thread's stack (the kernels keep small arrays on it).
+#if defined(__SANITIZE_ADDRESS__) || defined(TFGPUAUG_EMU_TSAN)
+constexpr size_t kFiberStack = 256 << 10;
+#else
+constexpr size_t kFiberStack = 64 << 10;
+#endif
+
+struct Allocation {
+  size_t size;
+  bool pinned_host;
+};
+
+std::mutex g_mutex;
+std::map<const char*, Allocation>& Allocations() {
+  static auto* m = new std::map<const char*, Allocation>();
+  return *m;
+}
+
+thread_local cudaError_t t_last_error = cudaSuccess;
+thread_local int t_device = 0;
+
+bool Report(const char* what) {
+  if (std::getenv("TFGPUAUG_CUDA_EMU_QUIET") == nullptr) std::fprintf(stderr, "cuda_emu: %s\n", what);
+  return false;
+}
+
+// Which registered allocation holds [p, p + n); null when none does.
+const Allocation* Find(const void* p, size_t n, const char** base) {
+  auto& m = Allocations();
+  const char* c = static_cast<const char*>(p);
+  auto it = m.upper_bound(c);
+  if (it == m.begin()) return nullptr;
+  --it;
+  if (c < it->first || c + n > it->first + it->second.size) return nullptr;
+  if (base != nullptr) *base = it->first;
+  return &it->second;
+}
+
+bool OnDevice(const void* p, size_t n) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const Allocation* a = Find(p, n, nullptr);
+  return a != nullptr && !a->pinned_host;
+}
+
+cudaError_t Fail(cudaError_t e, const char* what) {
+  SetLastError(e, what);
+  return e;
+}
+
+cudaError_t Register(void** ptr, size_t size, bool pinned_host) {
+  if (ptr == nullptr) return Fail(cudaErrorInvalidValue, "allocation without a pointer to fill");
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) return Fail(cudaErrorMemoryAllocation, "out of host memory for emulated device memory");
+  if (!pinned_host) std::memset(p, kPoison, size);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  Allocations()[static_cast<const char*>(p)] = Allocation{size == 0 ? 1 : size, pinned_host};
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t Unregister(void* ptr, bool pinned_host) {
+  if (ptr == nullptr) return cudaSuccess;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    auto it = Allocations().find(static_cast<const char*>(ptr));
+    if (it == Allocations().end() || it->second.pinned_host != pinned_host) {
+      return Fail(cudaErrorInvalidValue, pinned_host ? "cudaFreeHost of memory cudaHostAlloc did not return"
+                                                     : "cudaFree of memory cudaMalloc did not return");
+    }
+    Allocations().erase(it);
+  }
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------- the block scheduler
+
+struct Fiber {
+  ucontext_t context;
+  ThreadState state;
+  bool done = false;
+  bool waiting = false;  // at a barrier
+  int barriers = 0;
+#if TFGPUAUG_EMU_TSAN
+  void* tsan = nullptr;
+#endif
+};
+
+struct Block {
+  std::vector<Fiber> fibers;
+  Fiber* running = nullptr;
+  ucontext_t scheduler;
+  void (*body)(void*) = nullptr;
+  void* context = nullptr;
+  char* stacks = nullptr;
+  size_t stack_count = 0;
+  int barrier_word = 0;  // the address TSan's release/acquire pair on
+#if TFGPUAUG_EMU_TSAN
+  void* scheduler_fiber = nullptr;
+#endif
+  ~Block() {
+    if (stacks != nullptr) munmap(stacks, stack_count * kFiberStack);
+  }
+};
+
+thread_local Block* t_block = nullptr;
+thread_local ThreadState t_host_state;  // what threadIdx reads outside a kernel
+
+void SwitchToScheduler(Block* b) {
+  Fiber* f = b->running;
+#if TFGPUAUG_EMU_TSAN
+  __tsan_switch_to_fiber(b->scheduler_fiber, 0);
+#endif
+  swapcontext(&f->context, &b->scheduler);
+}
+
+void FiberMain() {
+  Block* b = t_block;
+  b->body(b->context);
+  b->running->done = true;
+  SwitchToScheduler(b);
+}
+
+// Runs one block's threads to their end; false when they passed different numbers of barriers.
+bool RunBlock(Block* b) {
+  for (;;) {
+    bool progressed = false;
+    for (Fiber& f : b->fibers) {
+      if (f.done || f.waiting) continue;
+      b->running = &f;
+#if TFGPUAUG_EMU_TSAN
+      __tsan_switch_to_fiber(f.tsan, 0);
+#endif
+      swapcontext(&b->scheduler, &f.context);
+      progressed = true;
+    }
+    size_t done = 0, waiting = 0;
+    for (const Fiber& f : b->fibers) {
+      done += f.done;
+      waiting += f.waiting;
+    }
+    if (done == b->fibers.size()) return true;
+    if (done > 0 && waiting > 0) return false;  // some returned while others wait at a barrier
+    if (waiting == b->fibers.size()) {          // everyone arrived: release the barrier
+      for (Fiber& f : b->fibers) f.waiting = false;
+      continue;
+    }
+    if (!progressed) return false;
+  }
+}
+
+}  // namespace
+
+ThreadState& Current() {
+  return t_block != nullptr && t_block->running != nullptr ? t_block->running->state : t_host_state;
+}
+
+void SyncThreads() {
+  Block* b = t_block;
+  if (b == nullptr || b->running == nullptr) {
+    Report("__syncthreads outside a kernel");
+    return;
+  }
+#if TFGPUAUG_EMU_TSAN
+  __tsan_release(&b->barrier_word);
+#endif
+  b->running->waiting = true;
+  ++b->running->barriers;
+  SwitchToScheduler(b);
+#if TFGPUAUG_EMU_TSAN
+  __tsan_acquire(&b->barrier_word);
+#endif
+}
+
+void SetLastError(cudaError_t error, const char* what) {
+  if (error != cudaSuccess) {
+    Report(what);
+    t_last_error = error;
+  }
+}
+
+bool IsDeviceAccessible(const void* p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return Find(p, 1, nullptr) != nullptr;
+}
+
+cudaError_t CheckLaunch(dim3 grid, dim3 block, size_t shared_bytes) {
+  const unsigned long threads = (unsigned long)block.x * block.y * block.z;
+  const char* why = nullptr;
+  if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) why = "an empty grid or block";
+  if (threads > kMaxThreadsPerBlock) why = "more than 1024 threads per block";
+  if (block.z > kMaxBlockZ) why = "block z over 64";
+  if (grid.y > kMaxGridYZ || grid.z > kMaxGridYZ) why = "grid y or z over 65535";
+  if (grid.x > 0x7fffffffu) why = "grid x over 2^31 - 1";
+  if (shared_bytes > kMaxSharedBytes) why = "over 48 KB of dynamic shared memory";
+  if (why == nullptr) return cudaSuccess;
+  SetLastError(cudaErrorInvalidConfiguration, (std::string("launch refused: ") + why).c_str());
+  return cudaErrorInvalidConfiguration;
+}
+
+void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
+  if (t_block != nullptr) {
+    SetLastError(cudaErrorLaunchFailure, "a kernel launched from inside a kernel");
+    return;
+  }
+  const size_t threads = size_t(block.x) * block.y * block.z;
+  Block b;
+  b.body = body;
+  b.context = context;
+  b.stack_count = threads;
+  void* stacks =
+      mmap(nullptr, threads * kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (stacks == MAP_FAILED) {
+    SetLastError(cudaErrorMemoryAllocation, "no memory for the emulated threads' stacks");
+    return;
+  }
+  b.stacks = static_cast<char*>(stacks);
+  b.fibers.resize(threads);
+  t_block = &b;
+#if TFGPUAUG_EMU_TSAN
+  b.scheduler_fiber = __tsan_get_current_fiber();
+  for (Fiber& f : b.fibers) f.tsan = __tsan_create_fiber(0);
+#endif
+  bool ok = true;
+  for (unsigned bz = 0; bz < grid.z && ok; ++bz) {
+    for (unsigned by = 0; by < grid.y && ok; ++by) {
+      for (unsigned bx = 0; bx < grid.x && ok; ++bx) {
+        size_t i = 0;
+        for (unsigned tz = 0; tz < block.z; ++tz) {
+          for (unsigned ty = 0; ty < block.y; ++ty) {
+            for (unsigned tx = 0; tx < block.x; ++tx, ++i) {
+              Fiber& f = b.fibers[i];
+              f.done = f.waiting = false;
+              f.barriers = 0;
+              f.state = ThreadState{dim3(tx, ty, tz), dim3(bx, by, bz), block, grid};
+              getcontext(&f.context);
+              f.context.uc_stack.ss_sp = b.stacks + i * kFiberStack;
+              f.context.uc_stack.ss_size = kFiberStack;
+              f.context.uc_link = nullptr;
+              makecontext(&f.context, FiberMain, 0);
+            }
+          }
+        }
+        if (!RunBlock(&b)) {
+          ok = false;
+          SetLastError(cudaErrorLaunchFailure,
+                       "the threads of a block passed different numbers of __syncthreads (a thread returned "
+                       "or branched around a barrier the others wait at)");
+        }
+      }
+    }
+  }
+  b.running = nullptr;
+#if TFGPUAUG_EMU_TSAN
+  __tsan_switch_to_fiber(b.scheduler_fiber, 0);
+  for (Fiber& f : b.fibers) __tsan_destroy_fiber(f.tsan);
+#endif
+  t_block = nullptr;
+}
+
+}  // namespace cuda_emu
+
+// ---------------------------------------------------------------- the runtime API
+
+using cuda_emu::Fail;
+
+cudaError_t cudaMalloc(void** ptr, size_t size) { return cuda_emu::Register(ptr, size, false); }
+cudaError_t cudaFree(void* ptr) { return cuda_emu::Unregister(ptr, false); }
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
+  return cuda_emu::Register(ptr, size, true);
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size) { return cuda_emu::Register(ptr, size, true); }
+cudaError_t cudaFreeHost(void* ptr) { return cuda_emu::Unregister(ptr, true); }
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (count == 0) return cudaSuccess;
+  const bool dst_device = cuda_emu::OnDevice(dst, count), src_device = cuda_emu::OnDevice(src, count);
+  const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyHostToHost ||
+                  (kind == cudaMemcpyHostToDevice && dst_device && !src_device) ||
+                  (kind == cudaMemcpyDeviceToHost && src_device && !dst_device) ||
+                  (kind == cudaMemcpyDeviceToDevice && src_device && dst_device);
+  if (!ok) return Fail(cudaErrorInvalidValue, "cudaMemcpy whose pointers do not match its kind or its sizes");
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudaMemset(void* dst, int value, size_t count) {
+  if (count == 0) return cudaSuccess;
+  if (!cuda_emu::OnDevice(dst, count)) return Fail(cudaErrorInvalidValue, "cudaMemset outside device memory");
+  std::memset(dst, value, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t) {
+  return cudaMemset(dst, value, count);
+}
+
+struct CUstream_st {
+  int id;
+};
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  *stream = new CUstream_st{1};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+
+cudaError_t cudaGetLastError() {
+  const cudaError_t e = cuda_emu::t_last_error;
+  cuda_emu::t_last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return cuda_emu::t_last_error; }
+
+const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess:
+      return "cudaSuccess";
+    case cudaErrorInvalidValue:
+      return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation:
+      return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration:
+      return "cudaErrorInvalidConfiguration";
+    case cudaErrorNoDevice:
+      return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice:
+      return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle:
+      return "cudaErrorInvalidResourceHandle";
+    case cudaErrorIllegalAddress:
+      return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchFailure:
+      return "cudaErrorLaunchFailure";
+  }
+  return "cudaErrorUnknown";
+}
+const char* cudaGetErrorString(cudaError_t error) { return cudaGetErrorName(error); }
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  *device = cuda_emu::t_device;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+  if (device != 0) return Fail(cudaErrorInvalidDevice, "the emulator has one device, 0");
+  cuda_emu::t_device = device;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+  *version = 0;  // no driver: the emulator
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
