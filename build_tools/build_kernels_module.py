@@ -16,12 +16,16 @@ from build_tools import native_build  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--sanitize", action="store_true",
+                        help="AddressSanitizer and UBSan (run Python with libasan preloaded; with --emulate-cuda: "
+                             "build/kernels_module_emu_asan)")
     parser.add_argument("--emulate-cuda", action="store_true",
                         help="compile the CUDA sources against cc/testing/cuda_emu (also TFGPUAUG_CUDA=emulate)")
     args = parser.parse_args()
     emulate = args.emulate_cuda or os.environ.get("TFGPUAUG_CUDA", "").lower() == "emulate"
     if args.out is None:
-        args.out = os.path.join(native_build.ROOT, "build", "kernels_module_emu" if emulate else "kernels_module")
+        args.out = os.path.join(native_build.ROOT, "build", ("kernels_module_emu" if emulate else "kernels_module")
+                                + ("_asan" if args.sanitize else ""))
     import pybind11
 
     os.makedirs(args.out, exist_ok=True)
@@ -38,6 +42,11 @@ def main() -> None:
     )
     if emulate:
         target.build_dir = os.path.join(native_build.ROOT, "build", "obj_emu")
+    if args.sanitize:
+        sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+        target.cxx_flags += sanitizers
+        target.link_flags += sanitizers
+        target.build_dir += "_asan"
     native_build.build(target)
     print(output)
 

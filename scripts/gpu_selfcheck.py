@@ -113,11 +113,28 @@ def run(k, report: Report) -> None:
     for bilinear in (True, False):
         report.compare(f"warp_affine bilinear={bilinear}", k.warp_affine(images[0], m, bilinear, 128.0, True),
                        k.warp_affine_gpu(images[0], m, bilinear, 128.0), 0)
+    # a batch in one launch, every channel count (more than 4: the per-pixel buffer the warp
+    # once had), its own matrix per sample, another output size
+    matrices = np.array([[0.96, 0.29, -7, -0.29, 0.96, 12], [0.7, -0.7, 20, 0.7, 0.7, -10],
+                         [1.3, 0.2, -3, 0.1, 0.8, 2], [1, 0, 0, 0, 1, 0]], np.float32)
+    for c in (1, 2, 3, 4, 5, 6):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        for bilinear in (True, False):
+            got = k.warp_affine_gpu(imgs, matrices, bilinear, 77.0, 29, 41)
+            for i in range(b):
+                report.compare(f"warp_affine batch channels={c} bilinear={bilinear} sample {i}",
+                               k.warp_affine(imgs[i], list(matrices[i]), bilinear, 77.0, True, 29, 41), got[i], 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words
         imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
         report.compare(f"flip channels={c}", k.flip(imgs, hz, vt), k.flip_gpu(imgs, hz, vt), 0)
+    # more pixels than the grid's threads (GridBlocks caps at 4096 x 256): every grid-stride
+    # loop runs more than once
+    big = rng.integers(0, 256, (4, 512, 520, 1), dtype=np.uint8)
+    for c in (1, 4):
+        imgs = np.ascontiguousarray(np.repeat(big, c, -1))
+        report.compare(f"flip past the grid cap channels={c}", k.flip(imgs, hz, vt), k.flip_gpu(imgs, hz, vt), 0)
     # crop-mirror-normalize in every layout and dtype (16-bit outputs compared as bits)
     offsets = np.array([[0, 0], [3, 5], [10, 20], [7, 1]], np.int32)
     mirror = np.array([0, 1, 0, 1], bool)
@@ -128,6 +145,14 @@ def run(k, report: Report) -> None:
                 args = (images, 24, 30, offsets, mirror, mean, std, nchw, dtype, pad)
                 report.compare(f"crop_mirror_normalize nchw={nchw} {dtype} pad={pad}",
                                k.crop_mirror_normalize(*args), k.crop_mirror_normalize_gpu(*args), 0)
+    # every augment op on 1, 2 and 4 channels (histograms of the 4th channel too)
+    for c in (1, 2, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        for op in augment_op_ids(k):
+            ops = np.full((b, 1), op, np.int32)
+            params, aux = np.full((b, 1), 4.0, np.float32), rng.random((b, 1, 2), dtype=np.float32)
+            report.compare(f"augment channels={c} op {op}", k.augment_batch(imgs, ops, params, aux, 128.0, True),
+                           k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
     # every augment op, two stages per sample, several parameters
     for op in augment_op_ids(k):
         for param in (0.2, -0.35, 4.0, 30.0):

@@ -3,7 +3,8 @@
 # cc/kernels): builds it into build/sanitized (CPU only, objects in build/obj-sanitize),
 # preloads GCC's ASan runtime into Python and runs pytest against that copy.
 #
-#   bash scripts/sanitizer_tests.sh                        # the decode/geometry/augment tests
+#   bash scripts/sanitizer_tests.sh                        # the decode/geometry/augment tests, and
+#                                                          # the GPU self-check on the emulated CUDA kernels
 #   bash scripts/sanitizer_tests.sh tests/test_decode.py   # chosen files
 # Leak detection is off: Python and TensorFlow keep allocations alive at exit by design
 # (scripts/leak_check.py measures leaks of the ops instead).
@@ -30,5 +31,14 @@ export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=lib
 export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:detect_odr_violation=0:alloc_dealloc_mismatch=0:new_delete_type_mismatch=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TFGPUAUG_SANITIZED=1
+if [ "$#" -eq 0 ]; then
+  # Every CUDA kernel under ASan + UBSan: the GPU self-check on the emulated kernels module
+  # (cc/testing/cuda_emu) built with both; an out-of-bounds access in a kernel stops it.
+  LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --sanitize > "$out/emu_build.log" 2>&1 \
+    || { tail -30 "$out/emu_build.log"; exit 1; }
+  "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_asan > "$out/emu_selfcheck.log" 2>&1 \
+    || { grep -v " ok$" "$out/emu_selfcheck.log" | tail -40; exit 1; }
+  tail -1 "$out/emu_selfcheck.log"
+fi
 # -P: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported.
 PYTHONPATH="$PWD/$out" "$PY" -P -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"

@@ -27,7 +27,10 @@ def cpu_standin(**overrides):
     k.decode_gpu = lambda blobs, channels: [kernels.decode(b, channels) for b in blobs]
     k.resize_gpu = kernels.resize
     k.resize_batch_gpu = lambda images, h, w, method, aa: [kernels.resize(im, h, w, method, aa) for im in images]
-    k.warp_affine_gpu = lambda img, m, bilinear, fill: kernels.warp_affine(img, m, bilinear, fill, True)
+    k.warp_affine_gpu = lambda img, m, bilinear, fill, out_h=0, out_w=0: (
+        kernels.warp_affine(img, list(np.ravel(m)), bilinear, fill, True, out_h, out_w) if img.ndim == 3 else
+        np.stack([kernels.warp_affine(i, list(mi), bilinear, fill, True, out_h, out_w)
+                  for i, mi in zip(img, np.reshape(m, (-1, 6)))]))
     k.flip_gpu = kernels.flip
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
@@ -53,7 +56,7 @@ def test_selfcheck_plumbing_passes_with_cpu_standins_and_fails_on_sabotage():
     assert "augment op 0 " in names and "bfloat16" in names and "decode jpeg 3" in names
     bad = gpu_selfcheck.Report()
     gpu_selfcheck.run(cpu_standin(flip_gpu=lambda im, h, v: kernels.flip(im, h, np.zeros_like(v))), bad)
-    assert bad.failed == 4  # the flip check, once per channel count
+    assert bad.failed == 6  # the flip checks: once per channel count, twice past the grid cap
 
 
 def test_batch_bindings_match_numpy():

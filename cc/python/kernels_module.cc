@@ -145,19 +145,24 @@ py::array Resize(U8Image img, int out_h, int out_w, const std::string& method, b
   return out;
 }
 
-tfgpuaug::AffineParams Affine(const U8Image& img, bool bilinear, float fill) {
-  return {int(img.shape(0)),
-          int(img.shape(1)),
-          int(img.shape(2)),
-          int(img.shape(0)),
-          int(img.shape(1)),
+// The warp of an [H, W, C] image (or of each of a [B, H, W, C] batch) to out_h x out_w
+// (0: the input's size).
+tfgpuaug::AffineParams Affine(const U8Image& img, bool bilinear, float fill, int out_h = 0, int out_w = 0) {
+  const int d = img.ndim() == 4 ? 1 : 0;
+  return {int(img.shape(d)),
+          int(img.shape(d + 1)),
+          int(img.shape(d + 2)),
+          out_h > 0 ? out_h : int(img.shape(d)),
+          out_w > 0 ? out_w : int(img.shape(d + 1)),
           bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest,
           fill};
 }
 
-py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill, bool general) {
+py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear, float fill, bool general,
+                                int out_h, int out_w) {
   if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
-  const auto p = Affine(img, bilinear, fill);
+  if (img.ndim() != 3) throw std::invalid_argument("image must be [H, W, C]");
+  const auto p = Affine(img, bilinear, fill, out_h, out_w);
   py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
   if (general) {
     tfgpuaug::WarpAffineGeneralCpu(img.data(), p, m.data(), out.mutable_data());
@@ -457,15 +462,20 @@ py::array_t<uint8_t> FlipBatchGpu(U8Image images, Flags horizontal, Flags vertic
   return out;
 }
 
-py::array_t<uint8_t> WarpAffineGpu(U8Image img, std::vector<float> m, bool bilinear, float fill) {
-  if (m.size() != 6) throw std::invalid_argument("matrix must have 6 values");
-  const auto p = Affine(img, bilinear, fill);
-  DeviceBuffer src(img.nbytes()), mat(24), dst(img.nbytes());
-  CudaOk(cudaMemcpy(src.ptr, img.data(), img.nbytes(), cudaMemcpyHostToDevice));
-  CudaOk(cudaMemcpy(mat.ptr, m.data(), 24, cudaMemcpyHostToDevice));
-  Check(tfgpuaug::WarpAffineGpu(src.as<uint8_t>(), 1, p, mat.as<float>(), dst.as<uint8_t>(), nullptr));
-  py::array_t<uint8_t> out({p.out_h, p.out_w, p.channels});
-  CudaOk(cudaMemcpy(out.mutable_data(), dst.ptr, out.nbytes(), cudaMemcpyDeviceToHost));
+// One image [H, W, C] and its matrix, or a batch [B, H, W, C] and [B, 6] matrices, in one launch.
+py::array_t<uint8_t> WarpAffineGpu(U8Image img, F32 matrices, bool bilinear, float fill, int out_h,
+                                   int out_w) {
+  const bool batched = img.ndim() == 4;
+  const int b = batched ? int(img.shape(0)) : 1;
+  if (!batched && img.ndim() != 3) throw std::invalid_argument("image must be [H, W, C] or [B, H, W, C]");
+  if (matrices.size() != 6 * b) throw std::invalid_argument("give 6 matrix values per image");
+  const auto p = Affine(img, bilinear, fill, out_h, out_w);
+  py::array_t<uint8_t> out = batched ? py::array_t<uint8_t>({b, p.out_h, p.out_w, p.channels})
+                                     : py::array_t<uint8_t>({p.out_h, p.out_w, p.channels});
+  DeviceBuffer src = Upload(img), mat = Upload(matrices), dst(out.nbytes());
+  Check(tfgpuaug::WarpAffineGpu(src.as<uint8_t>(), b, p, mat.as<float>(), dst.as<uint8_t>(), nullptr));
+  py::array o = out;
+  Download(dst, o);
   return out;
 }
 #endif
@@ -504,7 +514,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Resamples uint8 [H, W, C] on the CPU: float (or rounded uint8) [height, width, C], "
         "mirrored and normalized through the fused epilogue.");
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
-        py::arg("fill") = 128.f, py::arg("general") = false,
+        py::arg("fill") = 128.f, py::arg("general") = false, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
   m.def("augment_stage", &AugmentStage, py::arg("image"), py::arg("op"), py::arg("param") = 0.f,
         py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f, py::arg("general") = false,
@@ -532,7 +542,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false,
         "Resamples images of different sizes in one launch per pass.");
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
-        py::arg("fill") = 128.f);
+        py::arg("fill") = 128.f, py::arg("out_h") = 0, py::arg("out_w") = 0,
+        "The affine warp on the GPU: one image and its 6 values, or a batch and [B, 6] matrices.");
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
         py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
         py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false);

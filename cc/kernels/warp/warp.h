@@ -130,12 +130,25 @@ TFGPUAUG_HD void AffineSamplePixel(const uint8_t* image, const AffineParams& p, 
   }
 }
 
-// Channel k of output pixel (y, x).
+// Channel k of output pixel (y, x), for any channel count: only that channel is blended (the
+// same arithmetic as BilinearChannels), so no per-pixel buffer can be too small for the image.
+template <Interpolation I>
+TFGPUAUG_HD uint8_t AffineSampleChannel(const uint8_t* image, const AffineParams& p, const float* m, int y,
+                                        int x, int k) {
+  const AffineTap t = AffineLocate<I>(p, m, p.channels, y, x);
+  if (!t.inside) return SaturateToUint8(p.fill);
+  const uint8_t* a = image + t.row_a;
+  if (I == Interpolation::kNearest) return a[t.col_a + k];
+  const uint8_t* b = image + t.row_b;
+  const float top = Lerp(a[t.col_a + k], a[t.col_b + k], t.dx);
+  return RoundBlend(top, Lerp(b[t.col_a + k], b[t.col_b + k], t.dx), t.dy);
+}
+
 TFGPUAUG_HD uint8_t AffineSample(const uint8_t* image, const AffineParams& p, const float* m, int y, int x,
                                  int k) {
-  uint8_t px[4];
-  AffineSamplePixel(image, p, m, y, x, px);
-  return px[k];
+  return p.interpolation == Interpolation::kNearest
+             ? AffineSampleChannel<Interpolation::kNearest>(image, p, m, y, x, k)
+             : AffineSampleChannel<Interpolation::kBilinear>(image, p, m, y, x, k);
 }
 
 }  // namespace tfgpuaug

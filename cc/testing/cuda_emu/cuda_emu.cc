@@ -35,6 +35,16 @@ void __tsan_acquire(void* addr);
 }
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer's fiber API: it must know which stack is current, or it reports the
+// fibers' stack accesses as overflows of the host thread's stack.
+#define TFGPUAUG_EMU_ASAN 1
+extern "C" {
+void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old, size_t* size_old);
+}
+#endif
+
 namespace cuda_emu {
 namespace {
 
@@ -125,12 +135,14 @@ cudaError_t Unregister(void* ptr, bool pinned_host) {
 struct Fiber {
   ucontext_t context;
   ThreadState state;
+  bool started = false;  // has a context on its stack
   bool done = false;
   bool waiting = false;  // at a barrier
   int barriers = 0;
 #if TFGPUAUG_EMU_TSAN
   void* tsan = nullptr;
 #endif
+  void* asan_fake_stack = nullptr;  // ASan's fake stack of the fiber while it is switched out
 };
 
 struct Block {
@@ -141,10 +153,15 @@ struct Block {
   void* context = nullptr;
   char* stacks = nullptr;
   size_t stack_count = 0;
-  int barrier_word = 0;  // the address TSan's release/acquire pair on
+  int barrier_word = 0;   // the address TSan's release/acquire pair on
+  bool direct = false;    // threads run as plain calls (see RunBlock)
+  bool diverged = false;  // a plain-call thread reached a barrier
 #if TFGPUAUG_EMU_TSAN
   void* scheduler_fiber = nullptr;
 #endif
+  const void* host_stack = nullptr;  // the scheduler's stack, for ASan's switches back to it
+  size_t host_stack_size = 0;
+  void* host_fake_stack = nullptr;
   ~Block() {
     if (stacks != nullptr) munmap(stacks, stack_count * kFiberStack);
   }
@@ -153,32 +170,74 @@ struct Block {
 thread_local Block* t_block = nullptr;
 thread_local ThreadState t_host_state;  // what threadIdx reads outside a kernel
 
+// A fiber has just been switched to (ASan: learn the scheduler's stack, restore ours).
+void EnteredFiber(Block* b, Fiber* f) {
+#if TFGPUAUG_EMU_ASAN
+  __sanitizer_finish_switch_fiber(f->asan_fake_stack, &b->host_stack, &b->host_stack_size);
+#else
+  (void)b, (void)f;
+#endif
+}
+
 void SwitchToScheduler(Block* b) {
   Fiber* f = b->running;
 #if TFGPUAUG_EMU_TSAN
   __tsan_switch_to_fiber(b->scheduler_fiber, 0);
 #endif
+#if TFGPUAUG_EMU_ASAN  // a fiber that is done leaves for good: its fake stack goes
+  __sanitizer_start_switch_fiber(f->done ? nullptr : &f->asan_fake_stack, b->host_stack, b->host_stack_size);
+#endif
   swapcontext(&f->context, &b->scheduler);
+  EnteredFiber(b, f);
 }
 
 void FiberMain() {
   Block* b = t_block;
+  EnteredFiber(b, b->running);
   b->body(b->context);
   b->running->done = true;
   SwitchToScheduler(b);
 }
 
-// Runs one block's threads to their end; false when they passed different numbers of barriers.
-bool RunBlock(Block* b) {
+// The scheduler's switch into fiber i, and back.
+void SwitchToFiber(Block* b, size_t i) {
+  Fiber& f = b->fibers[i];
+  b->running = &f;
+#if TFGPUAUG_EMU_TSAN
+  __tsan_switch_to_fiber(f.tsan, 0);
+#endif
+#if TFGPUAUG_EMU_ASAN
+  __sanitizer_start_switch_fiber(&b->host_fake_stack, b->stacks + i * kFiberStack, kFiberStack);
+#endif
+  swapcontext(&b->scheduler, &f.context);
+#if TFGPUAUG_EMU_ASAN
+  __sanitizer_finish_switch_fiber(b->host_fake_stack, nullptr, nullptr);
+#endif
+}
+
+// Gives fiber i its context on its stack, the first time it runs.
+void Prepare(Block* b, size_t i) {
+  Fiber& f = b->fibers[i];
+  if (f.started) return;
+  f.started = true;
+  getcontext(&f.context);
+  f.context.uc_stack.ss_sp = b->stacks + i * kFiberStack;
+  f.context.uc_stack.ss_size = kFiberStack;
+  f.context.uc_link = nullptr;
+  makecontext(&f.context, FiberMain, 0);
+}
+
+// Runs the threads of a block that reach barriers: round-robin until each waits at the
+// barrier (then all are released) or returns. False when they passed different numbers of
+// barriers.
+bool RunFibers(Block* b) {
   for (;;) {
     bool progressed = false;
-    for (Fiber& f : b->fibers) {
+    for (size_t i = 0; i < b->fibers.size(); ++i) {
+      Fiber& f = b->fibers[i];
       if (f.done || f.waiting) continue;
-      b->running = &f;
-#if TFGPUAUG_EMU_TSAN
-      __tsan_switch_to_fiber(f.tsan, 0);
-#endif
-      swapcontext(&b->scheduler, &f.context);
+      Prepare(b, i);
+      SwitchToFiber(b, i);
       progressed = true;
     }
     size_t done = 0, waiting = 0;
@@ -196,6 +255,26 @@ bool RunBlock(Block* b) {
   }
 }
 
+// Runs one block. Thread 0 goes first, on a fiber: when it returns without reaching a barrier,
+// no thread of a correct kernel reaches one (a barrier must be reached by all or none), so the
+// others run as plain calls, which is ~100x cheaper than a fiber each; a barrier one of them
+// reaches then is a divergence, reported. TFGPUAUG_CUDA_EMU_FIBERS=1 keeps every thread on
+// its fiber (the ThreadSanitizer lane needs them apart).
+bool RunBlock(Block* b, bool always_fibers) {
+  Fiber& first = b->fibers[0];
+  Prepare(b, 0);
+  SwitchToFiber(b, 0);
+  if (!first.done || first.barriers > 0 || always_fibers) return RunFibers(b);
+  b->direct = true;
+  for (size_t i = 1; i < b->fibers.size() && !b->diverged; ++i) {
+    b->running = &b->fibers[i];
+    b->body(b->context);
+    b->fibers[i].done = true;
+  }
+  b->direct = false;
+  return !b->diverged;
+}
+
 }  // namespace
 
 ThreadState& Current() {
@@ -206,6 +285,10 @@ void SyncThreads() {
   Block* b = t_block;
   if (b == nullptr || b->running == nullptr) {
     Report("__syncthreads outside a kernel");
+    return;
+  }
+  if (b->direct) {  // thread 0 returned without this barrier
+    b->diverged = true;
     return;
   }
 #if TFGPUAUG_EMU_TSAN
@@ -268,6 +351,7 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
   b.scheduler_fiber = __tsan_get_current_fiber();
   for (Fiber& f : b.fibers) f.tsan = __tsan_create_fiber(0);
 #endif
+  const bool always_fibers = std::getenv("TFGPUAUG_CUDA_EMU_FIBERS") != nullptr;
   bool ok = true;
   for (unsigned bz = 0; bz < grid.z && ok; ++bz) {
     for (unsigned by = 0; by < grid.y && ok; ++by) {
@@ -277,18 +361,15 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
           for (unsigned ty = 0; ty < block.y; ++ty) {
             for (unsigned tx = 0; tx < block.x; ++tx, ++i) {
               Fiber& f = b.fibers[i];
-              f.done = f.waiting = false;
+              f.started = f.done = f.waiting = false;
+              f.asan_fake_stack = nullptr;
               f.barriers = 0;
               f.state = ThreadState{dim3(tx, ty, tz), dim3(bx, by, bz), block, grid};
-              getcontext(&f.context);
-              f.context.uc_stack.ss_sp = b.stacks + i * kFiberStack;
-              f.context.uc_stack.ss_size = kFiberStack;
-              f.context.uc_link = nullptr;
-              makecontext(&f.context, FiberMain, 0);
             }
           }
         }
-        if (!RunBlock(&b)) {
+        b.diverged = false;
+        if (!RunBlock(&b, always_fibers)) {
           ok = false;
           SetLastError(cudaErrorLaunchFailure,
                        "the threads of a block passed different numbers of __syncthreads (a thread returned "
