@@ -430,5 +430,18 @@ def test_gpu_warp_affine_equals_cpu():
         np.testing.assert_array_equal(kernels.warp_affine_gpu(img, m), kernels.warp_affine(img, m))
 
 
+@requires_gpu
+def test_gpu_augment_batch_past_the_grid_y_limit():
+    """65537 samples: the statistics kernel maps samples to grid y, which stops at 65535 (it
+    refused such batches, which the CPU takes); equalize needs every sample's histogram."""
+    rng = np.random.default_rng(3)
+    images = rng.integers(0, 256, (65537, 1, 3, 1), dtype=np.uint8)
+    ops = np.full((65537, 1), 2, np.int32)  # equalize (ids are stable: cc/kernels/augment/augment.h)
+    params = np.zeros((65537, 1), np.float32)
+    aux = np.zeros((65537, 1, 2), np.float32)
+    np.testing.assert_array_equal(kernels.augment_batch_gpu(images, ops, params, aux),
+                                  kernels.augment_batch(images, ops, params, aux))
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))

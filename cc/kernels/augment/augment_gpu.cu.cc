@@ -34,16 +34,17 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   return s;
 }
 
-// Histograms (or luma sums) of one sample per blockIdx.y, privatized: each block counts its
+// Histograms (or luma sums) of sample first_sample + blockIdx.y, privatized: each block counts its
 // share of the pixels in shared memory and adds the non-zero bins to the sample's global
 // counts once, instead of one global atomic per pixel and channel.
 constexpr int kStatsBlocksPerSample = 32;
+constexpr int kMaxGridY = 65535;
 
-__global__ void StatsKernel(const uint8_t* src, AugmentImage image_info, const int32_t* ops, int stage,
-                            int num_stages, Scratch s) {
+__global__ void StatsKernel(const uint8_t* src, int first_sample, AugmentImage image_info, const int32_t* ops,
+                            int stage, int num_stages, Scratch s) {
   __shared__ uint32_t hist[4 * 256];
   __shared__ unsigned long long luma;
-  const int b = blockIdx.y;
+  const int b = first_sample + blockIdx.y;
   const int op = ops[b * num_stages + stage];  // the same for the whole block
   const bool histogram = NeedsHistogram(op), mean = !histogram && NeedsLumaMean(op);
   if (!histogram && !mean) return;
@@ -126,7 +127,6 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
   const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
   const Scratch s = Carve(scratch, batch, image_bytes);
   if (batch == 0) return Status::Ok();
-  if (batch > 65535) return Status::Invalid("the GPU augment kernels take at most 65535 images per batch");
   if (num_stages == 0) {
     return CudaStatus(cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream),
                       "augment copy");
@@ -141,8 +141,12 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
         CudaStatus(cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream),
                    "augment statistics"));
     const int stats_x = std::min(kStatsBlocksPerSample, GridBlocks(size_t(image_info.h) * image_info.w));
-    StatsKernel<<<dim3(stats_x, batch), kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages,
-                                                                       s);
+    // grid y is at most 65535: larger batches take one launch per 65535 samples
+    for (int first = 0; first < batch; first += kMaxGridY) {
+      const int count = std::min(kMaxGridY, batch - first);
+      StatsKernel<<<dim3(stats_x, count), kThreadsPerBlock, 0, stream>>>(src, first, image_info, ops, k,
+                                                                         num_stages, s);
+    }
     LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
         batch, image_info, ops, params, aux, k, num_stages, s);
     ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -67,10 +68,16 @@ const NvjpegLibrary& LoadNvjpeg() {
 // nvJPEG's V2 allocator callbacks over GpuMemoryHooks. A free waits for the stream nvJPEG
 // names first: the buffer may still be read by work queued on it (frees are rare: nvJPEG
 // keeps its buffers and grows them only for larger images).
+// A failed allocation makes nvJPEG refuse its batch, which the CPU then decodes; the flag makes
+// the warning say why (out of GPU memory, not an unsupported image).
+std::atomic<bool> g_allocation_failed{false};
+
 int HookMalloc(void* hooks, void** ptr, size_t size, cudaStream_t) {
   const auto* h = static_cast<const GpuMemoryHooks*>(hooks);
-  *ptr = h->allocate(h->context, size);
-  return *ptr == nullptr ? 1 : 0;
+  *ptr = h->allocate(h->context, size == 0 ? 1 : size);  // a 0-byte request is not a failure
+  if (*ptr != nullptr) return 0;
+  g_allocation_failed = true;
+  return 1;
 }
 
 int HookFree(void* hooks, void* ptr, size_t, cudaStream_t stream) {
@@ -105,8 +112,13 @@ NvjpegOnDevice* NvjpegFor(const GpuDecodeDevice& device) {
       return;
     }
     int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(device.ordinal);
+    cudaError_t e = cudaGetDevice(&previous);
+    if (e == cudaSuccess) e = cudaSetDevice(device.ordinal);
+    if (e != cudaSuccess) {
+      d->error = "nvJPEG could not be created on GPU " + std::to_string(device.ordinal) + ": " +
+                 cudaGetErrorString(e);
+      return;
+    }
     d->device_memory = device.device_memory;
     d->pinned_memory = device.pinned_memory;
     nvjpegStatus_t status;
@@ -118,11 +130,19 @@ NvjpegOnDevice* NvjpegFor(const GpuDecodeDevice& device) {
     } else {
       status = nv.create_simple(&d->handle);
     }
-    if (status != NVJPEG_STATUS_SUCCESS || nv.state_create(d->handle, &d->state) != NVJPEG_STATUS_SUCCESS) {
-      d->error = "nvJPEG could not be created on GPU " + std::to_string(device.ordinal) + " (status " +
-                 std::to_string(int(status)) + ")";
+    const char* step = "nvjpegCreate";
+    if (status == NVJPEG_STATUS_SUCCESS) {
+      step = "nvjpegJpegStateCreate";
+      status = nv.state_create(d->handle, &d->state);
     }
-    cudaSetDevice(previous);
+    if (status != NVJPEG_STATUS_SUCCESS) {  // the status of the call that failed
+      d->error = "nvJPEG could not be created on GPU " + std::to_string(device.ordinal) + " (" + step +
+                 " returned status " + std::to_string(int(status)) + ")";
+    }
+    e = cudaSetDevice(previous);
+    if (e != cudaSuccess && d->error.empty()) {
+      d->error = std::string("restoring the current GPU after creating nvJPEG: ") + cudaGetErrorString(e);
+    }
   });
   return d;
 }
@@ -169,9 +189,10 @@ size_t OutputBytes(const GpuDecodeTarget& t) {
 // the same inline conversion the CPU decoder uses.
 __global__ void WindowFromRgbKernel(const uint8_t* rgb, int full_width, int y0, int x0, int height, int width,
                                     uint8_t* out, int out_c) {
-  const int total = height * width;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += blockDim.x * gridDim.x) {
-    const int r = i / width, c = i % width;
+  const size_t total = size_t(height) * width;  // past 2^31 for windows over 2 gigapixels
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < total;
+       i += size_t(blockDim.x) * gridDim.x) {
+    const int r = static_cast<int>(i / width), c = static_cast<int>(i % width);
     const uint8_t* src = rgb + (size_t(y0 + r) * full_width + (x0 + c)) * 3;
     ConvertPixel(src, 3, out + size_t(i) * out_c, out_c);
   }
@@ -281,7 +302,9 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
       // nvJPEG refused the group (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
       // one): the CPU decodes those images, and a truly corrupt file fails there, by index.
       WarnOnce(&g_rejected_warning,
-               "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
+               g_allocation_failed
+                   ? "nvJPEG could not decode a batch: it ran out of GPU memory"
+                   : "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
       for (int k = 0; k < count; ++k) {
         TFGPUAUG_RETURN_IF_ERROR(host_decode(index[k]));
       }
