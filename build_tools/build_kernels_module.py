@@ -48,7 +48,25 @@ def main() -> None:
         target.link_flags += sanitizers
         target.build_dir += "_asan"
     native_build.build(target)
+    if emulate:
+        print(build_fake_nvjpeg(args.out, target.cxx_flags if args.sanitize else []))
     print(output)
+
+
+def build_fake_nvjpeg(out_dir: str, extra_flags: list[str]) -> str:
+    """cc/testing/fake_nvjpeg as OUT_DIR/libnvjpeg_fake.so, for TFGPUAUG_NVJPEG_PATH under the
+    emulation (the nvJPEG route of a GPU decode, run on the CPU)."""
+    root = native_build.ROOT
+    output = os.path.join(out_dir, "libnvjpeg_fake.so")
+    cmd = [os.environ.get("CXX", "g++"), "-shared", "-fPIC", "-std=c++17", "-O2",
+           os.path.join(root, "cc", "testing", "fake_nvjpeg", "fake_nvjpeg.cc"), "-o", output,
+           "-I" + os.path.join(root, "cc", "testing", "cuda_emu"), "-I" + native_build.nvjpeg_include()]
+    nvcc = native_build.find_nvcc()
+    if nvcc is not None:
+        cmd.append("-idirafter" + os.path.join(native_build.cuda_home(nvcc), "include"))
+    cmd += [f for f in extra_flags if f.startswith("-f")] + ["-ljpeg"]
+    native_build._run(cmd)
+    return output
 
 
 if __name__ == "__main__":

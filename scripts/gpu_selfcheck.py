@@ -6,6 +6,10 @@ CPU kernels, on images this script makes (plus tests/data's JPEGs), numpy only.
 
 Prints one row per check (max and mean absolute difference against its stated tolerance) and
 exits 0 when every check passes, 1 on a mismatch, 2 when no GPU (or no CUDA build) was found.
+It cannot pass by accident: nvJPEG is found as the op library finds it (TFGPUAUG_NVJPEG_PATH,
+else PyPI's libnvjpeg) and created with allocator hooks as the op creates it, every baseline
+JPEG must have gone through nvJPEG (each image's route is a check), and a CUDA error other
+than "no device" fails with the error and the driver and runtime versions.
 Not covered here: the fused decode + crop + resize (host only by design; see README).
 """
 from __future__ import annotations
@@ -19,6 +23,14 @@ import sys
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def point_to_nvjpeg() -> str | None:
+    """tfgpuaug/_nvjpeg_path.py, loaded as a file: the package itself imports TensorFlow."""
+    spec = importlib.util.spec_from_file_location("_nvjpeg_path", os.path.join(ROOT, "tfgpuaug", "_nvjpeg_path.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.point_to_nvjpeg()
 
 
 def load_module(folder: str):
@@ -57,6 +69,10 @@ class Report:
         self.rows.append((name, f"{mx:.4g}", f"{mean:.4g}", tol, "ok" if ok else "FAIL"))
         self.failed += not ok
 
+    def check(self, name: str, ok: bool, detail: str = "") -> None:
+        self.rows.append((name, "", detail, "", "ok" if ok else "FAIL"))
+        self.failed += not ok
+
     def print(self) -> None:
         head = ("check", "max diff", "mean diff", "tolerance", "")
         widths = [max(len(str(r[i])) for r in self.rows + [head]) for i in range(5)]
@@ -75,6 +91,27 @@ def augment_op_ids(k) -> list[int]:
         ids.append(len(ids))
 
 
+def sequential_jpeg(blob: bytes) -> bool:
+    """Whether the JPEG is baseline or extended sequential, Huffman-coded (SOF0/SOF1): what
+    nvJPEG's batched decoder must take. Progressive ones it may hand back to the CPU."""
+    i = 2
+    while i + 4 <= len(blob) and blob[i] == 0xFF:
+        marker, length = blob[i + 1], int.from_bytes(blob[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return marker in (0xC0, 0xC1)
+        i += 2 + length
+    return False
+
+
+def check_route(k, report: Report, name: str, blob: bytes, route: str) -> None:
+    """A sequential JPEG that did not go through nvJPEG compared the CPU decoder with itself."""
+    if sequential_jpeg(blob):
+        why = f" ({k.nvjpeg_status()['error']})" if route == "host" and k.nvjpeg_status()["error"] else ""
+        report.check(f"{name} went through nvJPEG", route == "nvjpeg", f"route {route}{why}")
+    else:
+        report.check(f"{name} (progressive) route", route in ("nvjpeg", "nvjpeg_refused"), f"route {route}")
+
+
 def run(k, report: Report) -> None:
     rng = np.random.default_rng(0)
     images = test_images(rng)
@@ -82,10 +119,14 @@ def run(k, report: Report) -> None:
     # decode (nvJPEG, or the host fallback + upload): IDCT and upsampling may differ from libjpeg
     blobs = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.jpg")))]
     for i, blob in enumerate(blobs):
-        report.compare(f"decode jpeg {i}", k.decode(blob, 3), k.decode_gpu([blob], 3)[0], 32, 1.5)
+        (out,), (route,) = k.decode_gpu([blob], 3, routes=True)
+        report.compare(f"decode jpeg {i}", k.decode(blob, 3), out, 32, 1.5)
+        check_route(k, report, f"decode jpeg {i}", blob, route)
     # the whole set as one batch: nvJPEG takes it in groups of at most two images' scratch
-    for i, out in enumerate(k.decode_gpu(blobs, 3)):
+    outs, routes = k.decode_gpu(blobs, 3, routes=True)
+    for i, out in enumerate(outs):
         report.compare(f"decode batch jpeg {i}", k.decode(blobs[i], 3), out, 32, 1.5)
+        check_route(k, report, f"decode batch jpeg {i}", blobs[i], routes[i])
     # resize (float output, every method, up and down, with and without antialias)
     for method in ("nearest", "bilinear", "bicubic", "area"):
         for (oh, ow) in ((19, 23), (64, 90)):
@@ -171,14 +212,28 @@ def main() -> int:
     parser.add_argument("--module-dir", default=os.environ.get(
         "TFGPUAUG_KERNELS_MODULE_DIR", os.path.join(ROOT, "build", "kernels_module")))
     args = parser.parse_args()
+    nvjpeg_path = point_to_nvjpeg()
     k = load_module(args.module_dir)
     if not k.cuda_built():
         print("gpu_selfcheck: the kernels module was built without CUDA (TFGPUAUG_CUDA=1 needs nvcc); "
               "nothing checked")
         return 2
-    if not k.gpu_available():
-        print("gpu_selfcheck: no CUDA GPU found (cudaGetDeviceCount); nothing checked")
+    cuda = k.cuda_status()
+    versions = f"driver {cuda['driver_version']}, runtime {cuda['runtime_version']}"
+    # No GPU: no device, or no driver at all (driver version 0; the runtime then reports an
+    # insufficient driver). A driver that is there but too old is a failure, not "no GPU".
+    if cuda["error"] == "cudaErrorNoDevice" or cuda["driver_version"] == 0 and not cuda.get("emulated") \
+            or (not cuda["error"] and cuda["device_count"] == 0):
+        print(f"gpu_selfcheck: no CUDA GPU found (cudaGetDeviceCount: {cuda['error'] or 'no device'}; "
+              f"{versions}); nothing checked")
         return 2
+    if cuda["error"]:  # e.g. a driver older than the runtime this module links
+        print(f"gpu_selfcheck: FAILED before any check: cudaGetDeviceCount returned {cuda['error']} "
+              f"({cuda['error_text']}); {versions}")
+        return 1
+    print(f"gpu_selfcheck: {cuda['device_count']} device(s), {versions}"
+          + (" (the CPU emulation of CUDA)" if cuda.get("emulated") else "")
+          + f"; nvJPEG: {k.nvjpeg_status()['path'] or nvjpeg_path or 'not loaded: ' + k.nvjpeg_status()['error']}")
     report = Report()
     run(k, report)
     report.print()

@@ -36,7 +36,8 @@ if [ "$#" -eq 0 ]; then
   # (cc/testing/cuda_emu) built with both; an out-of-bounds access in a kernel stops it.
   LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --sanitize > "$out/emu_build.log" 2>&1 \
     || { tail -30 "$out/emu_build.log"; exit 1; }
-  "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_asan > "$out/emu_selfcheck.log" 2>&1 \
+  TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_asan/libnvjpeg_fake.so" \
+    "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_asan > "$out/emu_selfcheck.log" 2>&1 \
     || { grep -v " ok$" "$out/emu_selfcheck.log" | tail -40; exit 1; }
   tail -1 "$out/emu_selfcheck.log"
 fi

@@ -1,6 +1,9 @@
 """Every CUDA kernel runs in CI (issue #32): the kernels module built against the CPU emulation
 of CUDA (cc/testing/cuda_emu, `build_kernels_module.py --emulate-cuda`) passes the GPU self-check
-and the GPU tests of test_kernels_module.py, which skip on a plain CPU build.
+and the GPU tests of test_kernels_module.py, which skip on a plain CPU build. nvJPEG there is
+cc/testing/fake_nvjpeg (libjpeg behind nvJPEG's entry points), so the nvJPEG route, its
+allocator hooks, its refusals and the window copy kernel run too; without it the self-check
+fails (a baseline JPEG decoded on the CPU proves nothing about the GPU path).
 
 Planted bugs the emulated self-check caught (each on its own, checked by hand on 2026-11-25):
 a grid-stride start one thread off in FlipKernel (226 of 230 pass), StatsKernel's first
@@ -20,6 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMU_DIR = os.path.join(ROOT, "build", "kernels_module_emu")
 
 
+def with_fake_nvjpeg(module_dir: str, **extra) -> dict:
+    return dict(os.environ, TFGPUAUG_NVJPEG_PATH=os.path.join(module_dir, "libnvjpeg_fake.so"), **extra)
+
+
 @pytest.fixture(scope="module")
 def emulated_module():
     if not glob.glob(os.path.join(EMU_DIR, "tfgpuaug_kernels*.so")):
@@ -34,16 +41,40 @@ def emulated_module():
 
 def test_gpu_selfcheck_passes_on_the_emulator(emulated_module):
     run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu_selfcheck.py"), "--module-dir",
-                          emulated_module], capture_output=True, text=True, timeout=600)
+                          emulated_module], capture_output=True, text=True, timeout=600,
+                         env=with_fake_nvjpeg(emulated_module))
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "the CPU emulation of CUDA" in run.stdout and "libnvjpeg_fake.so" in run.stdout
     passed = re.search(r"gpu_selfcheck: (\d+) of \1 checks passed", run.stdout)
     assert passed and int(passed.group(1)) >= 230, run.stdout[-2000:]
 
 
+def test_selfcheck_fails_when_nvjpeg_did_not_decode(emulated_module):
+    """The self-check cannot pass by accident: with no libnvjpeg, every baseline JPEG goes to
+    the CPU decoder, and each is a failed check (it used to pass, comparing the CPU with itself)."""
+    env = dict(os.environ, TFGPUAUG_NVJPEG_PATH=os.path.join(emulated_module, "no_such_libnvjpeg.so"))
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu_selfcheck.py"), "--module-dir",
+                          emulated_module], capture_output=True, text=True, timeout=600, env=env)
+    assert run.returncode == 1, run.stdout[-2000:]
+    failed = [line for line in run.stdout.splitlines() if line.rstrip().endswith("FAIL")]
+    assert failed and all("route host" in line for line in failed), failed
+    assert sum("went through nvJPEG" in line for line in failed) >= 6, failed
+
+
+def test_selfcheck_fails_with_the_error_when_the_driver_is_too_old(emulated_module):
+    """A driver older than the runtime (TensorFlow's CUDA 12 drivers under a CUDA 13 runtime)
+    is a failure with the error and both versions, not "no GPU found" (exit 2, as before)."""
+    env = with_fake_nvjpeg(emulated_module, TFGPUAUG_CUDA_EMU_DRIVER="12040", TFGPUAUG_CUDA_EMU_QUIET="1")
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu_selfcheck.py"), "--module-dir",
+                          emulated_module], capture_output=True, text=True, timeout=600, env=env)
+    assert run.returncode == 1, run.stdout
+    assert "cudaErrorInsufficientDriver" in run.stdout and "driver 12040, runtime 13000" in run.stdout
+
+
 def test_gpu_tests_pass_on_the_emulator(emulated_module):
-    env = dict(os.environ, TFGPUAUG_KERNELS_MODULE_DIR=emulated_module)
+    env = with_fake_nvjpeg(emulated_module, TFGPUAUG_KERNELS_MODULE_DIR=emulated_module)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
                           os.path.join(ROOT, "tests", "test_kernels_module.py")],
                          capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:]
-    assert "needs a CUDA GPU" not in run.stdout  # the GPU tests ran rather than skipped
+    assert "needs a CUDA GPU" not in run.stdout and "nvJPEG not loaded" not in run.stdout  # all ran

@@ -24,7 +24,10 @@ pytestmark = pytest.mark.gpu_path  # placement and GPU-path tests: not pinned to
 
 def cpu_standin(**overrides):
     k = types.SimpleNamespace(**{n: getattr(kernels, n) for n in dir(kernels) if not n.startswith("_")})
-    k.decode_gpu = lambda blobs, channels: [kernels.decode(b, channels) for b in blobs]
+    k.decode_gpu = lambda blobs, channels, routes=False: (
+        ([kernels.decode(b, channels) for b in blobs], ["nvjpeg"] * len(blobs)) if routes
+        else [kernels.decode(b, channels) for b in blobs])
+    k.nvjpeg_status = lambda: {"error": "", "path": "standin"}
     k.resize_gpu = kernels.resize
     k.resize_batch_gpu = lambda images, h, w, method, aa: [kernels.resize(im, h, w, method, aa) for im in images]
     k.warp_affine_gpu = lambda img, m, bilinear, fill, out_h=0, out_w=0: (

@@ -98,6 +98,9 @@ def test_gpu_decode_routes_images_nvjpeg_cannot_take_to_the_cpu():
     assert route(fixtures.png_bytes(rgb)) == "host"
     rotated = fixtures.jpeg_bytes(rgb, exif=fixtures.exif_with_orientation(6))
     assert route(rotated) == "nvjpeg" and route(rotated, apply_exif_orientation=True) == "host"
+    # cut short (no end-of-image marker): the CPU decoder refuses it by name, nvJPEG might not
+    assert route(jpeg[: len(jpeg) - 40]) == "host"
+    assert route(jpeg + bytes(30)) == "nvjpeg"  # padding after the marker is fine
 
 
 def test_gpu_decode_groups_keep_nvjpeg_scratch_within_the_budget():
@@ -441,6 +444,29 @@ def test_gpu_augment_batch_past_the_grid_y_limit():
     aux = np.zeros((65537, 1, 2), np.float32)
     np.testing.assert_array_equal(kernels.augment_batch_gpu(images, ops, params, aux),
                                   kernels.augment_batch(images, ops, params, aux))
+
+
+@requires_gpu
+def test_gpu_decode_routes_and_fallbacks():
+    """Each image's decoder: sequential JPEGs through nvJPEG, PNG on the CPU, a progressive one
+    through nvJPEG or back to the CPU when nvJPEG refuses it, and a JPEG cut short refused by
+    name as on the CPU (it lacks its end marker, so nvJPEG never sees it). Under the emulation
+    the nvJPEG here is cc/testing/fake_nvjpeg, which refuses progressive JPEGs. Planted and
+    caught: a refused group sent its baseline members to the CPU too (now each is offered to
+    nvJPEG alone); a cut JPEG decoded by nvJPEG came out grey where the CPU raises."""
+    if kernels.nvjpeg_status()["error"]:
+        pytest.skip("nvJPEG not loaded: " + kernels.nvjpeg_status()["error"])
+    base = [fixtures.jpeg_bytes(fixtures.photo(40, 52, seed=s)) for s in range(3)]
+    progressive = fixtures.jpeg_bytes(fixtures.photo(31, 45), progressive=True)
+    png = fixtures.png_bytes(fixtures.photo(20, 18))
+    outs, routes = kernels.decode_gpu([base[0], progressive, base[1], png, base[2]], 3, routes=True)
+    assert routes[0] == routes[2] == routes[4] == "nvjpeg" and routes[3] == "host", routes
+    assert routes[1] in ("nvjpeg", "nvjpeg_refused"), routes
+    for blob, out in zip([base[0], progressive, base[1], png, base[2]], outs):
+        ref = kernels.decode(blob, 3).astype(int)
+        assert np.abs(out.astype(int) - ref).mean() <= 1.5
+    with pytest.raises(ValueError, match="invalid JPEG"):
+        kernels.decode_gpu([base[0], base[1][: len(base[1]) * 2 // 3]], 3)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import threading
 
 import tensorflow as tf
 
+from tfgpuaug._nvjpeg_path import point_to_nvjpeg
+
 _LOCK = threading.Lock()
 _OPS = None
 _LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_tfgpuaug_ops.so")
@@ -46,29 +48,12 @@ def _check_tf_version() -> None:
             "for this TensorFlow, or rebuild with `pip install --no-build-isolation --force-reinstall .`.")
 
 
-def _point_to_nvjpeg() -> None:
-    """Lets the lazy GPU decoder find PyPI's libnvjpeg when it is installed."""
-    if "TFGPUAUG_NVJPEG_PATH" in os.environ:
-        return
-    try:
-        import nvidia.nvjpeg  # type: ignore
-    except ImportError:
-        return
-    for base in getattr(nvidia.nvjpeg, "__path__", []):
-        lib_dir = os.path.join(base, "lib")
-        if os.path.isdir(lib_dir):
-            for name in sorted(os.listdir(lib_dir)):
-                if name.startswith("libnvjpeg.so"):
-                    os.environ["TFGPUAUG_NVJPEG_PATH"] = os.path.join(lib_dir, name)
-                    return
-
-
 def ops():
     """The generated op wrappers; loads and registers the library on first use."""
     global _OPS
     with _LOCK:
         if _OPS is None:
             _check_tf_version()
-            _point_to_nvjpeg()
+            point_to_nvjpeg()
             _OPS = tf.load_op_library(_library_path())
         return _OPS

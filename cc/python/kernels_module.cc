@@ -24,6 +24,11 @@
 #endif
 #if TFGPUAUG_CUDA
 #include <cuda_runtime.h>
+#ifdef TFGPUAUG_CUDA_EMULATION  // cc/testing/cuda_emu
+#define TFGPUAUG_CUDA_EMULATED 1
+#else
+#define TFGPUAUG_CUDA_EMULATED 0
+#endif
 
 #include "cc/kernels/augment/augment_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
@@ -305,7 +310,33 @@ void CudaOk(cudaError_t e) {
 }
 
 // Decodes a batch through the GPU path and copies the results back to numpy.
-std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int channels) {
+// nvJPEG's buffers through allocator hooks, as the op library passes TensorFlow's: the
+// self-check then creates nvJPEG the way the op does (nvjpegCreateExV2), not with its defaults.
+void* DeviceAllocate(void*, size_t bytes) {
+  void* p = nullptr;
+  return cudaMalloc(&p, bytes) == cudaSuccess ? p : nullptr;
+}
+void DeviceFree(void*, void* p) { cudaFree(p); }
+void* PinnedAllocate(void*, size_t bytes) {
+  void* p = nullptr;
+  return cudaHostAlloc(&p, bytes, cudaHostAllocDefault) == cudaSuccess ? p : nullptr;
+}
+void PinnedFree(void*, void* p) { cudaFreeHost(p); }
+
+const char* RouteName(tfgpuaug::GpuDecodeRoute r) {
+  switch (r) {
+    case tfgpuaug::GpuDecodeRoute::kNvjpeg:
+      return "nvjpeg";
+    case tfgpuaug::GpuDecodeRoute::kNvjpegRefused:
+      return "nvjpeg_refused";
+    case tfgpuaug::GpuDecodeRoute::kHost:
+      break;
+  }
+  return "host";
+}
+
+// Decodes a batch into GPU memory; with routes=True also returns which decoder took each image.
+py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes) {
   const size_t n = blobs.size();
   std::vector<std::string> bytes(blobs.begin(), blobs.end());
   std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false, "auto"));
@@ -334,7 +365,11 @@ std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int ch
   tfgpuaug::GpuDecodeDevice on;
   on.ordinal = ordinal;
   on.stream = stream;
-  tfgpuaug::Status status = tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging);
+  on.device_memory = {nullptr, DeviceAllocate, DeviceFree};
+  on.pinned_memory = {nullptr, PinnedAllocate, PinnedFree};
+  std::vector<tfgpuaug::GpuDecodeRoute> taken(n, tfgpuaug::GpuDecodeRoute::kHost);
+  tfgpuaug::Status status =
+      tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging, nullptr, taken.data());
   if (status.ok()) status = tfgpuaug::CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
   std::vector<py::array_t<uint8_t>> out;
   for (size_t i = 0; i < n && status.ok(); ++i) {
@@ -347,7 +382,35 @@ std::vector<py::array_t<uint8_t>> DecodeGpu(std::vector<py::bytes> blobs, int ch
   cudaFreeHost(staging);
   cudaStreamDestroy(stream);
   Check(status);
-  return out;
+  if (!routes) return py::cast(out);
+  std::vector<std::string> names;
+  for (tfgpuaug::GpuDecodeRoute r : taken) names.push_back(RouteName(r));
+  return py::make_tuple(out, names);
+}
+
+// The CUDA runtime's view of this machine: device count, the error of cudaGetDeviceCount
+// ("" when none), driver and runtime versions (e.g. 12080 for 12.8).
+py::dict CudaStatusInfo() {
+  py::dict d;
+  int count = 0, driver = 0, runtime = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  d["device_count"] = e == cudaSuccess ? count : 0;
+  d["error"] = e == cudaSuccess ? "" : cudaGetErrorName(e);
+  d["error_text"] = e == cudaSuccess ? "" : cudaGetErrorString(e);
+  d["driver_version"] = driver;
+  d["runtime_version"] = runtime;
+  d["emulated"] = bool(TFGPUAUG_CUDA_EMULATED);
+  return d;
+}
+
+// Whether nvJPEG loaded (and from where), the way a GPU decode loads it.
+py::dict NvjpegStatusInfo() {
+  py::dict d;
+  d["error"] = tfgpuaug::NvjpegLoadError();
+  d["path"] = tfgpuaug::NvjpegLoadedFrom();
+  return d;
 }
 
 // Device buffer owned for the length of one call.
@@ -491,7 +554,8 @@ std::string NvjpegRoute(py::bytes data, int channels, int dct_denom, bool apply_
   DecodePlan plan;
   Check(tfgpuaug::PlanDecode(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), r, &plan));
   const bool ready = nvjpeg_loaded && tfgpuaug::NvjpegModeFrom(mode.c_str()) != tfgpuaug::NvjpegMode::kOff;
-  return tfgpuaug::RoutesToNvjpeg(plan, r, ready) ? "nvjpeg" : "host";
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  return tfgpuaug::RoutesToNvjpeg(p, bytes.size(), plan, r, ready) ? "nvjpeg" : "host";
 }
 
 PYBIND11_MODULE(tfgpuaug_kernels, m) {
@@ -532,8 +596,12 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("cuda_built", &CudaBuilt);
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA
-  m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3,
-        "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy.");
+  m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3, py::arg("routes") = false,
+        "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy; with "
+        "routes=True, (images, routes): 'nvjpeg', 'nvjpeg_refused' or 'host' per image.");
+  m.def("cuda_status", &CudaStatusInfo,
+        "device_count, error (of cudaGetDeviceCount), error_text, driver_version, runtime_version, emulated");
+  m.def("nvjpeg_status", &NvjpegStatusInfo, "error ('' when libnvjpeg loaded) and path");
   m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false);

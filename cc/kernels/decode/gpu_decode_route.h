@@ -25,13 +25,25 @@ inline NvjpegMode NvjpegModeFrom(const char* value) {
   return NvjpegMode::kOn;
 }
 
-// nvJPEG decodes whole 3-channel JPEGs at full scale; everything else (other formats, CMYK,
-// DCT scaling, EXIF re-orientation), and every image when nvJPEG is not ready, goes through
-// the CPU decoder.
-inline bool RoutesToNvjpeg(const DecodePlan& p, const DecodeRequest& r, bool nvjpeg_ready) {
+// Whether a JPEG's last bytes hold its end-of-image marker (trailing padding allowed). A file
+// cut short has none: libjpeg's CPU decoder refuses it ("premature end"), while nvJPEG may fill
+// the missing rows and report success, so such files go to the CPU and fail there, by name.
+inline bool JpegEndsWithEoi(const uint8_t* data, size_t size) {
+  constexpr size_t kTrailing = 64;  // padding some writers leave after the marker
+  for (size_t i = size >= kTrailing + 2 ? size - kTrailing - 2 : 0; i + 1 < size; ++i) {
+    if (data[i] == 0xFF && data[i + 1] == 0xD9) return true;
+  }
+  return false;
+}
+
+// nvJPEG decodes whole 3-channel JPEGs at full scale that end with their marker; everything
+// else (other formats, CMYK, DCT scaling, EXIF re-orientation, truncated files), and every
+// image when nvJPEG is not ready, goes through the CPU decoder.
+inline bool RoutesToNvjpeg(const uint8_t* data, size_t size, const DecodePlan& p, const DecodeRequest& r,
+                           bool nvjpeg_ready) {
   const bool oriented = r.apply_exif_orientation && p.info.orientation != 1;
   return nvjpeg_ready && p.info.format == ImageFormat::kJpeg && p.info.channels != 4 && r.dct_denom == 1 &&
-         !oriented;
+         !oriented && JpegEndsWithEoi(data, size);
 }
 
 // nvJPEG writes whole images into device scratch even when the output is a small window. To

@@ -21,6 +21,7 @@ namespace {
 
 // nvJPEG entry points, resolved once per process.
 struct NvjpegLibrary {
+  std::string path;  // the file dlopen loaded
   decltype(&nvjpegCreateSimple) create_simple = nullptr;
   decltype(&nvjpegCreateExV2) create_ex_v2 = nullptr;  // absent before nvJPEG 11.6: then createSimple
   decltype(&nvjpegJpegStateCreate) state_create = nullptr;
@@ -45,7 +46,10 @@ const NvjpegLibrary& LoadNvjpeg() {
     std::string tried;
     for (const std::string& name : names) {
       lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (lib != nullptr) break;
+      if (lib != nullptr) {
+        n->path = name;
+        break;
+      }
       tried += (tried.empty() ? "" : ", ") + name;
     }
     if (lib == nullptr) {
@@ -177,7 +181,9 @@ NvjpegOnDevice* ReadyNvjpeg(const GpuDecodeDevice& device) {
 // switch is off or the library cannot be loaded.
 bool NvjpegLoadable() { return Mode() != NvjpegMode::kOff && LoadNvjpeg().error.empty(); }
 
-bool UsesNvjpeg(const GpuDecodeTarget& t, bool ready) { return RoutesToNvjpeg(*t.plan, *t.request, ready); }
+bool UsesNvjpeg(const GpuDecodeTarget& t, bool ready) {
+  return RoutesToNvjpeg(t.data, t.size, *t.plan, *t.request, ready);
+}
 
 size_t FullRgbBytes(const GpuDecodeTarget& t) { return size_t(t.plan->info.height) * t.plan->info.width * 3; }
 
@@ -264,9 +270,15 @@ bool NvjpegDecodeGroup(NvjpegOnDevice* d, const GpuDecodeTarget* targets, const 
 
 }  // namespace
 
+std::string NvjpegLoadError() { return LoadNvjpeg().error; }
+std::string NvjpegLoadedFrom() { return LoadNvjpeg().path; }
+
 Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevice& device,
                       size_t scratch_budget, uint8_t* device_scratch, uint8_t* host_staging,
-                      Status* image_statuses) {
+                      Status* image_statuses, GpuDecodeRoute* routes) {
+  auto route = [routes](int i, GpuDecodeRoute r) {
+    if (routes != nullptr) routes[i] = r;
+  };
   std::vector<uint8_t*> staging_of(n);
   uint8_t* staging = host_staging;
   for (int i = 0; i < n; ++i) {  // every image has staging, in order (see GpuDecodeBufferSizes)
@@ -287,7 +299,9 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
   for (int i = 0; i < n; ++i) {
     if (UsesNvjpeg(targets[i], nvjpeg != nullptr)) {
       gpu_index.push_back(i);
+      route(i, GpuDecodeRoute::kNvjpeg);
     } else {
+      route(i, GpuDecodeRoute::kHost);
       TFGPUAUG_RETURN_IF_ERROR(host_decode(i));
     }
   }
@@ -300,12 +314,19 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
     const int count = static_cast<int>(end - begin);
     if (!NvjpegDecodeGroup(nvjpeg, targets, index, count, device_scratch, device.stream, &launch)) {
       // nvJPEG refused the group (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
-      // one): the CPU decodes those images, and a truly corrupt file fails there, by index.
+      // one), which one image can do for all: each is offered to nvJPEG alone, and the CPU
+      // decodes those it refuses again (a truly corrupt file fails there, by index).
       WarnOnce(&g_rejected_warning,
                g_allocation_failed
                    ? "nvJPEG could not decode a batch: it ran out of GPU memory"
                    : "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
       for (int k = 0; k < count; ++k) {
+        if (count > 1 &&
+            NvjpegDecodeGroup(nvjpeg, targets, index + k, 1, device_scratch, device.stream, &launch)) {
+          TFGPUAUG_RETURN_IF_ERROR(launch);
+          continue;
+        }
+        route(index[k], GpuDecodeRoute::kNvjpegRefused);
         TFGPUAUG_RETURN_IF_ERROR(host_decode(index[k]));
       }
     }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <cuda_runtime_api.h>
 
@@ -38,6 +39,18 @@ struct GpuDecodeDevice {
   GpuMemoryHooks device_memory, pinned_memory;
 };
 
+// Which decoder produced an image of a GPU decode.
+enum class GpuDecodeRoute : uint8_t {
+  kHost = 0,           // routed to the CPU decoder (not a JPEG nvJPEG takes, or nvJPEG unavailable)
+  kNvjpeg = 1,         // decoded by nvJPEG
+  kNvjpegRefused = 2,  // nvJPEG refused its group; the CPU decoder took it
+};
+
+// Why nvJPEG cannot be used in this process ("" when it loaded), and the file it was loaded
+// from (TFGPUAUG_NVJPEG_PATH, else the first of libnvjpeg.so.12/.13/.so found).
+std::string NvjpegLoadError();
+std::string NvjpegLoadedFrom();
+
 // Device scratch (nvJPEG's full-size RGB outputs, at most `scratch_budget` bytes unless one
 // image alone is larger: see NvjpegGroupEnds) and pinned host staging (CPU-decoded windows)
 // that GpuDecodeBatch needs for these targets.
@@ -49,9 +62,10 @@ void GpuDecodeBufferSizes(const GpuDecodeTarget* targets, int n, size_t scratch_
 // the work (the op layer holds them with TensorFlow's event manager). Device scratch is
 // reused in stream order. With `image_statuses` (n entries), an image the CPU decoder finds
 // bad is reported there and the rest go on; without, it fails the call, naming the image.
+// With `routes` (n entries), each image's decoder is reported there.
 Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevice& device,
                       size_t scratch_budget, uint8_t* device_scratch, uint8_t* host_staging,
-                      Status* image_statuses = nullptr);
+                      Status* image_statuses = nullptr, GpuDecodeRoute* routes = nullptr);
 
 }  // namespace tfgpuaug
 

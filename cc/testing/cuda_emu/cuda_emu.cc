@@ -508,6 +508,8 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration:
       return "cudaErrorInvalidConfiguration";
+    case cudaErrorInsufficientDriver:
+      return "cudaErrorInsufficientDriver";
     case cudaErrorNoDevice:
       return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice:
@@ -523,7 +525,20 @@ const char* cudaGetErrorName(cudaError_t error) {
 }
 const char* cudaGetErrorString(cudaError_t error) { return cudaGetErrorName(error); }
 
+// TFGPUAUG_CUDA_EMU_DRIVER=<version> plays a machine whose driver is older than the runtime
+// (as TensorFlow's CUDA 12 drivers are for a CUDA 13 runtime): no device can be used.
+int EmulatedDriverVersion() {
+  const char* v = std::getenv("TFGPUAUG_CUDA_EMU_DRIVER");
+  return v == nullptr ? 0 : std::atoi(v);
+}
+
 cudaError_t cudaGetDeviceCount(int* count) {
+  const int driver = EmulatedDriverVersion();
+  if (driver > 0 && driver < CUDART_VERSION) {
+    *count = 0;
+    return Fail(cudaErrorInsufficientDriver,
+                "the driver is older than the runtime (TFGPUAUG_CUDA_EMU_DRIVER)");
+  }
   *count = 1;
   return cudaSuccess;
 }
@@ -537,7 +552,7 @@ cudaError_t cudaSetDevice(int device) {
   return cudaSuccess;
 }
 cudaError_t cudaDriverGetVersion(int* version) {
-  *version = 0;  // no driver: the emulator
+  *version = EmulatedDriverVersion();  // 0 (no driver) unless played
   return cudaSuccess;
 }
 cudaError_t cudaRuntimeGetVersion(int* version) {
