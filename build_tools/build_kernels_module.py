@@ -19,13 +19,16 @@ def main() -> None:
     parser.add_argument("--sanitize", action="store_true",
                         help="AddressSanitizer and UBSan (run Python with libasan preloaded; with --emulate-cuda: "
                              "build/kernels_module_emu_asan)")
+    parser.add_argument("--tsan", action="store_true",
+                        help="ThreadSanitizer (with --emulate-cuda: build/kernels_module_emu_tsan; run with "
+                             "TFGPUAUG_CUDA_EMU_FIBERS=1 and libtsan preloaded)")
     parser.add_argument("--emulate-cuda", action="store_true",
                         help="compile the CUDA sources against cc/testing/cuda_emu (also TFGPUAUG_CUDA=emulate)")
     args = parser.parse_args()
     emulate = args.emulate_cuda or os.environ.get("TFGPUAUG_CUDA", "").lower() == "emulate"
     if args.out is None:
         args.out = os.path.join(native_build.ROOT, "build", ("kernels_module_emu" if emulate else "kernels_module")
-                                + ("_asan" if args.sanitize else ""))
+                                + ("_asan" if args.sanitize else "_tsan" if args.tsan else ""))
     import pybind11
 
     os.makedirs(args.out, exist_ok=True)
@@ -47,9 +50,13 @@ def main() -> None:
         target.cxx_flags += sanitizers
         target.link_flags += sanitizers
         target.build_dir += "_asan"
+    if args.tsan:
+        target.cxx_flags += ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g"]
+        target.link_flags += ["-fsanitize=thread"]
+        target.build_dir += "_tsan"
     native_build.build(target)
     if emulate:
-        print(build_fake_nvjpeg(args.out, target.cxx_flags if args.sanitize else []))
+        print(build_fake_nvjpeg(args.out, target.cxx_flags if args.sanitize or args.tsan else []))
     print(output)
 
 
@@ -64,7 +71,7 @@ def build_fake_nvjpeg(out_dir: str, extra_flags: list[str]) -> str:
     nvcc = native_build.find_nvcc()
     if nvcc is not None:
         cmd.append("-idirafter" + os.path.join(native_build.cuda_home(nvcc), "include"))
-    cmd += [f for f in extra_flags if f.startswith("-f")] + ["-ljpeg"]
+    cmd += [f for f in extra_flags if f.startswith("-fsanitize") or f.startswith("-fno-sanitize")] + ["-ljpeg"]
     native_build._run(cmd)
     return output
 

@@ -5,6 +5,7 @@
 #
 #   bash scripts/sanitizer_tests.sh                        # the decode/geometry/augment tests, and
 #                                                          # the GPU self-check on the emulated CUDA kernels
+#                                                          # under ASan+UBSan and under TSan
 #   bash scripts/sanitizer_tests.sh tests/test_decode.py   # chosen files
 # Leak detection is off: Python and TensorFlow keep allocations alive at exit by design
 # (scripts/leak_check.py measures leaks of the ops instead).
@@ -40,6 +41,16 @@ if [ "$#" -eq 0 ]; then
     "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_asan > "$out/emu_selfcheck.log" 2>&1 \
     || { grep -v " ok$" "$out/emu_selfcheck.log" | tail -40; exit 1; }
   tail -1 "$out/emu_selfcheck.log"
+  # ThreadSanitizer: every CUDA thread on its own fiber (TFGPUAUG_CUDA_EMU_FIBERS=1), ordered only
+  # by the block's barriers, so two threads of a block touching the same memory between
+  # barriers (a non-atomic shared histogram) is a reported race.
+  LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --tsan > "$out/emu_tsan_build.log" 2>&1 \
+    || { tail -30 "$out/emu_tsan_build.log"; exit 1; }
+  LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
+    TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
+    "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick > "$out/emu_tsan.log" 2>&1 \
+    || { grep -v " ok$" "$out/emu_tsan.log" | head -60; exit 1; }
+  echo "ThreadSanitizer: $(tail -1 "$out/emu_tsan.log")"
 fi
 # -P: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported.
 PYTHONPATH="$PWD/$out" "$PY" -P -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"

@@ -78,3 +78,20 @@ def test_gpu_tests_pass_on_the_emulator(emulated_module):
                          capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:]
     assert "needs a CUDA GPU" not in run.stdout and "nvJPEG not loaded" not in run.stdout  # all ran
+
+
+def test_gpu_bundle_runs_on_the_emulated_module(emulated_module, tmp_path):
+    """scripts/gpu_bundle.sh --emulate: the bundle a lent GPU machine runs, with its layout,
+    library path and nvJPEG path, around the emulated module; run.sh passes and stays small."""
+    bundle = tmp_path / "bundle"
+    build = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu_bundle.sh"), "--emulate", str(bundle)],
+                           capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
+    assert "bash " + str(bundle) + "/run.sh" in build.stdout
+    env = dict(os.environ, OUT=str(tmp_path / "out"))
+    env.pop("TFGPUAUG_NVJPEG_PATH", None)
+    run = subprocess.run(["bash", str(bundle / "run.sh")], capture_output=True, text=True, timeout=900, env=env)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "every linked library found" in run.stdout and "selfcheck exit 0" in run.stdout
+    assert re.search(r"gpu_selfcheck: (\d+) of \1 checks passed", (tmp_path / "out" / "selfcheck.txt").read_text())
+    assert "flip x32" in (tmp_path / "out" / "timing.txt").read_text()

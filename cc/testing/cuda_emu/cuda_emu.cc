@@ -33,6 +33,9 @@ void __tsan_switch_to_fiber(void* fiber, unsigned flags);
 void __tsan_release(void* addr);
 void __tsan_acquire(void* addr);
 }
+// A switch without this flag would order everything before it before everything after it,
+// hiding every race; barriers alone order the threads of a block.
+constexpr unsigned kTsanNoSync = 1;
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -164,11 +167,15 @@ tfgpuaug_emu_switch:
   ret
   .size tfgpuaug_emu_switch, .-tfgpuaug_emu_switch
 )");
-void ContextSwitch(Context* from, Context* to) { tfgpuaug_emu_switch(&from->sp, to->sp); }
+// Not instrumented: the switch reads the target's stack pointer after TSan already counts the
+// target fiber as running, which TSan would report against the scheduler's ContextInit.
+__attribute__((no_sanitize_thread)) void ContextSwitch(Context* from, Context* to) {
+  tfgpuaug_emu_switch(&from->sp, to->sp);
+}
 // A context that starts `entry` (which never returns) on [stack, stack + size): the six
 // registers the switch pops, then entry's address for its `ret`, at a 16-byte boundary so
 // that entry starts with the stack aligned as after a call.
-void ContextInit(Context* c, char* stack, size_t size, void (*entry)()) {
+__attribute__((no_sanitize_thread)) void ContextInit(Context* c, char* stack, size_t size, void (*entry)()) {
   auto* top = reinterpret_cast<uint64_t*>((reinterpret_cast<uintptr_t>(stack + size) & ~uintptr_t(15)));
   top[-1] = 0;  // entry's own return address: never used
   top[-2] = reinterpret_cast<uint64_t>(entry);
@@ -188,6 +195,17 @@ void ContextInit(Context* c, char* stack, size_t size, void (*entry)()) {
   makecontext(&c->uc, entry, 0);
 }
 #endif
+
+// Fields the scheduler and the fibers both touch are read and written as relaxed atomics: they
+// order nothing (a barrier alone orders the threads of a block) but are not races to TSan.
+template <typename T>
+T Get(const T& v) {
+  return __atomic_load_n(&v, __ATOMIC_RELAXED);
+}
+template <typename T>
+void Put(T& v, T x) {
+  __atomic_store_n(&v, x, __ATOMIC_RELAXED);
+}
 
 struct Fiber {
   Context context;
@@ -210,7 +228,11 @@ struct Block {
   void* context = nullptr;
   char* stacks = nullptr;
   size_t stack_count = 0;
-  int barrier_word = 0;   // the address TSan's release/acquire pair on
+  // The addresses TSan's release/acquire pair on at barrier n (n % 64): one per barrier, so a
+  // thread that leaves barrier 1 is not ordered after what a faster one did before barrier 2.
+  int barrier_words[64] = {};
+  int launch_word = 0;    // ... from the scheduler's setup of a block to its threads
+  int finish_word = 0;    // ... from the threads' last writes to the host after the grid
   bool direct = false;    // threads run as plain calls (see RunBlock)
   bool diverged = false;  // a plain-call thread reached a barrier
 #if TFGPUAUG_EMU_TSAN
@@ -236,13 +258,17 @@ void EnteredFiber(Block* b, Fiber* f) {
 #endif
 }
 
-void SwitchToScheduler(Block* b) {
-  Fiber* f = b->running;
+// Back to the scheduler from fiber f. A fiber that is done first publishes its writes
+// (TSan: release) and touches nothing of the block after that: the block lives on the host's
+// stack, which the host reuses once the grid is over.
+void SwitchToScheduler(Block* b, Fiber* f, bool done) {
 #if TFGPUAUG_EMU_TSAN
-  __tsan_switch_to_fiber(b->scheduler_fiber, 0);
+  void* scheduler_fiber = b->scheduler_fiber;
+  if (done) __tsan_release(&b->finish_word);
+  __tsan_switch_to_fiber(scheduler_fiber, kTsanNoSync);
 #endif
 #if TFGPUAUG_EMU_ASAN  // a fiber that is done leaves for good: its fake stack goes
-  __sanitizer_start_switch_fiber(f->done ? nullptr : &f->asan_fake_stack, b->host_stack, b->host_stack_size);
+  __sanitizer_start_switch_fiber(done ? nullptr : &f->asan_fake_stack, b->host_stack, b->host_stack_size);
 #endif
   ContextSwitch(&f->context, &b->scheduler);
   EnteredFiber(b, f);
@@ -250,18 +276,22 @@ void SwitchToScheduler(Block* b) {
 
 void FiberMain() {
   Block* b = t_block;
-  EnteredFiber(b, b->running);
+  Fiber* f = Get(b->running);
+  EnteredFiber(b, f);
+#if TFGPUAUG_EMU_TSAN
+  __tsan_acquire(&b->launch_word);
+#endif
   b->body(b->context);
-  b->running->done = true;
-  SwitchToScheduler(b);
+  Put(f->done, true);
+  SwitchToScheduler(b, f, true);
 }
 
 // The scheduler's switch into fiber i, and back.
 void SwitchToFiber(Block* b, size_t i) {
   Fiber& f = b->fibers[i];
-  b->running = &f;
+  Put(b->running, &f);
 #if TFGPUAUG_EMU_TSAN
-  __tsan_switch_to_fiber(f.tsan, 0);
+  __tsan_switch_to_fiber(f.tsan, kTsanNoSync);
 #endif
 #if TFGPUAUG_EMU_ASAN
   __sanitizer_start_switch_fiber(&b->host_fake_stack, b->stacks + i * kFiberStack, kFiberStack);
@@ -288,20 +318,20 @@ bool RunFibers(Block* b) {
     bool progressed = false;
     for (size_t i = 0; i < b->fibers.size(); ++i) {
       Fiber& f = b->fibers[i];
-      if (f.done || f.waiting) continue;
+      if (Get(f.done) || Get(f.waiting)) continue;
       Prepare(b, i);
       SwitchToFiber(b, i);
       progressed = true;
     }
     size_t done = 0, waiting = 0;
     for (const Fiber& f : b->fibers) {
-      done += f.done;
-      waiting += f.waiting;
+      done += Get(f.done);
+      waiting += Get(f.waiting);
     }
     if (done == b->fibers.size()) return true;
     if (done > 0 && waiting > 0) return false;  // some returned while others wait at a barrier
     if (waiting == b->fibers.size()) {          // everyone arrived: release the barrier
-      for (Fiber& f : b->fibers) f.waiting = false;
+      for (Fiber& f : b->fibers) Put(f.waiting, false);
       continue;
     }
     if (!progressed) return false;
@@ -317,12 +347,12 @@ bool RunBlock(Block* b, bool always_fibers) {
   Fiber& first = b->fibers[0];
   Prepare(b, 0);
   SwitchToFiber(b, 0);
-  if (!first.done || first.barriers > 0 || always_fibers) return RunFibers(b);
+  if (!Get(first.done) || Get(first.barriers) > 0 || always_fibers) return RunFibers(b);
   b->direct = true;
   for (size_t i = 1; i < b->fibers.size() && !b->diverged; ++i) {
-    b->running = &b->fibers[i];
+    Put(b->running, &b->fibers[i]);
     b->body(b->context);
-    b->fibers[i].done = true;
+    Put(b->fibers[i].done, true);
   }
   b->direct = false;
   return !b->diverged;
@@ -331,27 +361,30 @@ bool RunBlock(Block* b, bool always_fibers) {
 }  // namespace
 
 ThreadState& Current() {
-  return t_block != nullptr && t_block->running != nullptr ? t_block->running->state : t_host_state;
+  Fiber* running = t_block != nullptr ? Get(t_block->running) : nullptr;
+  return running != nullptr ? running->state : t_host_state;
 }
 
 void SyncThreads() {
   Block* b = t_block;
-  if (b == nullptr || b->running == nullptr) {
+  Fiber* f = b != nullptr ? Get(b->running) : nullptr;
+  if (f == nullptr) {
     Report("__syncthreads outside a kernel");
     return;
   }
-  if (b->direct) {  // thread 0 returned without this barrier
+  if (b->direct) {  // thread 0 returned without this barrier (plain calls: no other fiber runs)
     b->diverged = true;
     return;
   }
 #if TFGPUAUG_EMU_TSAN
-  __tsan_release(&b->barrier_word);
+  int* word = &b->barrier_words[Get(f->barriers) % 64];
+  __tsan_release(word);
 #endif
-  b->running->waiting = true;
-  ++b->running->barriers;
-  SwitchToScheduler(b);
+  Put(f->waiting, true);
+  Put(f->barriers, Get(f->barriers) + 1);
+  SwitchToScheduler(b, f, false);
 #if TFGPUAUG_EMU_TSAN
-  __tsan_acquire(&b->barrier_word);
+  __tsan_acquire(word);
 #endif
 }
 
@@ -414,15 +447,24 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
           for (unsigned ty = 0; ty < block.y; ++ty) {
             for (unsigned tx = 0; tx < block.x; ++tx, ++i) {
               Fiber& f = b.fibers[i];
-              f.started = f.done = f.waiting = false;
+              f.started = false;
+              Put(f.done, false);
+              Put(f.waiting, false);
+              Put(f.barriers, 0);
               f.asan_fake_stack = nullptr;
-              f.barriers = 0;
               f.state = ThreadState{dim3(tx, ty, tz), dim3(bx, by, bz), block, grid};
             }
           }
         }
         b.diverged = false;
-        if (!RunBlock(&b, always_fibers)) {
+#if TFGPUAUG_EMU_TSAN
+        __tsan_release(&b.launch_word);  // the states above, and the host's writes before the launch
+#endif
+        const bool block_ok = RunBlock(&b, always_fibers);
+#if TFGPUAUG_EMU_TSAN
+        __tsan_acquire(&b.finish_word);  // blocks run one after another: this orders them
+#endif
+        if (!block_ok) {
           ok = false;
           SetLastError(cudaErrorLaunchFailure,
                        "the threads of a block passed different numbers of __syncthreads (a thread returned "
@@ -431,8 +473,9 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
       }
     }
   }
-  b.running = nullptr;
+  Put(b.running, static_cast<Fiber*>(nullptr));
 #if TFGPUAUG_EMU_TSAN
+  __tsan_acquire(&b.finish_word);  // the threads' writes, before the host reads the outputs
   __tsan_switch_to_fiber(b.scheduler_fiber, 0);
   for (Fiber& f : b.fibers) __tsan_destroy_fiber(f.tsan);
 #endif

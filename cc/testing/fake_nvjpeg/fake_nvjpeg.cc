@@ -36,7 +36,9 @@ struct ErrorManager {
   jmp_buf jump;
 };
 
-[[noreturn]] void OnError(j_common_ptr cinfo) { longjmp(reinterpret_cast<ErrorManager*>(cinfo->err)->jump, 1); }
+[[noreturn]] void OnError(j_common_ptr cinfo) {
+  longjmp(reinterpret_cast<ErrorManager*>(cinfo->err)->jump, 1);
+}
 void OnMessage(j_common_ptr, int) {}
 
 // Decodes one JPEG as interleaved RGB rows `pitch` bytes apart.
@@ -80,8 +82,9 @@ nvjpegStatus_t nvjpegCreateSimple(nvjpegHandle_t* handle) {
   return NVJPEG_STATUS_SUCCESS;
 }
 
-nvjpegStatus_t nvjpegCreateExV2(nvjpegBackend_t, nvjpegDevAllocatorV2_t* device, nvjpegPinnedAllocatorV2_t* pinned,
-                                unsigned int flags, nvjpegHandle_t* handle) {
+nvjpegStatus_t nvjpegCreateExV2(nvjpegBackend_t, nvjpegDevAllocatorV2_t* device,
+                                nvjpegPinnedAllocatorV2_t* pinned, unsigned int flags,
+                                nvjpegHandle_t* handle) {
   if (handle == nullptr || flags != 0) return NVJPEG_STATUS_INVALID_PARAMETER;
   auto* h = new nvjpegHandle();
   if (device != nullptr && pinned != nullptr) {
@@ -110,8 +113,9 @@ nvjpegStatus_t nvjpegDecodeBatchedInitialize(nvjpegHandle_t handle, nvjpegJpegSt
   return NVJPEG_STATUS_SUCCESS;
 }
 
-nvjpegStatus_t nvjpegDecodeBatched(nvjpegHandle_t handle, nvjpegJpegState_t state, const unsigned char* const* data,
-                                   const size_t* lengths, nvjpegImage_t* destinations, cudaStream_t stream) {
+nvjpegStatus_t nvjpegDecodeBatched(nvjpegHandle_t handle, nvjpegJpegState_t state,
+                                   const unsigned char* const* data, const size_t* lengths,
+                                   nvjpegImage_t* destinations, cudaStream_t stream) {
   if (handle == nullptr || state == nullptr || state->batch_size <= 0) return NVJPEG_STATUS_NOT_INITIALIZED;
   // Buffers through the caller's hooks, as nvJPEG allocates its own: a device buffer and a
   // pinned one per batch, freed before returning.
