@@ -7,6 +7,7 @@
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
+#include "cc/ops/parallel.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "xla/stream_executor/stream_executor.h"
 
@@ -29,8 +30,15 @@ void TfDeallocate(void* allocator, void* ptr) {
 
 // The op's device for the GPU decoder: its stream, and TensorFlow's device and pinned-host
 // allocators for nvJPEG's own buffers (they live as long as the process, as nvJPEG's state).
+// The CPU decodes of a GPU decode run on TensorFlow's intra-op pool, as on the CPU device.
+void ParallelForOnPool(void* ctx, int n, void (*fn)(void* context, int i), void* context) {
+  ForEachImage(static_cast<OpKernelContext*>(ctx), n, [&](int64_t i) { fn(context, static_cast<int>(i)); });
+}
+
 GpuDecodeDevice DecodeDeviceOf(OpKernelContext* ctx) {
   GpuDecodeDevice d;
+  d.parallel_for = ParallelForOnPool;
+  d.pool = ctx;
   // The CUDA ordinal of the op's stream (TensorFlow's GPU id may be remapped by
   // visible_device_list; the stream executor's ordinal is the platform's).
   d.ordinal = ctx->op_device_context()->stream()->parent()->device_ordinal();

@@ -5,11 +5,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cc/kernels/augment/augment_cpu.h"
@@ -323,6 +325,19 @@ void* PinnedAllocate(void*, size_t bytes) {
 }
 void PinnedFree(void*, void* p) { cudaFreeHost(p); }
 
+// The CPU decodes of a GPU decode on a few threads, as the op runs them on TensorFlow's pool.
+void ParallelForOnThreads(void*, int n, void (*fn)(void* context, int i), void* context) {
+  std::atomic<int> next{0};
+  auto work = [&] {
+    for (int i = next++; i < n; i = next++) fn(context, i);
+  };
+  std::vector<std::thread> threads;
+  const int extra = std::min(n, int(std::max(2u, std::thread::hardware_concurrency()))) - 1;
+  for (int t = 0; t < extra; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+}
+
 const char* RouteName(tfgpuaug::GpuDecodeRoute r) {
   switch (r) {
     case tfgpuaug::GpuDecodeRoute::kNvjpeg:
@@ -367,6 +382,7 @@ py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes) {
   on.stream = stream;
   on.device_memory = {nullptr, DeviceAllocate, DeviceFree};
   on.pinned_memory = {nullptr, PinnedAllocate, PinnedFree};
+  on.parallel_for = ParallelForOnThreads;
   std::vector<tfgpuaug::GpuDecodeRoute> taken(n, tfgpuaug::GpuDecodeRoute::kHost);
   tfgpuaug::Status status =
       tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging, nullptr, taken.data());

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -99,6 +100,12 @@ struct NvjpegOnDevice {
   GpuMemoryHooks device_memory, pinned_memory;
   nvjpegHandle_t handle = nullptr;
   nvjpegJpegState_t state = nullptr;
+  // Recorded after each decode on the stream it ran on. The state's buffers (nvJPEG's pinned
+  // staging among them) may still be read by copies queued on that stream, and the next decode
+  // may come from another stream (another op, or a second virtual device on this GPU): it waits
+  // for this event before the state is reused.
+  cudaEvent_t last_use = nullptr;
+  bool used = false;
   std::string error;
 };
 
@@ -133,6 +140,11 @@ NvjpegOnDevice* NvjpegFor(const GpuDecodeDevice& device) {
       status = nv.create_ex_v2(NVJPEG_BACKEND_DEFAULT, &dev, &pinned, 0, &d->handle);
     } else {
       status = nv.create_simple(&d->handle);
+    }
+    if (cudaEventCreateWithFlags(&d->last_use, cudaEventDisableTiming) != cudaSuccess) {
+      d->error = "nvJPEG's event could not be created on GPU " + std::to_string(device.ordinal);
+      cudaSetDevice(previous);
+      return;
     }
     const char* step = "nvjpegCreate";
     if (status == NVJPEG_STATUS_SUCCESS) {
@@ -251,12 +263,25 @@ bool NvjpegDecodeGroup(NvjpegOnDevice* d, const GpuDecodeTarget* targets, const 
     scratch += FullRgbBytes(t);
   }
   std::lock_guard<std::mutex> lock(d->mutex);
-  if (Mode() == NvjpegMode::kReject ||
-      nv.batched_initialize(d->handle, d->state, count, 1, NVJPEG_OUTPUT_RGBI) != NVJPEG_STATUS_SUCCESS ||
-      nv.decode_batched(d->handle, d->state, data.data(), lengths.data(), images.data(), stream) !=
-          NVJPEG_STATUS_SUCCESS) {
-    return false;
+  if (d->used) {  // the previous decode's queued work may still read the state's buffers
+    const cudaError_t e = cudaEventSynchronize(d->last_use);
+    if (e != cudaSuccess) {
+      *launch = CudaError(e, "waiting for nvJPEG's previous decode");
+      return true;  // a device error fails the call; it is not the images'
+    }
   }
+  const bool decoded =
+      Mode() != NvjpegMode::kReject &&
+      nv.batched_initialize(d->handle, d->state, count, 1, NVJPEG_OUTPUT_RGBI) == NVJPEG_STATUS_SUCCESS &&
+      nv.decode_batched(d->handle, d->state, data.data(), lengths.data(), images.data(), stream) ==
+          NVJPEG_STATUS_SUCCESS;
+  const cudaError_t recorded = cudaEventRecord(d->last_use, stream);
+  d->used = recorded == cudaSuccess;
+  if (recorded != cudaSuccess) {
+    *launch = CudaError(recorded, "recording nvJPEG's decode");
+    return true;
+  }
+  if (!decoded) return false;
   for (int k = 0; k < count; ++k) {
     const GpuDecodeTarget& t = targets[index[k]];
     const DecodePlan& p = *t.plan;
@@ -295,16 +320,31 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
     return Status::Ok();
   };
   NvjpegOnDevice* nvjpeg = ReadyNvjpeg(device);
-  std::vector<int> gpu_index;
+  std::vector<int> gpu_index, host_index;
   for (int i = 0; i < n; ++i) {
-    if (UsesNvjpeg(targets[i], nvjpeg != nullptr)) {
-      gpu_index.push_back(i);
-      route(i, GpuDecodeRoute::kNvjpeg);
-    } else {
-      route(i, GpuDecodeRoute::kHost);
-      TFGPUAUG_RETURN_IF_ERROR(host_decode(i));
-    }
+    const bool gpu = UsesNvjpeg(targets[i], nvjpeg != nullptr);
+    (gpu ? gpu_index : host_index).push_back(i);
+    route(i, gpu ? GpuDecodeRoute::kNvjpeg : GpuDecodeRoute::kHost);
   }
+  // The CPU's share, in parallel (each image has its own staging; the copies share the stream).
+  std::vector<Status> host_status(host_index.size());
+  struct HostWork {
+    const std::vector<int>* index;
+    std::vector<Status>* status;
+    const std::function<Status(int)>* decode;
+  };
+  const std::function<Status(int)> decode_one = host_decode;
+  HostWork work{&host_index, &host_status, &decode_one};
+  auto run_one = [](void* context, int k) {
+    auto* w = static_cast<HostWork*>(context);
+    (*w->status)[k] = (*w->decode)((*w->index)[k]);
+  };
+  if (device.parallel_for != nullptr && host_index.size() > 1) {
+    device.parallel_for(device.pool, static_cast<int>(host_index.size()), run_one, &work);
+  } else {
+    for (size_t k = 0; k < host_index.size(); ++k) run_one(&work, static_cast<int>(k));
+  }
+  for (const Status& s : host_status) TFGPUAUG_RETURN_IF_ERROR(s);
   const std::vector<size_t> ends =
       NvjpegGroupEnds(NvjpegImageBytes(targets, n, nvjpeg != nullptr), scratch_budget);
   size_t begin = 0;

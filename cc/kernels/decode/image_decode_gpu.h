@@ -37,6 +37,11 @@ struct GpuDecodeDevice {
   int ordinal = 0;
   cudaStream_t stream = nullptr;
   GpuMemoryHooks device_memory, pinned_memory;
+  // Runs fn(context, i) for every i in [0, n), in parallel where it can: the images nvJPEG
+  // does not take are decoded on the CPU through it (the op layer passes TensorFlow's worker
+  // pool; unset, they are decoded one after another on the calling thread).
+  void (*parallel_for)(void* pool, int n, void (*fn)(void* context, int i), void* context) = nullptr;
+  void* pool = nullptr;
 };
 
 // Which decoder produced an image of a GPU decode.

@@ -532,6 +532,28 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+
+// Events: every call completes before it returns, so an event is passed once recorded.
+struct CUevent_st {
+  bool recorded = false;
+};
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
+  *event = new CUevent_st();
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  if (event == nullptr) return Fail(cudaErrorInvalidResourceHandle, "cudaEventRecord of no event");
+  event->recorded = true;
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (event == nullptr) return Fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize of no event");
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  delete event;
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 
 cudaError_t cudaGetLastError() {
