@@ -447,6 +447,18 @@ def test_gpu_augment_batch_past_the_grid_y_limit():
 
 
 @requires_gpu
+def test_gpu_resize_batch_past_the_grid_y_limit():
+    """65537 images: the resampler maps jobs to grid y (at most 65535), one launch per 65535 jobs
+    from `first_job`. Planted and caught: a kernel ignoring first_job (the last two images keep
+    the poisoned bytes of fresh device memory under the emulator)."""
+    rng = np.random.default_rng(4)
+    images = list(rng.integers(0, 256, (65537, 2, 3, 1), dtype=np.uint8))
+    got = kernels.resize_batch_gpu(images, 1, 2, "bilinear", False, uint8_out=True)
+    for i in (0, 65534, 65535, 65536):
+        np.testing.assert_array_equal(got[i], kernels.resize(images[i], 1, 2, "bilinear", False, uint8_out=True))
+
+
+@requires_gpu
 def test_gpu_decode_routes_and_fallbacks():
     """Each image's decoder: sequential JPEGs through nvJPEG, PNG on the CPU, a progressive one
     through nvJPEG or back to the CPU when nvJPEG refuses it, and a JPEG cut short refused by
