@@ -459,6 +459,21 @@ def test_gpu_resize_batch_past_the_grid_y_limit():
 
 
 @requires_gpu
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_gpu_decode_windows_equal_the_cpu_windows(channels):
+    """Windows away from the origin, through nvJPEG's full-size output and the window copy
+    kernel (and the host route for the PNG). Planted and caught: the copy ignoring the
+    window's x offset."""
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(60, 80, seed=s)) for s in range(3)]
+    blobs.append(fixtures.png_bytes(fixtures.photo(30, 40)))
+    windows = [[7, 11, 20, 33], [0, 50, 60, 30], [45, 0, 15, 80], [3, 5, 10, 12]]
+    got = kernels.decode_gpu(blobs, channels, windows=windows)
+    for blob, window, out in zip(blobs, windows, got):
+        ref = kernels.decode(blob, channels, window).astype(int)
+        assert out.shape == ref.shape and np.abs(out.astype(int) - ref).mean() <= 1.5
+
+
+@requires_gpu
 def test_gpu_decode_routes_and_fallbacks():
     """Each image's decoder: sequential JPEGs through nvJPEG, PNG on the CPU, a progressive one
     through nvJPEG or back to the CPU when nvJPEG refuses it, and a JPEG cut short refused by

@@ -351,10 +351,16 @@ const char* RouteName(tfgpuaug::GpuDecodeRoute r) {
 }
 
 // Decodes a batch into GPU memory; with routes=True also returns which decoder took each image.
-py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes) {
+py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
+                     std::optional<std::vector<std::vector<int>>> windows) {
   const size_t n = blobs.size();
+  if (windows && windows->size() != n) throw std::invalid_argument("give one window per image, or none");
   std::vector<std::string> bytes(blobs.begin(), blobs.end());
-  std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false, "auto"));
+  std::vector<DecodeRequest> requests;
+  for (size_t i = 0; i < n; ++i) {
+    requests.push_back(MakeRequest(
+        channels, windows ? std::optional<std::vector<int>>((*windows)[i]) : std::nullopt, 1, false, "auto"));
+  }
   std::vector<DecodePlan> plans(n);
   std::vector<tfgpuaug::GpuDecodeTarget> targets(n);
   std::vector<uint8_t*> device(n, nullptr);
@@ -613,8 +619,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA
   m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3, py::arg("routes") = false,
-        "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy; with "
-        "routes=True, (images, routes): 'nvjpeg', 'nvjpeg_refused' or 'host' per image.");
+        py::arg("windows") = py::none(),
+        "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy; windows: "
+        "[y, x, height, width] per image; with routes=True, (images, routes): 'nvjpeg', "
+        "'nvjpeg_refused' or 'host' per image.");
   m.def("cuda_status", &CudaStatusInfo,
         "device_count, error (of cudaGetDeviceCount), error_text, driver_version, runtime_version, emulated");
   m.def("nvjpeg_status", &NvjpegStatusInfo, "error ('' when libnvjpeg loaded) and path");
