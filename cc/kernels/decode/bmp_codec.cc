@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cc/kernels/common/byte_order.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/window_pixels.h"
@@ -17,8 +18,8 @@ namespace {
 
 constexpr uint32_t kRaw = 0, kRle8 = 1, kRle4 = 2, kBitfields = 3, kAlphaBitfields = 6;
 
-uint32_t U16(const uint8_t* p) { return p[0] | (p[1] << 8); }
-uint32_t U32(const uint8_t* p) { return U16(p) | (U16(p + 2) << 16); }
+uint32_t U16(const uint8_t* p) { return LoadLe16(p); }
+uint32_t U32(const uint8_t* p) { return LoadLe32(p); }
 
 struct Field {  // one colour channel of a bitfields pixel
   uint32_t mask = 0;

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -328,21 +327,14 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
   }
   // The CPU's share, in parallel (each image has its own staging; the copies share the stream).
   std::vector<Status> host_status(host_index.size());
-  struct HostWork {
-    const std::vector<int>* index;
-    std::vector<Status>* status;
-    const std::function<Status(int)>* decode;
-  };
-  const std::function<Status(int)> decode_one = host_decode;
-  HostWork work{&host_index, &host_status, &decode_one};
-  auto run_one = [](void* context, int k) {
-    auto* w = static_cast<HostWork*>(context);
-    (*w->status)[k] = (*w->decode)((*w->index)[k]);
-  };
+  auto decode_one = [&](int k) { host_status[k] = host_decode(host_index[k]); };
+  using DecodeOne = decltype(decode_one);
   if (device.parallel_for != nullptr && host_index.size() > 1) {
-    device.parallel_for(device.pool, static_cast<int>(host_index.size()), run_one, &work);
+    device.parallel_for(
+        device.pool, static_cast<int>(host_index.size()),
+        [](void* context, int k) { (*static_cast<DecodeOne*>(context))(k); }, &decode_one);
   } else {
-    for (size_t k = 0; k < host_index.size(); ++k) run_one(&work, static_cast<int>(k));
+    for (size_t k = 0; k < host_index.size(); ++k) decode_one(static_cast<int>(k));
   }
   for (const Status& s : host_status) TFGPUAUG_RETURN_IF_ERROR(s);
   const std::vector<size_t> ends =

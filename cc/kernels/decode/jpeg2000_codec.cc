@@ -10,6 +10,7 @@
 
 #include <openjpeg.h>
 
+#include "cc/kernels/common/byte_order.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/window_pixels.h"
 
@@ -75,20 +76,17 @@ bool IsJp2(const uint8_t* data, size_t size) {
 constexpr uint32_t kMaxComponents = 4;
 constexpr uint64_t kMaxTiles = 8192;
 
-uint32_t Be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
-uint32_t Be32(const uint8_t* p) { return Be16(p) << 16 | Be16(p + 2); }
-
 // Where the codestream starts: 0 for a raw J2K stream, the payload of the JP2 file's
 // contiguous codestream box ('jp2c') otherwise; `size` when there is none.
 size_t CodestreamStart(const uint8_t* data, size_t size) {
   if (!IsJp2(data, size)) return 0;
   size_t at = 0;
   while (at + 8 <= size) {
-    uint64_t length = Be32(data + at);
+    uint64_t length = LoadBe32(data + at);
     size_t header = 8;
     if (length == 1) {  // a 64-bit length follows the type
       if (at + 16 > size) return size;
-      length = uint64_t(Be32(data + at + 8)) << 32 | Be32(data + at + 12);
+      length = uint64_t(LoadBe32(data + at + 8)) << 32 | LoadBe32(data + at + 12);
       header = 16;
     } else if (length == 0) {  // to the end of the file
       length = size - at;
@@ -107,11 +105,12 @@ Status CheckSizMarker(const uint8_t* data, size_t size) {
   // SOC, SIZ, Lsiz, Rsiz, then Xsiz .. YTOsiz (8 x 4 bytes) and Csiz.
   if (at > size || size - at < 2 + 2 + 2 + 2 + 32 + 2) return Status::Ok();
   const uint8_t* p = data + at;
-  if (Be16(p) != 0xFF4F || Be16(p + 2) != 0xFF51) return Status::Ok();
+  if (LoadBe16(p) != 0xFF4F || LoadBe16(p + 2) != 0xFF51) return Status::Ok();
   const uint8_t* siz = p + 8;
-  const uint64_t x = Be32(siz), y = Be32(siz + 4), tile_w = Be32(siz + 16), tile_h = Be32(siz + 20);
-  const uint64_t tile_x0 = Be32(siz + 24), tile_y0 = Be32(siz + 28);
-  const uint32_t components = Be16(siz + 32);
+  const uint64_t x = LoadBe32(siz), y = LoadBe32(siz + 4), tile_w = LoadBe32(siz + 16),
+                 tile_h = LoadBe32(siz + 20);
+  const uint64_t tile_x0 = LoadBe32(siz + 24), tile_y0 = LoadBe32(siz + 28);
+  const uint32_t components = LoadBe16(siz + 32);
   if (components < 1 || components > kMaxComponents) {
     return Status::Invalid("invalid JPEG 2000: " + std::to_string(components) + " components; 1 to " +
                            std::to_string(kMaxComponents) + " decode");

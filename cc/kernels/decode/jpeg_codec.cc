@@ -58,8 +58,8 @@ void OnProgress(j_common_ptr cinfo) {
 }
 
 // Owns a decompressor; callers must setjmp on `err.jump` before any libjpeg call. The
-// destructor frees libjpeg's memory when an exception leaves the decode (explicit
-// jpeg_destroy_decompress calls before it are harmless: destroying twice does nothing).
+// destructor frees libjpeg's memory on every way out: a return, a longjmp to the setjmp (whose
+// frame then returns) or an exception.
 struct Decompressor {
   jpeg_decompress_struct cinfo;
   JpegErrorManager err;
@@ -102,7 +102,6 @@ void ReadHeader(Decompressor* d, const uint8_t* data, size_t size) {
 Status Probe(const uint8_t* data, size_t size, ImageInfo* info) {
   Decompressor d;
   if (setjmp(d.err.jump)) {
-    jpeg_destroy_decompress(&d.cinfo);
     return d.Failure();
   }
   jpeg_create_decompress(&d.cinfo);
@@ -113,7 +112,6 @@ Status Probe(const uint8_t* data, size_t size, ImageInfo* info) {
   info->channels = d.cinfo.num_components == 1 ? 1 : (IsCmyk(d.cinfo) ? 4 : 3);
   info->orientation = OrientationFromMarkers(d.cinfo);
   info->progressive = jpeg_has_multiple_scans(&d.cinfo);
-  jpeg_destroy_decompress(&d.cinfo);
   return Status::Ok();
 }
 
@@ -126,7 +124,6 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
   // Buffers live outside the setjmp region's scope so longjmp skips no destructor.
   std::vector<uint8_t> row_buffer;
   if (setjmp(d.err.jump)) {
-    jpeg_destroy_decompress(&d.cinfo);
     return d.Failure();
   }
   jpeg_create_decompress(&d.cinfo);
@@ -158,7 +155,6 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
   const int full_w = static_cast<int>(d.cinfo.output_width);
   const int full_h = static_cast<int>(d.cinfo.output_height);
   if (window.x < 0 || window.y < 0 || window.x + window.width > full_w || window.y + window.height > full_h) {
-    jpeg_destroy_decompress(&d.cinfo);
     return Status::Invalid("JPEG window lies outside the decoded image");
   }
   // Column crop: libjpeg aligns the start down to an iMCU boundary.
@@ -199,7 +195,6 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
     }
     const int got = static_cast<int>(jpeg_read_scanlines(&d.cinfo, rows, static_cast<JDIMENSION>(want)));
     if (got <= 0) {
-      jpeg_destroy_decompress(&d.cinfo);
       return Status::Invalid("invalid JPEG: could not read scanline");
     }
     for (int k = 0; k < got; ++k) {
@@ -214,7 +209,6 @@ Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& req
     r += got;
   }
   // Stopping early is intended (rows below the window are never entropy-decoded).
-  jpeg_destroy_decompress(&d.cinfo);
   if (strided != nullptr) {
     const size_t offset = cmyk ? 0 : size_t(skip_cols) * comps;
     *strided = StridedPixels{base + offset, long(stride)};

@@ -3,20 +3,16 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cc/kernels/common/byte_order.h"
+
 namespace tfgpuaug {
 namespace {
 
 constexpr uint16_t kOrientationTag = 0x0112;
 constexpr uint16_t kTypeShort = 3;
 
-uint16_t Read16(const uint8_t* p, bool big_endian) {
-  return big_endian ? static_cast<uint16_t>(p[0] << 8 | p[1]) : static_cast<uint16_t>(p[1] << 8 | p[0]);
-}
-
-uint32_t Read32(const uint8_t* p, bool big_endian) {
-  return big_endian ? (uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3])
-                    : (uint32_t{p[3]} << 24 | uint32_t{p[2]} << 16 | uint32_t{p[1]} << 8 | p[0]);
-}
+uint16_t Read16(const uint8_t* p, bool big_endian) { return big_endian ? LoadBe16(p) : LoadLe16(p); }
+uint32_t Read32(const uint8_t* p, bool big_endian) { return big_endian ? LoadBe32(p) : LoadLe32(p); }
 
 }  // namespace
 

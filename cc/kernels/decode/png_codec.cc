@@ -8,6 +8,7 @@
 
 #include <png.h>
 
+#include "cc/kernels/common/byte_order.h"
 #include "cc/kernels/common/test_fault.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/orientation.h"
@@ -89,8 +90,7 @@ int OrientationOf(png_structp png, png_infop info) {
 Status CheckChunkLengths(const uint8_t* data, size_t size) {
   size_t at = kPngSignatureSize;
   while (at + 8 <= size) {
-    const uint32_t length =
-        uint32_t(data[at]) << 24 | uint32_t(data[at + 1]) << 16 | uint32_t(data[at + 2]) << 8 | data[at + 3];
+    const uint32_t length = LoadBe32(data + at);
     const char* type = reinterpret_cast<const char*>(data + at + 4);
     if (std::memcmp(type, "IDAT", 4) == 0) return Status::Ok();
     if (uint64_t{length} + 12 > size - at) {
