@@ -496,5 +496,81 @@ def test_gpu_decode_routes_and_fallbacks():
         kernels.decode_gpu([base[0], base[1][: len(base[1]) * 2 // 3]], 3)
 
 
+
+@requires_gpu
+def test_gpu_decode_pins_staging_only_for_what_the_cpu_decodes():
+    """Pinned staging holds the images routed to the CPU plus one shared slot (the largest
+    JPEG meant for nvJPEG) for those nvJPEG refuses: not every image of the batch (64 12-MP
+    photos pinned ~2.3 GB before). Planted and caught: staging sized for every image."""
+    if kernels.nvjpeg_status()["error"]:
+        pytest.skip("nvJPEG not loaded: " + kernels.nvjpeg_status()["error"])
+    jpegs = [fixtures.jpeg_bytes(fixtures.photo(40 + 4 * s, 52, seed=s)) for s in range(6)]
+    png = fixtures.png_bytes(fixtures.photo(20, 18))
+    _, staging = kernels.decode_gpu_buffer_sizes(jpegs + [png], 3)
+    assert staging == 20 * 18 * 3 + 60 * 52 * 3
+
+
+@requires_gpu
+def test_gpu_decode_refused_images_share_one_staging_slot():
+    """Several progressive JPEGs that nvJPEG refuses (the fake one under the emulation refuses
+    every progressive JPEG) all pass through the one shared staging slot, each copied out
+    before the next is written. Planted and caught under the emulation (whose asynchronous
+    copies run only at the next launch or synchronize, so their source can still change): the
+    slot rewritten with no wait for the previous copy (the refused images came out as the
+    last one's pixels)."""
+    if kernels.nvjpeg_status()["error"]:
+        pytest.skip("nvJPEG not loaded: " + kernels.nvjpeg_status()["error"])
+    blobs = [fixtures.jpeg_bytes(fixtures.photo(30 + 3 * s, 41, seed=s), progressive=True) for s in range(4)]
+    blobs.insert(2, fixtures.jpeg_bytes(fixtures.photo(33, 47, seed=9)))
+    outs, routes = kernels.decode_gpu(blobs, 3, routes=True)
+    for blob, out in zip(blobs, outs):
+        ref = kernels.decode(blob, 3).astype(int)
+        assert out.shape == ref.shape and np.abs(out.astype(int) - ref).mean() <= 1.5, routes
+
+
+
+def _packed_batch(dtype):
+    """Three images of different sizes packed back to back, as CropResize receives ragged
+    images, with boxes away from the origin (one fractional)."""
+    rng = np.random.default_rng(11)
+    images = [rng.integers(0, 256, (h, w, 3)).astype(dtype) for h, w in [(23, 31), (40, 17), (9, 12)]]
+    values = np.concatenate([im.reshape(-1) for im in images])
+    shapes = np.array([im.shape[:2] for im in images], np.int32)
+    boxes = np.array([[5, 7, 12, 20], [13, 2, 20, 11], [1.5, 2.25, 6.5, 8.0]], np.float32)
+    return images, values, shapes, boxes
+
+
+def test_packed_crop_resize_reads_each_image_at_its_offset_and_box():
+    """Nearest-neighbour crops of packed ragged images equal numpy's sampling of each image at
+    its box (half-pixel centres: row y + floor((i + 0.5) * h / out_h)), down and up; float
+    input equals uint8 input of the same values (bilinear, antialiased)."""
+    images, values, shapes, boxes = _packed_batch(np.uint8)
+    for out_h, out_w in [(8, 6), (29, 31)]:
+        got = kernels.crop_resize_packed(values, 3, shapes, boxes, out_h, out_w, "nearest")
+        for i in range(2):
+            y, x, h, w = boxes[i].astype(int)
+            rows = y + np.floor((np.arange(out_h) + 0.5) * h / out_h).astype(int)
+            cols = x + np.floor((np.arange(out_w) + 0.5) * w / out_w).astype(int)
+            np.testing.assert_array_equal(got[i], images[i][rows][:, cols])
+    as_uint8 = kernels.crop_resize_packed(values, 3, shapes, boxes, 8, 6, "bilinear", True)
+    as_float = kernels.crop_resize_packed(values.astype(np.float32), 3, shapes, boxes, 8, 6, "bilinear", True)
+    np.testing.assert_allclose(as_float, as_uint8, atol=1e-4)
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("method,antialias", [("bilinear", True), ("bicubic", False), ("area", True)])
+def test_gpu_packed_crop_resize_equals_the_cpu(dtype, method, antialias):
+    """Float and uint8 input, ragged images packed at their offsets, boxes away from the origin
+    (one fractional), up- and downscaling. Planted and caught under the emulation: float
+    input read as uint8 (the in_is_float dispatch ignored: the 3 float cases fail); the rows
+    pass reading the wrong source row (all 6 fail)."""
+    _, values, shapes, boxes = _packed_batch(dtype)
+    for out_h, out_w in [(8, 6), (30, 25)]:
+        want = kernels.crop_resize_packed(values, 3, shapes, boxes, out_h, out_w, method, antialias)
+        got = kernels.crop_resize_packed_gpu(values, 3, shapes, boxes, out_h, out_w, method, antialias)
+        np.testing.assert_allclose(got, want, atol=1e-3)
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))

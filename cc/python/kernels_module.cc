@@ -16,6 +16,7 @@
 
 #include "cc/kernels/augment/augment_cpu.h"
 #include "cc/kernels/decode/codecs.h"
+#include "cc/kernels/decode/decode_crop_resize.h"
 #include "cc/kernels/decode/gpu_decode_route.h"
 #include "cc/kernels/decode/image_decode.h"
 #include "cc/kernels/normalize/normalize_cpu.h"
@@ -201,6 +202,68 @@ py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<
 
 using F32 = py::array_t<float, py::array::c_style | py::array::forcecast>;
 using I32 = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+
+// A batch of images of different sizes packed back to back in one flat buffer, as the
+// CropResize op receives ragged images (values, [n, 2] shapes), with a crop box per image in
+// its pixels: the job of each image, its source at its packed offset.
+struct PackedCrops {
+  std::vector<int64_t> pixel_offsets;
+  std::vector<int> heights, widths;
+  std::vector<tfgpuaug::ResampleAxis> ay, ax;
+};
+
+PackedCrops PlanPackedCrops(size_t values_size, int c, const I32& shapes, const F32& boxes,
+                            const tfgpuaug::ResizeSpec& spec) {
+  if (shapes.ndim() != 2 || shapes.shape(1) != 2 || boxes.ndim() != 2 || boxes.shape(1) != 4 ||
+      boxes.shape(0) != shapes.shape(0)) {
+    throw std::invalid_argument("shapes must be [n, 2] and boxes [n, 4] (y, x, height, width)");
+  }
+  PackedCrops p;
+  int64_t offset = 0;
+  for (py::ssize_t i = 0; i < shapes.shape(0); ++i) {
+    const int h = shapes.at(i, 0), w = shapes.at(i, 1);
+    const tfgpuaug::CropBox box{boxes.at(i, 0), boxes.at(i, 1), boxes.at(i, 2), boxes.at(i, 3)};
+    Check(tfgpuaug::ValidateBox(box, h, w));
+    p.pixel_offsets.push_back(offset);
+    p.heights.push_back(h);
+    p.widths.push_back(w);
+    p.ay.emplace_back();
+    p.ax.emplace_back();
+    tfgpuaug::CropAxes(box, h, w, spec, &p.ay.back(), &p.ax.back());
+    offset += int64_t{h} * w;
+  }
+  if (size_t(offset) * c != values_size) throw std::invalid_argument("values do not hold the shapes' pixels");
+  return p;
+}
+
+tfgpuaug::ResizeSpec MakeResizeSpec(int out_h, int out_w, const std::string& method, bool antialias) {
+  return {out_h, out_w, Method(method), antialias};
+}
+
+// CropResize on the CPU over packed uint8 or float32 values: [n, out_h, out_w, c] float32.
+template <typename In>
+py::array_t<float> CropResizePackedCpu(
+    const py::array_t<In, py::array::c_style | py::array::forcecast>& values, int c, const I32& shapes,
+    const F32& boxes, int out_h, int out_w, const std::string& method, bool antialias) {
+  const tfgpuaug::ResizeSpec spec = MakeResizeSpec(out_h, out_w, method, antialias);
+  const PackedCrops p = PlanPackedCrops(values.size(), c, shapes, boxes, spec);
+  const py::ssize_t n = p.heights.size();
+  py::array_t<float> out({n, py::ssize_t(out_h), py::ssize_t(out_w), py::ssize_t(c)});
+  for (py::ssize_t i = 0; i < n; ++i) {
+    tfgpuaug::ResampleImageCpu<In, float>(values.data() + p.pixel_offsets[i] * c, p.heights[i], p.widths[i],
+                                          c, long(p.widths[i]) * c, p.ay[i], p.ax[i], out_h, out_w,
+                                          out.mutable_data() + i * out_h * out_w * c);
+  }
+  return out;
+}
+
+py::array_t<float> CropResizePacked(py::array values, int channels, I32 shapes, F32 boxes, int out_h,
+                                    int out_w, const std::string& method, bool antialias) {
+  if (py::dtype::of<float>().is(values.dtype())) {
+    return CropResizePackedCpu<float>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
+  }
+  return CropResizePackedCpu<uint8_t>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
+}
 using Flags = py::array_t<bool, py::array::c_style | py::array::forcecast>;
 
 tfgpuaug::OutputType OutType(const std::string& dtype) {
@@ -410,6 +473,23 @@ py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
   return py::make_tuple(out, names);
 }
 
+// GpuDecodeBufferSizes for a batch (full-image decodes): (device scratch, pinned staging) bytes.
+py::tuple DecodeGpuBufferSizes(std::vector<py::bytes> blobs, int channels, size_t budget) {
+  const size_t n = blobs.size();
+  std::vector<std::string> bytes(blobs.begin(), blobs.end());
+  std::vector<DecodeRequest> requests(n, MakeRequest(channels, std::nullopt, 1, false, "auto"));
+  std::vector<DecodePlan> plans(n);
+  std::vector<tfgpuaug::GpuDecodeTarget> targets(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes[i].data());
+    Check(tfgpuaug::PlanDecode(p, bytes[i].size(), requests[i], &plans[i]));
+    targets[i] = {p, bytes[i].size(), &requests[i], &plans[i], nullptr};
+  }
+  size_t scratch_bytes = 0, staging_bytes = 0;
+  tfgpuaug::GpuDecodeBufferSizes(targets.data(), int(n), budget, &scratch_bytes, &staging_bytes);
+  return py::make_tuple(scratch_bytes, staging_bytes);
+}
+
 // The CUDA runtime's view of this machine: device count, the error of cudaGetDeviceCount
 // ("" when none), driver and runtime versions (e.g. 12080 for 12.8).
 py::dict CudaStatusInfo() {
@@ -497,6 +577,56 @@ std::vector<py::array> ResizeBatchGpu(std::vector<U8Image> images, int out_h, in
                                    !uint8_out, nullptr));
   for (size_t i = 0; i < n; ++i) Download(*buffers[3 * i + 2], outs[i]);
   return outs;
+}
+
+// CropResize on the GPU, one job per image at its packed offset (as the op's GPU launcher
+// builds them): float32 or uint8 values in, [n, out_h, out_w, c] float32 out.
+template <typename In>
+py::array_t<float> CropResizePackedGpuOf(
+    const py::array_t<In, py::array::c_style | py::array::forcecast>& values, int c, const I32& shapes,
+    const F32& boxes, int out_h, int out_w, const std::string& method, bool antialias) {
+  const tfgpuaug::ResizeSpec spec = MakeResizeSpec(out_h, out_w, method, antialias);
+  const PackedCrops p = PlanPackedCrops(values.size(), c, shapes, boxes, spec);
+  const size_t n = p.heights.size();
+  py::array_t<float> out({py::ssize_t(n), py::ssize_t(out_h), py::ssize_t(out_w), py::ssize_t(c)});
+  if (n == 0) return out;
+  DeviceBuffer src(values.nbytes() + 1), dst(out.nbytes());
+  CudaOk(cudaMemcpy(src.ptr, values.data(), values.nbytes(), cudaMemcpyHostToDevice));
+  size_t scratch_floats = 0;
+  int max_h = 0;
+  for (size_t i = 0; i < n; ++i) {
+    scratch_floats += size_t(p.heights[i]) * out_w * c;
+    max_h = std::max(max_h, p.heights[i]);
+  }
+  DeviceBuffer scratch(scratch_floats * sizeof(float) + 1);
+  std::vector<tfgpuaug::ResampleJob> jobs(n);
+  float* sp = scratch.as<float>();
+  for (size_t i = 0; i < n; ++i) {
+    jobs[i] = {src.as<In>() + p.pixel_offsets[i] * c,
+               p.heights[i],
+               p.widths[i],
+               long(p.widths[i]) * c,
+               p.ay[i],
+               p.ax[i],
+               dst.as<float>() + i * size_t(out_h) * out_w * c,
+               sp,
+               tfgpuaug::Epilogue()};
+    sp += size_t(p.heights[i]) * out_w * c;
+  }
+  DeviceBuffer table(n * sizeof(tfgpuaug::ResampleJob));
+  CudaOk(cudaMemcpy(table.ptr, jobs.data(), n * sizeof(tfgpuaug::ResampleJob), cudaMemcpyHostToDevice));
+  Check(tfgpuaug::ResampleBatchGpu(table.as<tfgpuaug::ResampleJob>(), int(n), max_h, c, out_h, out_w,
+                                   std::is_same<In, float>::value, true, nullptr));
+  Download(dst, out);
+  return out;
+}
+
+py::array_t<float> CropResizePackedGpu(py::array values, int channels, I32 shapes, F32 boxes, int out_h,
+                                       int out_w, const std::string& method, bool antialias) {
+  if (py::dtype::of<float>().is(values.dtype())) {
+    return CropResizePackedGpuOf<float>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
+  }
+  return CropResizePackedGpuOf<uint8_t>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
 }
 
 py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias, bool mirror,
@@ -594,6 +724,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       "jpeg_build_available",
       [](const std::string& name) { return tfgpuaug::JpegBuildAvailable(JpegBuildNamed(name)); },
       py::arg("name"), "Whether this module can decode with the named libjpeg here.");
+  m.def("crop_resize_packed", &CropResizePacked, py::arg("values"), py::arg("channels"), py::arg("shapes"),
+        py::arg("boxes"), py::arg("height"), py::arg("width"), py::arg("method") = "bilinear",
+        py::arg("antialias") = false,
+        "CropResize over ragged images packed in one flat uint8 or float32 buffer ([n, 2] shapes, [n, 4] "
+        "boxes y, x, height, width in pixels): [n, height, width, channels] float32");
   m.def("resize", &Resize, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false,
@@ -623,9 +758,15 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy; windows: "
         "[y, x, height, width] per image; with routes=True, (images, routes): 'nvjpeg', "
         "'nvjpeg_refused' or 'host' per image.");
+  m.def("decode_gpu_buffer_sizes", &DecodeGpuBufferSizes, py::arg("blobs"), py::arg("channels") = 3,
+        py::arg("budget") = size_t(1) << 30,
+        "(device scratch, pinned staging) bytes a GPU decode of blobs needs");
   m.def("cuda_status", &CudaStatusInfo,
         "device_count, error (of cudaGetDeviceCount), error_text, driver_version, runtime_version, emulated");
   m.def("nvjpeg_status", &NvjpegStatusInfo, "error ('' when libnvjpeg loaded) and path");
+  m.def("crop_resize_packed_gpu", &CropResizePackedGpu, py::arg("values"), py::arg("channels"),
+        py::arg("shapes"), py::arg("boxes"), py::arg("height"), py::arg("width"),
+        py::arg("method") = "bilinear", py::arg("antialias") = false, "crop_resize_packed on the GPU");
   m.def("resize_gpu", &ResizeGpu, py::arg("image"), py::arg("height"), py::arg("width"),
         py::arg("method") = "bilinear", py::arg("antialias") = false, py::arg("mirror") = false,
         py::arg("mean") = py::none(), py::arg("std") = py::none(), py::arg("uint8_out") = false);

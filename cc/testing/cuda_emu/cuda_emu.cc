@@ -2,6 +2,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -210,7 +211,8 @@ void Put(T& v, T x) {
 struct Fiber {
   Context context;
   ThreadState state;
-  bool started = false;  // has a context on its stack
+  bool started = false;       // has a context on its stack
+  bool first_switch = false;  // not yet switched to since it was started (TSan: synchronises)
   bool done = false;
   bool waiting = false;  // at a barrier
   int barriers = 0;
@@ -227,7 +229,6 @@ struct Block {
   void (*body)(void*) = nullptr;
   void* context = nullptr;
   char* stacks = nullptr;
-  size_t stack_count = 0;
   // The addresses TSan's release/acquire pair on at barrier n (n % 64): one per barrier, so a
   // thread that leaves barrier 1 is not ordered after what a faster one did before barrier 2.
   int barrier_words[64] = {};
@@ -241,10 +242,44 @@ struct Block {
   const void* host_stack = nullptr;  // the scheduler's stack, for ASan's switches back to it
   size_t host_stack_size = 0;
   void* host_fake_stack = nullptr;
-  ~Block() {
-    if (stacks != nullptr) munmap(stacks, stack_count * kFiberStack);
+};
+
+// The fibers' stacks, mapped once per host thread and grown when a launch needs more: a fresh
+// mapping per launch cost TSan (which clears its shadow of every new mapping) most of its time.
+// Reuse is ordered for TSan: a block's threads release the block's finish word when they end,
+// which the scheduler acquires before it releases the next launch's start to the new threads.
+struct FiberStacks {
+  char* base = nullptr;
+  size_t count = 0;
+  ~FiberStacks() {
+    if (base != nullptr) munmap(base, count * kFiberStack);
+  }
+  char* For(size_t threads) {
+    if (threads <= count) return base;
+    if (base != nullptr) munmap(base, count * kFiberStack);
+    void* p =
+        mmap(nullptr, threads * kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    base = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    count = base == nullptr ? 0 : threads;
+    return base;
   }
 };
+thread_local FiberStacks t_fiber_stacks;
+
+#if TFGPUAUG_EMU_TSAN
+// TSan's fiber contexts, kept per host thread for the same reason (creating one maps memory).
+struct TsanFibers {
+  std::vector<void*> fibers;
+  ~TsanFibers() {
+    for (void* f : fibers) __tsan_destroy_fiber(f);
+  }
+  void* At(size_t i) {
+    while (fibers.size() <= i) fibers.push_back(__tsan_create_fiber(0));
+    return fibers[i];
+  }
+};
+thread_local TsanFibers t_tsan_fibers;
+#endif
 
 thread_local Block* t_block = nullptr;
 thread_local ThreadState t_host_state;  // what threadIdx reads outside a kernel
@@ -291,7 +326,11 @@ void SwitchToFiber(Block* b, size_t i) {
   Fiber& f = b->fibers[i];
   Put(b->running, &f);
 #if TFGPUAUG_EMU_TSAN
-  __tsan_switch_to_fiber(f.tsan, kTsanNoSync);
+  // A fiber's first switch in a launch synchronises, as creating it would: TSan's fiber
+  // contexts are reused across launches, and the new thread reads what the scheduler set up.
+  const unsigned flags = f.first_switch ? 0 : kTsanNoSync;
+  f.first_switch = false;  // by the scheduler, before the switch: after it TSan sees the fiber
+  __tsan_switch_to_fiber(f.tsan, flags);
 #endif
 #if TFGPUAUG_EMU_ASAN
   __sanitizer_start_switch_fiber(&b->host_fake_stack, b->stacks + i * kFiberStack, kFiberStack);
@@ -307,6 +346,7 @@ void Prepare(Block* b, size_t i) {
   Fiber& f = b->fibers[i];
   if (f.started) return;
   f.started = true;
+  f.first_switch = true;
   ContextInit(&f.context, b->stacks + i * kFiberStack, kFiberStack, FiberMain);
 }
 
@@ -388,6 +428,36 @@ void SyncThreads() {
 #endif
 }
 
+struct QueuedCopy {
+  void* dst;
+  const void* src;
+  size_t count;
+  uint64_t ticket;
+};
+std::mutex g_queue_mutex;
+std::vector<QueuedCopy> g_queued_copies;  // every stream's, in issue order
+uint64_t g_next_ticket = 0;
+
+void QueueCopy(void* dst, const void* src, size_t count) {
+  std::lock_guard<std::mutex> lock(g_queue_mutex);
+  g_queued_copies.push_back({dst, src, count, g_next_ticket++});
+}
+
+uint64_t NextCopyTicket() {
+  std::lock_guard<std::mutex> lock(g_queue_mutex);
+  return g_next_ticket;
+}
+
+void RunQueuedCopies(uint64_t before = ~uint64_t(0)) {
+  std::lock_guard<std::mutex> lock(g_queue_mutex);
+  size_t done = 0;
+  while (done < g_queued_copies.size() && g_queued_copies[done].ticket < before) {
+    const QueuedCopy& c = g_queued_copies[done++];
+    std::memmove(c.dst, c.src, c.count);
+  }
+  g_queued_copies.erase(g_queued_copies.begin(), g_queued_copies.begin() + done);
+}
+
 void SetLastError(cudaError_t error, const char* what) {
   if (error != cudaSuccess) {
     Report(what);
@@ -419,23 +489,22 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
     SetLastError(cudaErrorLaunchFailure, "a kernel launched from inside a kernel");
     return;
   }
+  RunQueuedCopies();  // copies queued before the launch come first in stream order
   const size_t threads = size_t(block.x) * block.y * block.z;
   Block b;
   b.body = body;
   b.context = context;
-  b.stack_count = threads;
-  void* stacks =
-      mmap(nullptr, threads * kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (stacks == MAP_FAILED) {
+  char* stacks = t_fiber_stacks.For(threads);
+  if (stacks == nullptr) {
     SetLastError(cudaErrorMemoryAllocation, "no memory for the emulated threads' stacks");
     return;
   }
-  b.stacks = static_cast<char*>(stacks);
+  b.stacks = stacks;
   b.fibers.resize(threads);
   t_block = &b;
 #if TFGPUAUG_EMU_TSAN
   b.scheduler_fiber = __tsan_get_current_fiber();
-  for (Fiber& f : b.fibers) f.tsan = __tsan_create_fiber(0);
+  for (size_t i = 0; i < threads; ++i) b.fibers[i].tsan = t_tsan_fibers.At(i);
 #endif
   const bool always_fibers = std::getenv("TFGPUAUG_CUDA_EMU_FIBERS") != nullptr;
   bool ok = true;
@@ -477,7 +546,6 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
 #if TFGPUAUG_EMU_TSAN
   __tsan_acquire(&b.finish_word);  // the threads' writes, before the host reads the outputs
   __tsan_switch_to_fiber(b.scheduler_fiber, 0);
-  for (Fiber& f : b.fibers) __tsan_destroy_fiber(f.tsan);
 #endif
   t_block = nullptr;
 }
@@ -489,14 +557,21 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
 using cuda_emu::Fail;
 
 cudaError_t cudaMalloc(void** ptr, size_t size) { return cuda_emu::Register(ptr, size, false); }
-cudaError_t cudaFree(void* ptr) { return cuda_emu::Unregister(ptr, false); }
+cudaError_t cudaFree(void* ptr) {
+  cuda_emu::RunQueuedCopies();
+  return cuda_emu::Unregister(ptr, false);
+}
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
   return cuda_emu::Register(ptr, size, true);
 }
 cudaError_t cudaMallocHost(void** ptr, size_t size) { return cuda_emu::Register(ptr, size, true); }
-cudaError_t cudaFreeHost(void* ptr) { return cuda_emu::Unregister(ptr, true); }
+cudaError_t cudaFreeHost(void* ptr) {
+  cuda_emu::RunQueuedCopies();
+  return cuda_emu::Unregister(ptr, true);
+}
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  cuda_emu::RunQueuedCopies();
   if (count == 0) return cudaSuccess;
   const bool dst_device = cuda_emu::OnDevice(dst, count), src_device = cuda_emu::OnDevice(src, count);
   const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyHostToHost ||
@@ -507,10 +582,24 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
+// Asynchronous copies are checked when queued and run at the next point that orders them: a
+// launch, a synchronous copy or memset, a synchronize, a free. Until then their source may
+// still change, as on a GPU, so a host buffer rewritten before its copy ran is caught (one
+// valid schedule of many: the emulator cannot overlap a copy with later host work otherwise).
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, count, kind);
+  if (count == 0) return cudaSuccess;
+  const bool dst_device = cuda_emu::OnDevice(dst, count), src_device = cuda_emu::OnDevice(src, count);
+  const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyHostToHost ||
+                  (kind == cudaMemcpyHostToDevice && dst_device && !src_device) ||
+                  (kind == cudaMemcpyDeviceToHost && src_device && !dst_device) ||
+                  (kind == cudaMemcpyDeviceToDevice && src_device && dst_device);
+  if (!ok)
+    return Fail(cudaErrorInvalidValue, "cudaMemcpyAsync whose pointers do not match its kind or its sizes");
+  cuda_emu::QueueCopy(dst, src, count);
+  return cudaSuccess;
 }
 cudaError_t cudaMemset(void* dst, int value, size_t count) {
+  cuda_emu::RunQueuedCopies();
   if (count == 0) return cudaSuccess;
   if (!cuda_emu::OnDevice(dst, count)) return Fail(cudaErrorInvalidValue, "cudaMemset outside device memory");
   std::memset(dst, value, count);
@@ -528,14 +617,19 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  cuda_emu::RunQueuedCopies();
   delete stream;
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  cuda_emu::RunQueuedCopies();
+  return cudaSuccess;
+}
 
 // Events: every call completes before it returns, so an event is passed once recorded.
 struct CUevent_st {
   bool recorded = false;
+  uint64_t ticket = 0;  // the copies queued before the record: a synchronize runs only those
 };
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
   *event = new CUevent_st();
@@ -544,17 +638,22 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
   if (event == nullptr) return Fail(cudaErrorInvalidResourceHandle, "cudaEventRecord of no event");
   event->recorded = true;
+  event->ticket = cuda_emu::NextCopyTicket();
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (event == nullptr) return Fail(cudaErrorInvalidResourceHandle, "cudaEventSynchronize of no event");
+  cuda_emu::RunQueuedCopies(event->ticket);
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() {
+  cuda_emu::RunQueuedCopies();
+  return cudaSuccess;
+}
 
 cudaError_t cudaGetLastError() {
   const cudaError_t e = cuda_emu::t_last_error;

@@ -27,6 +27,10 @@ struct nvjpegHandle {
 struct nvjpegJpegState {
   int batch_size = 0;
   nvjpegOutputFormat_t format = NVJPEG_OUTPUT_RGBI;
+  // Buffers from the caller's hooks, kept and grown as nvJPEG keeps its own (4 KB per image).
+  void* device = nullptr;
+  void* pinned = nullptr;
+  size_t buffer_bytes = 0;
 };
 
 namespace {
@@ -117,23 +121,25 @@ nvjpegStatus_t nvjpegDecodeBatched(nvjpegHandle_t handle, nvjpegJpegState_t stat
                                    const unsigned char* const* data, const size_t* lengths,
                                    nvjpegImage_t* destinations, cudaStream_t stream) {
   if (handle == nullptr || state == nullptr || state->batch_size <= 0) return NVJPEG_STATUS_NOT_INITIALIZED;
-  // Buffers through the caller's hooks, as nvJPEG allocates its own: a device buffer and a
-  // pinned one per batch, freed before returning.
-  void* device = nullptr;
-  void* pinned = nullptr;
-  if (handle->hooks) {
-    if (handle->device.dev_malloc(handle->device.dev_ctx, &device, 4096, stream) != 0 ||
-        handle->pinned.pinned_malloc(handle->pinned.pinned_ctx, &pinned, 4096, stream) != 0) {
+  // Buffers through the caller's hooks, as nvJPEG allocates its own: kept in the state and
+  // replaced (freed, then allocated larger) only when a batch needs more.
+  const size_t needed = size_t(4096) * state->batch_size;
+  if (handle->hooks && needed > state->buffer_bytes) {
+    if (state->device != nullptr) {
+      handle->device.dev_free(handle->device.dev_ctx, state->device, state->buffer_bytes, stream);
+      handle->pinned.pinned_free(handle->pinned.pinned_ctx, state->pinned, state->buffer_bytes, stream);
+      state->device = state->pinned = nullptr;
+      state->buffer_bytes = 0;
+    }
+    if (handle->device.dev_malloc(handle->device.dev_ctx, &state->device, needed, stream) != 0 ||
+        handle->pinned.pinned_malloc(handle->pinned.pinned_ctx, &state->pinned, needed, stream) != 0) {
       return NVJPEG_STATUS_ALLOCATOR_FAILURE;
     }
+    state->buffer_bytes = needed;
   }
   nvjpegStatus_t status = NVJPEG_STATUS_SUCCESS;
   for (int i = 0; i < state->batch_size && status == NVJPEG_STATUS_SUCCESS; ++i) {
     status = DecodeOne(data[i], lengths[i], destinations[i].channel[0], destinations[i].pitch[0]);
-  }
-  if (handle->hooks) {
-    handle->device.dev_free(handle->device.dev_ctx, device, 4096, stream);
-    handle->pinned.pinned_free(handle->pinned.pinned_ctx, pinned, 4096, stream);
   }
   return status;
 }
