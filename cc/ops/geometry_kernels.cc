@@ -426,6 +426,17 @@ REGISTER_FLIP_GPU(uint8_t)
 REGISTER_FLIP_GPU(float)
 REGISTER_FLIP_GPU(Eigen::half)
 REGISTER_FLIP_GPU(Eigen::bfloat16)
+// int32 (label maps, instance ids) follows TensorFlow's convention for int32 on a GPU device:
+// the tensors stay in host memory and the CPU kernel runs, so a GPU-placed graph flipping an
+// int32 mask places and runs, with no device copy of an int32 tensor.
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Flip")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("images")
+                            .HostMemory("horizontal")
+                            .HostMemory("vertical")
+                            .HostMemory("flipped")
+                            .TypeConstraint<int32_t>("T"),
+                        FlipOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>WarpAffine").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
                         WarpAffineOp<GpuDevice>);
 #endif  // GOOGLE_CUDA
