@@ -136,6 +136,18 @@ setup(
     name="tfgpuaug",
     version="0.1.0",
     description="Fast TensorFlow image input pipelines: C++/CUDA decode, geometry and batched augmentation ops",
+    long_description=open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "README.md")).read(),
+    long_description_content_type="text/markdown",
+    license="Apache-2.0",
+    # The wheel's .dist-info carries these: tfgpuaug's licence and those of the libraries it bundles.
+    license_files=["LICENSE", "third_party/licenses/*.txt", "third_party/licenses/README.md"],
+    classifiers=[
+        "License :: OSI Approved :: Apache Software License",
+        "Programming Language :: Python :: 3",
+        "Programming Language :: C++",
+        "Operating System :: POSIX :: Linux",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+    ],
     packages=find_packages(include=["tfgpuaug", "tfgpuaug.*"]),
     ext_modules=[Extension(LIBRARY, sources=[])],
     cmdclass={"build_ext": BuildOpLibrary, **({"bdist_wheel": AnyPythonWheel} if PREBUILT_LIBS else {})},

@@ -5,6 +5,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+# The system's part first: as root, apt installs what is missing (scripts/apt_setup.sh);
+# otherwise stop now with the one command to run, before any download or compile.
+missing=$(PYTHON="$PYTHON" bash scripts/check_system.sh)
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && [ -z "${TFGPUAUG_SYSROOT:-}" ] && command -v apt-get > /dev/null; then
+  echo "bootstrap: installing the system packages the build needs (scripts/apt_setup.sh)"
+  bash scripts/apt_setup.sh
+  missing=$(PYTHON="$PYTHON" bash scripts/check_system.sh)
+fi
+if [ -n "$missing" ]; then
+  echo "bootstrap: the build needs these, which this machine lacks:" >&2
+  while IFS= read -r line; do echo "  - $line" >&2; done <<< "$missing"
+  echo "On Debian or Ubuntu, install them with:  sudo bash scripts/apt_setup.sh" >&2
+  echo "then run this command again (TFGPUAUG_JPEG_V3=0 skips cmake, nasm, patch and dpkg-source)." >&2
+  exit 1
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi

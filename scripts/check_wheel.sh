@@ -11,6 +11,18 @@ ROOT=$(pwd)
 WHEEL=$(realpath "$1")
 shift
 MINORS=${*:-"2.19 2.20 2.21"}
+# The licences travel with the wheel: Apache-2.0 in its metadata, LICENSE and the bundled
+# libraries' licences in its .dist-info.
+"${TFGPUAUG_CHECK_PYTHON:-python3}" - "$WHEEL" <<'PY'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+meta = zipfile.ZipFile(sys.argv[1]).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+assert "License: Apache-2.0" in meta, "the wheel's METADATA has no Apache-2.0 licence"
+need = ["LICENSE", "libjpeg-turbo.txt", "libpng.txt", "libtiff.txt", "openjpeg.txt", "libwebp.txt", "giflib.txt"]
+missing = [f for f in need if not any(n.endswith("/" + f) and ".dist-info/" in n for n in names)]
+assert not missing, f"the wheel's .dist-info lacks {missing}"
+print("licences in the wheel:", sum(".dist-info/licenses/" in n or n.endswith(".dist-info/LICENSE") for n in names), "files")
+PY
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv
   trap 'rm -rf "$(dirname "$venv")"' EXIT   # a failed install must not leave 2 GB behind

@@ -11,6 +11,7 @@ layers and the ops).
 """
 from __future__ import annotations
 
+import inspect
 
 import keras
 import tensorflow as tf
@@ -22,7 +23,11 @@ _LAYER_KWARGS = ("name", "trainable", "dtype", "autocast")
 
 
 class TransformLayer(keras.layers.Layer):
-    """A Keras layer running one transform; subclasses name the transform class."""
+    """A Keras layer running one transform; subclasses name the transform class.
+
+    Every layer takes its transform's arguments plus Keras's `name` and `dtype` (for
+    `CropMirrorNormalize`, `dtype` is the output dtype, as a Keras dtype policy).
+    """
 
     transform_class: type = _t.Transform
 
@@ -48,11 +53,32 @@ class TransformLayer(keras.layers.Layer):
         return {**super().get_config(), **self.transform.get_config()}
 
 
+def _init_with_signature(transform_class: type):
+    """An `__init__` whose signature is the transform's arguments plus Keras's `name` and
+    `dtype`, so `inspect.signature`, `help()`, IDEs and the API reference show them."""
+    params = [p for p in inspect.signature(transform_class.__init__).parameters.values() if p.name != "self"]
+    taken = {p.name for p in params}
+    layer = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for k in ("name", "dtype") if k not in taken]
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+    def __init__(self, *args, **kwargs):
+        TransformLayer.__init__(self, *args, **kwargs)
+
+    __init__.__signature__ = inspect.Signature([self_param] + params + layer)
+    return __init__
+
+
+def _layer_doc(transform_class: type, lead: str) -> str:
+    return (f"{lead}\n\n    The layer of `tfgpuaug.{transform_class.__name__}`, with its arguments (and Keras's "
+            f"`name` and `dtype`):\n\n    " + inspect.cleandoc(transform_class.__doc__ or "").replace("\n", "\n    "))
+
+
 def _layer(transform_class: type) -> type:
-    doc = (f"Keras layer of `tfgpuaug.{transform_class.__name__}` (same arguments).\n\n"
-           + (transform_class.__doc__ or ""))
+    doc = _layer_doc(transform_class, f"Keras layer: `tfgpuaug.{transform_class.__name__}` inside a model.")
     cls = type(transform_class.__name__, (TransformLayer,),
-               {"transform_class": transform_class, "__doc__": doc, "__module__": __name__})
+               {"transform_class": transform_class, "__doc__": doc, "__module__": __name__,
+                "__init__": _init_with_signature(transform_class)})
     return keras.saving.register_keras_serializable(package=_PACKAGE)(cls)
 
 
@@ -82,6 +108,7 @@ class LetterboxWithInfo(TransformLayer):
     input image: `input = (output + offset) / scale`. Same arguments as `Letterbox`."""
 
     transform_class = _t.Letterbox
+    __init__ = _init_with_signature(_t.Letterbox)
 
     def call(self, inputs, training=False):
         return self.transform.with_info(inputs)

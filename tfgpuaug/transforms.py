@@ -132,10 +132,29 @@ def _crop_resize_with_targets(images, targets, boxes, dims, size, method, antial
 
 
 class RandomResizedCrop(Transform):
-    """`geometry.random_resized_crop` as a transform (uint8 output; see Compose for fusion).
+    """Inception-style random-resized-crop (`geometry.random_resized_crop`) as a transform.
 
-    Inference (`training=False`): the matching evaluation crop, the shorter side resized to
-    round(size * 256 / 224) and the centred `size` taken."""
+    Takes encoded `tf.string [B]` (decoded inside the op, only within each crop) or decoded
+    uint8 images, dense or ragged, and gives uint8 `[B, height, width, C]`; followed by
+    `CropMirrorNormalize` in a `Compose` or `gpu_augment`, the normalisation runs in the same
+    pass (float32 out). Inference (`training=False`): the matching evaluation crop, the shorter
+    side resized to round(size * 256 / 224) and the centred `size` taken.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      scale: (min, max) fraction of the image's area the crop covers.
+      ratio: (min, max) aspect ratio (width / height) of the crop, drawn log-uniformly.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling (PIL's and `tf.image`'s antialias).
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> crop = tfgpuaug.RandomResizedCrop(224)
+      >>> ds = ds.apply(tfgpuaug.gpu_augment([crop, tfgpuaug.CropMirrorNormalize()]))
+    """
 
     decodes = True
 
@@ -183,7 +202,21 @@ class RandomResizedCrop(Transform):
 
 
 class ResizeCenterCrop(Transform):
-    """`geometry.resize_center_crop` as a transform (deterministic)."""
+    """The evaluation transform (`geometry.resize_center_crop`): the shorter side resized to
+    `resize_shorter`, the centred `crop` taken, only the pixels the crop needs decoded.
+    Deterministic; encoded or decoded input, uint8 output.
+
+    Args:
+      resize_shorter: the shorter side's length after the resize.
+      crop: (height, width) of the centred crop, or one int for a square.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+
+    Example:
+      >>> ev = tfgpuaug.ResizeCenterCrop(256, 224)
+    """
 
     decodes = True
 
@@ -220,8 +253,15 @@ class ResizeCenterCrop(Transform):
 
 
 class Resize(Transform):
-    """`geometry.resize` as a transform; decodes encoded input first. `antialias` defaults to
-    False, as `resize`, `tf.image.resize` and `keras.layers.Resizing`."""
+    """Resizes every image to `size` (`geometry.resize`); decodes encoded input first. uint8
+    in, uint8 out; boxes, masks and keypoints follow.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling; False by default, as `tf.image.resize`
+        and `keras.layers.Resizing`.
+    """
 
     decodes = True
 
@@ -258,7 +298,21 @@ class RandomIoUCrop(Transform):
     of the image's with aspect (width / height) in `ratio`; the first that contains some box's
     centre with at least that IoU with it is taken, else the whole image. Boxes whose centres
     fall outside the crop are dropped (with their fields), the rest clipped. Without boxes (or
-    in inference) the whole image is resized."""
+    in inference) the whole image is resized.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      min_ious: the minimum IoUs drawn from per image; None in the list keeps the whole image.
+      scale: (min, max) of each crop side as a fraction of the image's.
+      ratio: (min, max) aspect ratio (width / height) of the crop.
+      trials: crops tried per image before the whole image is kept.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     decodes = True
 
@@ -333,7 +387,16 @@ class Mosaic(Transform):
     a centre drawn per sample (each coordinate a fraction of `size` in `center`). The sample
     itself fills the top-left quadrant, three random permutations of the batch the others; each
     image covers its quadrant (scaled to fill it, aspect kept, centred). Boxes, masks and
-    keypoints of the four images follow into their quadrants. Inference: a plain resize."""
+    keypoints of the four images follow into their quadrants. Inference: a plain resize.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      center: (min, max) of the mosaic's centre, each coordinate a fraction of `size`.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     decodes = True
 
@@ -462,7 +525,20 @@ class ScaleJitter(_Placed):
     """Detection training resize (RetinaNet, Mask R-CNN; TF Model Garden's `resize_and_crop_image`
     with `aug_scale_min/max`): the image, aspect kept, fit into `size` times a scale drawn from
     `scale`, a random `size` crop where it is larger, padding (`pad_value`) where smaller. Boxes,
-    masks and keypoints follow. Inference: fit into `size`, no crop, padded bottom and right."""
+    masks and keypoints follow. Inference: fit into `size`, no crop, padded bottom and right.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      scale: (min, max) of the scale drawn per image, relative to fitting into `size`.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      pad_value: the value of the padding, in the output's units: 0-255 for uint8 output, or
+        after normalisation when a `CropMirrorNormalize` is fused into the same pass.
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     _jitter = True
 
@@ -479,7 +555,16 @@ class ScaleJitter(_Placed):
 class Letterbox(_Placed):
     """Fit each image into `size` with its aspect kept and pad the rest, centred (YOLO-style
     letterbox); `with_info` returns the scale and offset that map predictions back. Boxes,
-    masks and keypoints follow."""
+    masks and keypoints follow.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      pad_value: the value of the padding, in the output's units (see `ScaleJitter`).
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+    """
 
     _center = True
 
@@ -493,7 +578,14 @@ class Letterbox(_Placed):
 
 
 class RandomFlip(Transform):
-    """Per-sample flips with the given probabilities."""
+    """Per-sample flips; boxes, masks and keypoints follow.
+
+    Args:
+      horizontal: probability that a sample is flipped left-right.
+      vertical: probability that a sample is flipped upside down.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     def __init__(self, horizontal: float = 0.5, vertical: float = 0.0, seed: Optional[int] = None):
         super().__init__(seed)
@@ -526,7 +618,22 @@ class RandomFlip(Transform):
 
 
 class CropMirrorNormalize(Transform):
-    """`geometry.crop_mirror_normalize` as a transform; `mirror` is a flip probability."""
+    """Crop, per-sample mirror, `(x - mean) / std`, layout and dtype in one pass
+    (`geometry.crop_mirror_normalize`), DALI's CropMirrorNormalize. After a resampling
+    transform in the same `Compose` it is fused into that pass when it does no crop, keeps
+    NHWC float32 and does not pad channels.
+
+    Args:
+      mean: one value per channel on the 0..255 scale (ImageNet's by default).
+      std: one value per channel on the 0..255 scale, none zero.
+      crop: (height, width) of a centred crop, or None for no crop.
+      mirror: probability that a sample is flipped left-right.
+      layout: "NHWC" or "NCHW".
+      dtype: tf.float32, tf.float16 or tf.bfloat16.
+      pad_channels: pad to 4 channels with zeros (aligned loads for some models).
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     def __init__(self, mean: Sequence[float] = geometry.IMAGENET_MEAN,
                  std: Sequence[float] = geometry.IMAGENET_STD, crop: Optional[Size] = None,
@@ -596,6 +703,9 @@ class Compose(Transform):
     """Applies transforms in order on a batch, fusing resample + normalize where possible.
 
     With `seed` given at call time, each transform gets an independent seed folded from it.
+
+    Args:
+      transforms: the transforms, in order.
     """
 
     def __init__(self, transforms: Sequence[Transform]):
@@ -710,11 +820,31 @@ class _Policy(Transform):
 
 
 class RandAugment(_Policy):
-    """`tfgpuaug.augment.rand_augment` as a transform."""
+    """RandAugment (`tfgpuaug.augment.rand_augment`): each sample gets `num_ops` ops chosen
+    uniformly, all at `magnitude`, in one batched kernel pass. uint8 in, uint8 out; boxes,
+    masks and keypoints follow the geometric ops.
+
+    Args:
+      num_ops: ops applied per sample.
+      magnitude: the ops' strength, in [0, num_magnitude_bins).
+      num_magnitude_bins: the magnitude scale's size (31 as torchvision).
+      monotonic_mag: posterize and solarize strengthen with the magnitude (False: the original
+        implementations' mappings, which weaken).
+      augmentations: the op names to choose from (`tfgpuaug.augment.registry`), or None for
+        the standard list.
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> ra = tfgpuaug.RandAugment(num_ops=2, magnitude=9)
+    """
 
     def __init__(self, num_ops: int = 2, magnitude: int = 9, num_magnitude_bins: int = 31,
-                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None, **kwargs):
-        super().__init__(**kwargs)
+                 monotonic_mag: bool = True, augmentations: Optional[Sequence] = None,
+                 fill_value: float = 128.0, interpolation: str = "bilinear", seed: Optional[int] = None):
+        super().__init__(fill_value, interpolation, seed)
         self.num_ops, self.magnitude = num_ops, magnitude
         self.num_magnitude_bins, self.monotonic_mag = num_magnitude_bins, monotonic_mag
         self.augmentations = augmentations
@@ -735,7 +865,16 @@ class RandAugment(_Policy):
 
 class ColorJitter(_Policy):
     """`tfgpuaug.augment.color_jitter` (torchvision's ColorJitter: per-sample factors and order,
-    one kernel pass) as a transform. Colour only: boxes, masks and keypoints pass through."""
+    one kernel pass) as a transform. Colour only: boxes, masks and keypoints pass through.
+
+    Args:
+      brightness: factor drawn in [max(0, 1 - brightness), 1 + brightness]; 0 leaves it.
+      contrast: factor drawn in [max(0, 1 - contrast), 1 + contrast].
+      saturation: factor drawn in [max(0, 1 - saturation), 1 + saturation].
+      hue: shift drawn in [-hue, hue] turns, hue <= 0.5.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     moves_targets = False
 
@@ -758,7 +897,21 @@ class ColorJitter(_Policy):
 class RandomErasing(Transform):
     """`tfgpuaug.augment.random_erasing` (timm's RandomErasing) as a transform, on uint8 or
     float images (after CropMirrorNormalize, as timm). Boxes, masks and keypoints pass
-    through; inference leaves images alone."""
+    through; inference leaves images alone.
+
+    Args:
+      probability: probability that a sample is erased.
+      area: (min, max) fraction of the image's area erased (split among the rectangles).
+      min_aspect: smallest aspect ratio of a rectangle; the largest is `max_aspect`, or
+        1 / min_aspect when None.
+      max_aspect: largest aspect ratio, or None.
+      mode: "const" (the constant `value`), "rand" (one random colour per rectangle) or
+        "pixel" (random per pixel).
+      value: the fill of mode "const".
+      count: (min, max) rectangles per erased sample.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     moves_targets = False
 
@@ -790,7 +943,16 @@ class RandomErasing(Transform):
 class RandomPerspective(Transform):
     """`tfgpuaug.augment.random_perspective` (torchvision's RandomPerspective) as a transform:
     boxes become the enclosing box of their moved corners (clipped, filtered), masks are
-    warped with nearest sampling and fill 0, keypoints move; inference leaves images alone."""
+    warped with nearest sampling and fill 0, keypoints move; inference leaves images alone.
+
+    Args:
+      distortion_scale: how far the corners may move, as a fraction of half the image (0..1).
+      probability: probability that a sample is warped.
+      interpolation: "bilinear" or "nearest".
+      fill: the value of pixels that map outside the image.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     def __init__(self, distortion_scale: float = 0.5, probability: float = 0.5, interpolation: str = "bilinear",
                  fill: float = 0.0, seed: Optional[int] = None):
@@ -826,7 +988,17 @@ class RandomPerspective(Transform):
 
 class GridMask(Transform):
     """`tfgpuaug.augment.grid_mask` (GridMask, the authors' reference semantics) as a transform.
-    Boxes, masks and keypoints pass through; inference leaves images alone."""
+    Boxes, masks and keypoints pass through; inference leaves images alone.
+
+    Args:
+      d: (min, max) of the grid unit in pixels, drawn per sample in [min, max).
+      ratio: the kept stripe's share of each unit, in (0, 1).
+      rotate: the grid is rotated by a whole number of degrees in [0, rotate).
+      mode: 1 masks the squares between the stripes, 0 the stripes.
+      probability: probability that a sample is masked.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     moves_targets = False
 
@@ -856,7 +1028,14 @@ class JpegQuality(Transform):
     """`tfgpuaug.augment.jpeg_quality` (a JPEG round trip per sample at a random quality) as a
     transform. libjpeg runs on the CPU, so a GPU-placed stage runs it, and the transforms
     before it, in the host part. Boxes, masks and keypoints pass through; inference leaves
-    images alone."""
+    images alone.
+
+    Args:
+      quality: (min, max) JPEG quality, drawn per sample.
+      probability: probability that a sample goes through the round trip.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
 
     host_only = True
     moves_targets = False
@@ -882,10 +1061,21 @@ class JpegQuality(Transform):
 
 
 class TrivialAugment(_Policy):
-    """`tfgpuaug.augment.trivial_augment` (TrivialAugmentWide) as a transform."""
+    """TrivialAugmentWide (`tfgpuaug.augment.trivial_augment`): one op per sample, chosen
+    uniformly, at a uniformly drawn magnitude bin. uint8 in, uint8 out.
 
-    def __init__(self, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None, **kwargs):
-        super().__init__(**kwargs)
+    Args:
+      num_magnitude_bins: the magnitude scale's size.
+      augmentations: the op names to choose from, or None for the standard list.
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
+                 fill_value: float = 128.0, interpolation: str = "bilinear", seed: Optional[int] = None):
+        super().__init__(fill_value, interpolation, seed)
         self.num_magnitude_bins, self.augmentations = num_magnitude_bins, augmentations
 
     def _apply(self, images, seed, return_plan: bool = False):
@@ -899,10 +1089,20 @@ class TrivialAugment(_Policy):
 
 
 class AutoAugment(_Policy):
-    """`tfgpuaug.augment.auto_augment` as a transform."""
+    """AutoAugment (`tfgpuaug.augment.auto_augment`): each sample draws one sub-policy; each of
+    its ops applies with its probability at its magnitude. uint8 in, uint8 out.
 
-    def __init__(self, policy: str = "imagenet", **kwargs):
-        super().__init__(**kwargs)
+    Args:
+      policy: the policy's name ("imagenet", ...; `tfgpuaug.augment.auto_augment_policies`).
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, policy: str = "imagenet", fill_value: float = 128.0, interpolation: str = "bilinear",
+                 seed: Optional[int] = None):
+        super().__init__(fill_value, interpolation, seed)
         from tfgpuaug.augment.auto_augment_policies import POLICIES
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")

@@ -49,7 +49,7 @@ def coco(annotation_file: str, image_dir: str, masks: Optional[str] = None, incl
 
     Args:
       annotation_file: the JSON file (any filesystem `tf.io.gfile` opens).
-      image_dir: the folder of the `file_name`s.
+      image_dir: the folder the annotations' `file_name` entries are in.
       masks: None; "instance_ids": `"segmentation_masks"` uint8 `[H, W, 1]` holding 1 + the
         index of the (last) instance covering each pixel, which `gpu_augment` moves with the
         image like any mask (at most 255 instances per image); "instances": `"instance_masks"`
