@@ -120,6 +120,12 @@ def resize(images: Images, size: Size, method: str = "bilinear", antialias: bool
     Half-pixel centres as `tf.image.resize`. Unlike `tf.image.resize`, uint8 input gives
     uint8 output (rounded), float input float32. `antialias` widens the kernel when
     downscaling (tf.image's `antialias=True`, PIL's reducing filters).
+
+    Args:
+      images: uint8 or float, `[B, H, W, C]`, `[H, W, C]` or ragged.
+      size: output (height, width), or one int for a square.
+      method: "bilinear", "bicubic", "area" or "nearest".
+      antialias: widen the kernel when downscaling (False by default, as `tf.image.resize`).
     """
     with tf.name_scope(name or "resize"):
         dims = _image_dims(images)
@@ -136,6 +142,18 @@ def crop_and_resize(images: Images, boxes: TensorLike, size: Size, method: str =
 
     `mirror` (None, bool, probability with `seed`, or `[B]` flags) flips outputs; with
     `mean`/`std` the output is float32 `(x - mean) / std`, fused into the same pass.
+
+    Args:
+      images: uint8 or float `[B, H, W, C]`, dense or ragged.
+      boxes: float32 `[B, 4]` (y, x, height, width) in input pixels.
+      size: output (height, width), or one int for a square.
+      method: "bilinear", "bicubic", "area" or "nearest".
+      antialias: widen the kernel when downscaling (`tf.image.resize`'s antialias).
+      mirror: None, a bool, a flip probability (drawn with `seed`), or `[B]` bool flags.
+      mean: None (uint8 output), or one value per channel on the 0..255 scale: float32
+        `(x - mean) / std` output from the same pass.
+      std: one value per channel with `mean`.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     with tf.name_scope(name or "crop_and_resize"):
         boxes = tf.convert_to_tensor(boxes, tf.float32)
@@ -175,6 +193,13 @@ def random_crop_boxes(image_dims: tf.Tensor, scale: Range = (0.08, 1.0), ratio: 
     largest centred crop whose aspect ratio lies in `ratio` (torchvision's fallback). The
     fused decode draws the same boxes from the same uniforms in its kernel
     (cc/kernels/decode/crop_boxes.h); this graph version is the reference the tests compare with.
+
+    Args:
+      image_dims: int32 `[B, 2]` (height, width) of each image.
+      scale: (min, max) fraction of the image's area.
+      ratio: (min, max) aspect ratio (width / height).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      attempts: draws per image before the fallback crop.
     """
     dims = tf.cast(image_dims, tf.float32)
     h, w = dims[:, 0:1], dims[:, 1:2]
@@ -253,6 +278,27 @@ def random_resized_crop(contents_or_images: Union[TensorLike, Images], size: Siz
     size) or decoded images (dense or ragged). Boxes come from stateless RNG on `seed`.
     `mirror` (None, bool, flip probability, or `[B]` flags) and `mean`/`std` (float32
     output `(x - mean) / std`) are fused into the same pass; otherwise the output is uint8.
+
+    Args:
+      contents_or_images: encoded `tf.string [B]` (decoded inside the op, only where the output needs
+        pixels) or decoded uint8 images `[B, H, W, C]`, dense or ragged.
+      size: output (height, width), or one int for a square.
+      scale: (min, max) fraction of the image's area the crop covers.
+      ratio: (min, max) aspect ratio (width / height), drawn log-uniformly.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      method: "bilinear", "bicubic", "area" or "nearest".
+      antialias: widen the kernel when downscaling (`tf.image.resize`'s antialias).
+      mirror: None, a bool, a flip probability (drawn with `seed`), or `[B]` bool flags.
+      mean: None (uint8 output), or one value per channel on the 0..255 scale: float32
+        `(x - mean) / std` output from the same pass.
+      std: one value per channel with `mean`.
+      channels: 1, 3 or 4 output channels for encoded input.
+      dct_method: libjpeg's IDCT: "INTEGER_ACCURATE" (as PIL), "INTEGER_FAST" (`tf.io.decode_jpeg`'s
+        default) or "FLOAT".
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8) while
+        the crop stays at least the output size.
+      apply_exif_orientation: rotate/flip JPEGs by their EXIF orientation tag.
+      max_pixels: images with more pixels are refused (a decompression bomb guard).
     """
     with tf.name_scope(name or "random_resized_crop"):
         fuse = dict(mirror=mirror, mean=mean, std=std, seed=_mirror_seed(seed))
@@ -267,7 +313,13 @@ def random_resized_crop(contents_or_images: Union[TensorLike, Images], size: Siz
 
 def center_crop_boxes(image_dims: tf.Tensor, resize_shorter: int, crop: Tuple[int, int]) -> tf.Tensor:
     """Boxes equivalent to resizing the shorter side to `resize_shorter` (rounded sizes, as
-    tf.image pipelines) and then taking the centred `crop`."""
+    tf.image pipelines) and then taking the centred `crop`.
+
+    Args:
+      image_dims: int32 `[B, 2]` (height, width) of each image.
+      resize_shorter: the shorter side's length after the resize.
+      crop: (height, width) of the centred crop.
+    """
     dims = tf.cast(image_dims, tf.float32)
     h, w = dims[:, 0], dims[:, 1]
     s = resize_shorter / tf.minimum(h, w)
@@ -286,7 +338,26 @@ def resize_center_crop(contents_or_images: Union[TensorLike, Images], resize_sho
                        max_pixels: int = DEFAULT_MAX_PIXELS, name: Optional[str] = None) -> tf.Tensor:
     """The evaluation transform, fused: resize the shorter side to `resize_shorter`, take the
     centred `crop`; only the pixels the crop needs are decoded and resampled. With
-    `mean`/`std` the output is float32 `(x - mean) / std` from the same pass."""
+    `mean`/`std` the output is float32 `(x - mean) / std` from the same pass.
+
+    Args:
+      contents_or_images: encoded `tf.string [B]` (decoded inside the op, only where the output needs
+        pixels) or decoded uint8 images `[B, H, W, C]`, dense or ragged.
+      resize_shorter: the shorter side's length after the resize.
+      crop: (height, width) of the centred crop, or one int.
+      method: "bilinear", "bicubic", "area" or "nearest".
+      antialias: widen the kernel when downscaling (`tf.image.resize`'s antialias).
+      mean: None (uint8 output), or one value per channel on the 0..255 scale: float32
+        `(x - mean) / std` output from the same pass.
+      std: one value per channel with `mean`.
+      channels: 1, 3 or 4 output channels for encoded input.
+      dct_method: libjpeg's IDCT: "INTEGER_ACCURATE" (as PIL), "INTEGER_FAST" (`tf.io.decode_jpeg`'s
+        default) or "FLOAT".
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8) while
+        the crop stays at least the output size.
+      apply_exif_orientation: rotate/flip JPEGs by their EXIF orientation tag.
+      max_pixels: images with more pixels are refused (a decompression bomb guard).
+    """
     crop_hw = (crop, crop) if isinstance(crop, int) else tuple(crop)
     if resize_shorter <= 0 or min(crop_hw) <= 0 or max(crop_hw) > resize_shorter:
         raise ValueError(f"need 0 < crop <= resize_shorter, got crop={crop}, resize_shorter={resize_shorter}")
@@ -328,8 +399,11 @@ def crop_mirror_normalize(images: Images, mean: Sequence[float], std: Sequence[f
       mean, std: one value per channel, on the 0..255 scale (e.g. IMAGENET_MEAN/STD).
       crop: None or (height, width), centred unless `crop_offsets` `[B, 2]` (y, x) is given.
       mirror: None, a bool, a flip probability (with `seed`), or a `[B]` bool tensor.
-      layout: "NHWC" or "NCHW". dtype: tf.float32, tf.float16 or tf.bfloat16.
+      layout: "NHWC" or "NCHW".
+      dtype: tf.float32, tf.float16 or tf.bfloat16.
       pad_channels: pad to 4 channels with zeros.
+      crop_offsets: int32 `[B, 2]` (y, x) of each crop, or None for centred crops.
+      seed: the stateless seed of a `mirror` probability (None: random).
     """
     _checks.one_of("layout", layout, ("NHWC", "NCHW"))
     _checks.one_of("dtype", tf.as_dtype(dtype), (tf.float32, tf.float16, tf.bfloat16))
@@ -365,7 +439,13 @@ def crop_mirror_normalize(images: Images, mean: Sequence[float], std: Sequence[f
 
 
 def flip(images: Images, horizontal: Flags = None, vertical: Flags = None, name: Optional[str] = None) -> tf.Tensor:
-    """Flips each image of `[B, H, W, C]` by its own flags (None, a bool, or `[B]` bools)."""
+    """Flips each image of `[B, H, W, C]` by its own flags (None, a bool, or `[B]` bools).
+
+    Args:
+      images: `[B, H, W, C]` (uint8, float32, float16, bfloat16 or int32).
+      horizontal: None, a bool, or `[B]` bools: flip left-right.
+      vertical: None, a bool, or `[B]` bools: flip upside down.
+    """
     with tf.name_scope(name or "flip"):
         images = tf.convert_to_tensor(images)
         _checks.static_rank("images", images, (4,))
@@ -381,6 +461,13 @@ def warp_affine(images: Images, matrices: TensorLike, size: Optional[Size] = Non
 
     `matrices` `[B, 2, 3]` (or `[2, 3]` for all) map output pixel centres to input
     coordinates: `x_in = a*x + b*y + c`, `y_in = d*x + e*y + f`. Outside pixels get `fill_value`.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      matrices: float32 `[B, 2, 3]` or `[2, 3]`, output pixel centres to input coordinates.
+      size: output (height, width); None keeps the input's.
+      interpolation: "bilinear" or "nearest".
+      fill_value: the value of pixels that map outside the image.
     """
     _checks.one_of("interpolation", interpolation, ("nearest", "bilinear"))
     with tf.name_scope(name or "warp_affine"):
@@ -415,6 +502,28 @@ def resize_and_pad(contents_or_images: Union[TensorLike, Images], size: Size, sc
     Returns `(images [B, H, W, C], image_info [B, 6])`, the info being (scale_y, scale_x,
     offset_y, offset_x, height, width): an input pixel coordinate (after the flip) maps to the
     output coordinate `input * scale - offset`.
+
+    Args:
+      contents_or_images: encoded `tf.string [B]` (decoded inside the op, only where the output needs
+        pixels) or decoded uint8 images `[B, H, W, C]`, dense or ragged.
+      size: output (height, width), or one int for a square.
+      scale: (min, max) of the scale drawn per image, relative to fitting into `size`.
+      jitter: take a random `size` crop where the scaled image is larger.
+      center: centre the image (letterbox); else top-left.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      method: "bilinear", "bicubic", "area" or "nearest".
+      antialias: widen the kernel when downscaling (`tf.image.resize`'s antialias).
+      mirror: None, a bool, a flip probability (drawn with `seed`), or `[B]` bool flags.
+      mean: None (uint8 output), or one value per channel on the 0..255 scale: float32
+        `(x - mean) / std` output from the same pass.
+      std: one value per channel with `mean`.
+      pad_value: the padding's value, after normalisation when `mean` is given.
+      channels: 1, 3 or 4 output channels for encoded input.
+      dct_method: libjpeg's IDCT: "INTEGER_ACCURATE" (as PIL), "INTEGER_FAST" (`tf.io.decode_jpeg`'s
+        default) or "FLOAT".
+      max_dct_denom: JPEGs decoded at up to 1/`max_dct_denom` DCT scale (1: full size).
+      apply_exif_orientation: rotate/flip JPEGs by their EXIF orientation tag.
+      max_pixels: images with more pixels are refused (a decompression bomb guard).
     """
     if jitter and center:
         raise ValueError("jitter and center exclude each other")

@@ -141,7 +141,12 @@ def _to_ragged(values: tf.Tensor, shapes: tf.Tensor) -> tf.RaggedTensor:
 
 def image_shape(contents: TensorLike, apply_exif_orientation: bool = False,
                 name: Optional[str] = None) -> tf.Tensor:
-    """`[..., 3]` int32 (height, width, native channels) read from image headers only."""
+    """`[..., 3]` int32 (height, width, native channels) read from image headers only.
+
+    Args:
+      contents: encoded images, `tf.string` of any shape.
+      apply_exif_orientation: report the shape after the EXIF rotation (JPEG).
+    """
     with tf.name_scope(name or "image_shape"):
         contents = _checks.string_tensor("contents", contents)
         shape, errors = _loader.ops().tf_gpu_aug_image_shape(

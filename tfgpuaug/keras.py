@@ -70,6 +70,7 @@ def _init_with_signature(transform_class: type):
 
 
 def _layer_doc(transform_class: type, lead: str) -> str:
+    lead = lead.replace("\n", "\n    ")
     return (f"{lead}\n\n    The layer of `tfgpuaug.{transform_class.__name__}`, with its arguments (and Keras's "
             f"`name` and `dtype`):\n\n    " + inspect.cleandoc(transform_class.__doc__ or "").replace("\n", "\n    "))
 
@@ -116,6 +117,8 @@ class LetterboxWithInfo(TransformLayer):
     def compute_output_shape(self, input_shape):
         return (self.transform.output_shape(tuple(input_shape)), (input_shape[0], 6))
 
+
+LetterboxWithInfo.__doc__ = _layer_doc(_t.Letterbox, inspect.cleandoc(LetterboxWithInfo.__doc__))
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,

@@ -187,6 +187,16 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
     Run it where the bytes are (for example on tf.data service workers) and `device_stage` with
     the same transforms on the trainer: the result equals `gpu_augment` on one host.
     `on_error` and the box arguments as `gpu_augment`'s: skipped samples leave the batch here.
+
+    Args:
+      transforms: the same transforms as the `device_stage` that follows.
+      seed: seed of the per-batch seeds (random when None).
+      num_parallel_calls: batches processed at once.
+      on_error: "raise" or "skip", as `gpu_augment`'s.
+      bounding_box_format: the boxes' format, as `gpu_augment`'s.
+      max_boxes: pad boxes to this many, as `gpu_augment`'s (None: ragged).
+      min_box_area: as `gpu_augment`'s.
+      min_box_visibility: as `gpu_augment`'s.
     """
     plan = _Plan(transforms)
     base = _base_seed(seed)
@@ -212,7 +222,13 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
 def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch: int = 1,
                  _host_stop: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The device half of `gpu_augment`: takes `host_stage`'s `(batch_seed, element)` and runs
-    the remaining transforms on `device` (see `resolve_device`); without a GPU, on the CPU."""
+    the remaining transforms on `device` (see `resolve_device`); without a GPU, on the CPU.
+
+    Args:
+      transforms: the same transforms as the `host_stage` before it.
+      device: where the rest runs (None: the enclosing scope's GPU, else "/gpu:0" when there is one).
+      prefetch: batches prefetched on the device.
+    """
     plan = _Plan(transforms)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
@@ -307,6 +323,19 @@ def distribute(strategy: tf.distribute.Strategy,
     (`InputOptions(experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,
     experimental_replication_mode=PER_REPLICA)`). Replica i draws from seed + i, so replicas
     do not repeat each other's augmentations. The other arguments are `gpu_augment`'s.
+
+    Args:
+      strategy: the `tf.distribute.Strategy` the model is built under.
+      dataset_fn: `input_context -> tf.data.Dataset` of per-replica batches.
+      transforms: as `gpu_augment`'s.
+      seed: base seed; replica i uses seed + i.
+      prefetch: as `gpu_augment`'s.
+      num_parallel_calls: as `gpu_augment`'s.
+      on_error: "raise" or "skip", as `gpu_augment`'s.
+      bounding_box_format: the boxes' format, as `gpu_augment`'s.
+      max_boxes: pad boxes to this many, as `gpu_augment`'s (None: ragged).
+      min_box_area: as `gpu_augment`'s.
+      min_box_visibility: as `gpu_augment`'s.
     """
     devices = list(strategy.extended.worker_devices)
     base = _base_seed(seed)

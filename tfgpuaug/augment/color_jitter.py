@@ -32,7 +32,17 @@ def color_jitter(images: Images, brightness: float = 0.0, contrast: float = 0.0,
                  ) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor, tf.Tensor]]:
     """`images` uint8 `[B, H, W, C]` jittered per sample (see the module). With
     `return_plan`, also the `[B, 4]` op ids in the order each sample applied them and their
-    parameters (factors; hue in turns)."""
+    parameters (factors; hue in turns).
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      brightness: factor drawn in [max(0, 1 - b), 1 + b].
+      contrast: factor drawn in [max(0, 1 - c), 1 + c].
+      saturation: factor drawn in [max(0, 1 - s), 1 + s].
+      hue: shift drawn in [-hue, hue] turns (at most 0.5).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return what each sample drew (see Returns).
+    """
     from tfgpuaug.geometry import _seed_tensor
 
     check_color_jitter_args(brightness, contrast, saturation, hue)

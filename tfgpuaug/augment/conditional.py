@@ -24,6 +24,12 @@ def random_choice(images: Images, transforms: Sequence[BatchFn],
 
     Every transform must map `[n, ...]` to the same output shape and dtype (n may be 0).
     Cost: each branch runs once on its gathered samples, plus one gather and one scatter.
+
+    Args:
+      images: a batch `[B, ...]`.
+      transforms: batch functions `f(images, seed=...)`.
+      probs: the probability of each transform (None: uniform).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     transforms = list(transforms)
     if not transforms:
@@ -48,7 +54,14 @@ def random_choice(images: Images, transforms: Sequence[BatchFn],
 
 
 def random_apply(images: Images, transform: BatchFn, p: float = 0.5, seed: Seed = None) -> tf.Tensor:
-    """Applies `transform` to each sample with probability `p`; the others pass unchanged."""
+    """Applies `transform` to each sample with probability `p`; the others pass unchanged.
+
+    Args:
+      images: a batch `[B, ...]`.
+      transform: a batch function `f(images, seed=...)` mapping `[n, ...]` to the same shape and dtype.
+      p: probability that a sample goes through `transform`.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+    """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be in [0, 1], got {p}")
     return random_choice(images, [transform, lambda x: x], [p, 1.0 - p], seed)

@@ -42,7 +42,18 @@ def grid_mask(images: Images, d: Tuple[int, int] = (96, 224), ratio: float = 0.6
               mode: int = 1, probability: float = 1.0, seed: Seed = None,
               return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
     """`images` `[B, H, W, C]` (uint8 or float, static H and W) with the grid masked per sample.
-    With `return_plan`, also `[B, 5]` int32 (applied, d, offset_y, offset_x, degrees)."""
+    With `return_plan`, also `[B, 5]` int32 (applied, d, offset_y, offset_x, degrees).
+
+    Args:
+      images: uint8 or float `[B, H, W, C]` with static H and W.
+      d: (min, max) grid unit in pixels, drawn in [min, max).
+      ratio: the kept stripe's share of a unit, in (0, 1).
+      rotate: rotation by a whole number of degrees in [0, rotate).
+      mode: 1 masks the squares between stripes, 0 the stripes.
+      probability: probability that a sample is masked.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return what each sample drew (see Returns).
+    """
     from tfgpuaug.augment import ops
     from tfgpuaug.geometry import _seed_tensor
 

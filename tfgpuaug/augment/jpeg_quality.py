@@ -25,7 +25,15 @@ def check_jpeg_quality_args(quality: Tuple[int, int], probability: float) -> Non
 def jpeg_quality(images: Images, quality: Tuple[int, int] = (30, 95), probability: float = 1.0,
                  seed: Seed = None, return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
     """uint8 `images` `[B, H, W, C]` (1, 3 or 4 channels) through a JPEG round trip per sample.
-    With `return_plan`, also the `[B]` qualities (0 where the sample was left alone)."""
+    With `return_plan`, also the `[B]` qualities (0 where the sample was left alone).
+
+    Args:
+      images: uint8 `[B, H, W, C]`, 1, 3 or 4 channels.
+      quality: (min, max) JPEG quality drawn per sample.
+      probability: probability that a sample goes through.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return what each sample drew (see Returns).
+    """
     from tfgpuaug.augment.ops import check_images
     from tfgpuaug.geometry import _seed_tensor
 

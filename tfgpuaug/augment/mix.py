@@ -34,7 +34,14 @@ def _check(images, labels, alpha):
 def mixup(images: Images, labels: tf.Tensor, alpha: float = 0.2,
           seed: Seed = None) -> Tuple[tf.Tensor, tf.Tensor]:
     """Per-sample MixUp with a shuffled partner: lam ~ Beta(alpha, alpha);
-    images lam * x + (1 - lam) * x_partner (rounded for uint8), labels likewise."""
+    images lam * x + (1 - lam) * x_partner (rounded for uint8), labels likewise.
+
+    Args:
+      images: `[B, H, W, C]` (uint8 rounded, or float).
+      labels: one-hot (or soft) float labels `[B, classes]`.
+      alpha: the Beta distribution's parameter.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+    """
     images, labels = _check(images, labels, alpha)
     n = tf.shape(images)[0]
     s_lam, s_perm = tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), 2))
@@ -54,7 +61,14 @@ def mixup(images: Images, labels: tf.Tensor, alpha: float = 0.2,
 def cutmix(images: Images, labels: tf.Tensor, alpha: float = 1.0,
            seed: Seed = None) -> Tuple[tf.Tensor, tf.Tensor]:
     """Per-sample CutMix: a box of area fraction 1 - lam (lam ~ Beta(alpha, alpha)) is pasted
-    from a shuffled partner; labels are mixed by the pasted box's exact area."""
+    from a shuffled partner; labels are mixed by the pasted box's exact area.
+
+    Args:
+      images: `[B, H, W, C]`.
+      labels: one-hot (or soft) float labels `[B, classes]`.
+      alpha: the Beta distribution's parameter.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+    """
     images, labels = _check(images, labels, alpha)
     n = tf.shape(images)[0]
     h, w = tf.shape(images)[1], tf.shape(images)[2]

@@ -111,6 +111,18 @@ def rand_augment(images: Images, num_ops: int = 2, magnitude: int = 9, num_magni
 
     `monotonic_mag=False` uses the original implementations' posterize and solarize mappings,
     which weaken as the magnitude grows (bits 4..8, threshold 0..256).
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      num_ops: ops per sample.
+      magnitude: strength in [0, num_magnitude_bins).
+      num_magnitude_bins: the magnitude scale's size.
+      monotonic_mag: posterize and solarize strengthen with the magnitude.
+      augmentations: the op names to choose from (None: the standard list).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      return_plan: also return what each sample drew (see Returns).
     """
     check_rand_augment_args(num_ops, magnitude, num_magnitude_bins)
     table = dict(registry.STANDARD)
@@ -133,7 +145,17 @@ def rand_augment(images: Images, num_ops: int = 2, magnitude: int = 9, num_magni
 def trivial_augment(images: Images, num_magnitude_bins: int = 31, augmentations: Optional[Sequence] = None,
                     seed: Seed = None, fill_value: float = 128.0, interpolation: str = "bilinear",
                     return_plan: bool = False) -> ImagesOrPlan:
-    """TrivialAugmentWide: one op per sample, uniformly chosen, at a uniform magnitude bin."""
+    """TrivialAugmentWide: one op per sample, uniformly chosen, at a uniform magnitude bin.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      num_magnitude_bins: the magnitude scale's size.
+      augmentations: the op names to choose from (None: the wide list).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      return_plan: also return what each sample drew (see Returns).
+    """
     if num_magnitude_bins < 2:
         raise ValueError(f"num_magnitude_bins must be >= 2, got {num_magnitude_bins}")
     augs = registry.select(augmentations or registry.TRIVIAL_AUGMENT_OPS, registry.WIDE)
@@ -152,7 +174,16 @@ AUTO_AUGMENT_BINS = 11  # magnitudes 0..10, as the AutoAugment paper's policies
 def auto_augment(images: Images, policy: str = "imagenet", seed: Seed = None, fill_value: float = 128.0,
                  interpolation: str = "bilinear", return_plan: bool = False) -> ImagesOrPlan:
     """AutoAugment: each sample draws one sub-policy; each of its ops applies with its
-    probability at its magnitude (11 bins)."""
+    probability at its magnitude (11 bins).
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      policy: the policy's name (`auto_augment_policies.POLICIES`).
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      fill_value: the value of pixels a geometric op moves in from outside the image.
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      return_plan: also return what each sample drew (see Returns).
+    """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(POLICIES))}")
     subs = POLICIES[policy]

@@ -42,7 +42,20 @@ def random_erasing(images: Images, probability: float = 0.5, area: Tuple[float, 
                    return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
     """`images` `[B, H, W, C]` (uint8 or float) with rectangles erased per sample (see the
     module). With `return_plan`, also the rectangles `[B, max_count, 4]` (y, x, h, w; zero
-    size where a slot erased nothing)."""
+    size where a slot erased nothing).
+
+    Args:
+      images: uint8 or float `[B, H, W, C]`.
+      probability: probability that a sample is erased.
+      area: (min, max) fraction of the area erased.
+      min_aspect: smallest aspect ratio of a rectangle.
+      max_aspect: largest (None: 1 / min_aspect).
+      mode: "const", "rand" or "pixel" (see the module).
+      value: the fill of mode "const".
+      count: (min, max) rectangles per erased sample.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return what each sample drew (see Returns).
+    """
     from tfgpuaug.geometry import _seed_tensor
 
     check_random_erasing_args(probability, area, min_aspect, max_aspect, mode, count)

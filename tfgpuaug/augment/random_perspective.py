@@ -101,7 +101,17 @@ def random_perspective(images: Images, distortion_scale: float = 0.5, probabilit
                        interpolation: str = "bilinear", fill: float = 0.0, seed: Seed = None,
                        return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
     """`images` `[B, H, W, C]` (uint8 or float) warped per sample (see the module). With
-    `return_plan`, also the `[B, 3, 3]` output-to-input homographies (float64)."""
+    `return_plan`, also the `[B, 3, 3]` output-to-input homographies (float64).
+
+    Args:
+      images: uint8 or float `[B, H, W, C]`.
+      distortion_scale: how far corners may move, as a fraction of half the image.
+      probability: probability that a sample is warped.
+      interpolation: "bilinear" or "nearest".
+      fill: the value of pixels that map outside the image.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return what each sample drew (see Returns).
+    """
     from tfgpuaug.geometry import _seed_tensor
 
     check_random_perspective_args(distortion_scale, probability, interpolation)

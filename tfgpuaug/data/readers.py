@@ -32,7 +32,16 @@ def _listing(root: str) -> Tuple[list, list, list]:
 
 def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False,
               seed: Optional[int] = None, shard: Optional[Tuple[int, int]] = None) -> tf.data.Dataset:
-    """(bytes, label) from explicit files and labels."""
+    """(bytes, label) from explicit files and labels.
+
+    Args:
+      files: image file names (any filesystem `tf.io.gfile` opens).
+      labels: one int label per file.
+      shuffle: shuffle the files (reshuffled every epoch).
+      seed: the shuffle's seed (None: random).
+      shard: (n, i) keeps every n-th file starting at i, before shuffling (multi-worker input;
+        `shard_for` makes it from an InputContext).
+    """
     files, labels = list(files), [int(x) for x in labels]
     if len(files) != len(labels):
         raise ValueError(f"{len(files)} files but {len(labels)} labels")
@@ -69,6 +78,14 @@ def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
     A flat folder (no sub-folders) needs `label_fn(file_name) -> int`. The returned dataset
     has `class_names` (list) and `class_indices` (name -> label) attributes. `shard=(n, i)`
     keeps every n-th file starting at i, before shuffling (for multi-worker input).
+
+    Args:
+      root: the folder of class sub-folders (or of images, with `label_fn`).
+      shuffle: shuffle the files (reshuffled every epoch).
+      seed: the shuffle's seed (None: random).
+      shard: (n, i) keeps every n-th file starting at i, before shuffling (multi-worker input;
+        `shard_for` makes it from an InputContext).
+      label_fn: `file_name -> int` for a flat folder.
     """
     classes, files, labels = _listing(root)
     if not classes:
@@ -88,6 +105,9 @@ def shard_for(input_context: Optional[tf.distribute.InputContext]) -> Optional[T
     In `strategy.distribute_datasets_from_function(lambda ctx: image_folder(root,
     shard=shard_for(ctx)).batch(ctx.get_per_replica_batch_size(global_batch)) ...)`
     each input pipeline reads its own files.
+
+    Args:
+      input_context: the `tf.distribute.InputContext`, or None.
     """
     if input_context is None or input_context.num_input_pipelines <= 1:
         return None

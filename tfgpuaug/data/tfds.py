@@ -49,6 +49,7 @@ def tfds(name_or_builder: Union[str, Any], split: str, data_dir: Optional[str] =
       split: "train", "validation[:10%]", ... (TFDS's split syntax).
       data_dir: where the prepared dataset lives (TFDS's default when None).
       shuffle_files: shuffle the record files (reshuffled every epoch); `seed` fixes the order.
+      seed: the shuffle's seed (None: random).
       input_context: a `tf.distribute.InputContext`: each input pipeline reads its own files.
       as_supervised: (image bytes, label) pairs instead of feature dicts.
       download: run `download_and_prepare` first.

@@ -19,6 +19,14 @@ def tfrecord(files: Union[str, Sequence[str]], shuffle: bool = False, seed: Opti
 
     ImageNet TFRecords written by TF's `build_imagenet_data.py` number classes from 1:
     pass `label_offset=-1` for 0-based labels. `shard=(n, i)` splits by file.
+
+    Args:
+      files: TFRecord file names or a glob pattern.
+      shuffle: shuffle the files (reshuffled every epoch).
+      seed: the shuffle's seed (None: random).
+      shard: (n, i) keeps every n-th file starting at i.
+      label_offset: added to every label.
+      num_parallel_reads: files read at once (-1: autotuned).
     """
     return _records(files, shuffle, seed, shard, num_parallel_reads).map(
         lambda record: _parse_classification(record, label_offset), num_parallel_calls=tf.data.AUTOTUNE)
@@ -68,7 +76,16 @@ def detection_tfrecord(files: Union[str, Sequence[str]], shuffle: bool = False, 
     `image/object/bbox/{xmin,ymin,xmax,ymax}` fractions, so pass
     `bounding_box_format="rel_xyxy"` to `gpu_augment`). With `include_masks`, the instance
     masks `image/object/mask` (PNG bytes, one per box) come as `"instance_masks"`.
-    Use `ragged_batch` to batch. A record with ragged box fields of different lengths raises."""
+    Use `ragged_batch` to batch. A record with ragged box fields of different lengths raises.
+
+    Args:
+      files: TFRecord file names or a glob pattern.
+      shuffle: shuffle the files (reshuffled every epoch).
+      seed: the shuffle's seed (None: random).
+      shard: (n, i) keeps every n-th file starting at i.
+      include_masks: also read the instance masks.
+      num_parallel_reads: files read at once (-1: autotuned).
+    """
     def parse(record):
         f = tf.io.parse_single_example(record, _DETECTION_FEATURES)
         dense = {k: tf.sparse.to_dense(v) if isinstance(v, tf.sparse.SparseTensor) else v for k, v in f.items()}

@@ -20,7 +20,11 @@ DEFAULT_FIELDS = {"image": "jpg;jpeg;png;webp", "label": "cls"}
 
 def expand_braces(pattern: str) -> list:
     """WebDataset's shard notation: "shards-{000..009}.tar" -> 10 names (ranges keep the
-    width of their first bound; "{a,b}" lists alternatives). Nested braces are expanded too."""
+    width of their first bound; "{a,b}" lists alternatives). Nested braces are expanded too.
+
+    Args:
+      pattern: a name with `{a..b}` ranges or `{x,y}` alternatives.
+    """
     match = re.search(r"\{([^{}]*)\}", pattern)
     if match is None:
         return [pattern]
@@ -62,7 +66,13 @@ def tar_samples(files: Union[str, Sequence[str], tf.Tensor],
                 fields: Union[Mapping[str, str], Sequence[str]] = DEFAULT_FIELDS,
                 missing_ok: bool = False) -> tf.data.Dataset:
     """The samples of the given shards in order: dicts of `__key__`, `__url__` and one
-    string per field (the member's bytes; empty for a missing member with `missing_ok`)."""
+    string per field (the member's bytes; empty for a missing member with `missing_ok`).
+
+    Args:
+      files: tar shard names, a brace pattern, or a string tensor.
+      fields: field name -> member extensions (";"-separated alternatives), or a list of extensions.
+      missing_ok: give an empty string for a missing member instead of raising.
+    """
     from tfgpuaug import _loader
 
     named = _field_names(fields)
