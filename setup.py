@@ -61,6 +61,7 @@ class BuildOpLibrary(build_ext):
             target.build_dir = os.path.abspath(os.environ["TFGPUAUG_OBJ_DIR"])
         native_build.build(target)
         major, minor = tf.__version__.split(".")[:2]
+        cuda_version = native_build.nvcc_version() if use_cuda else None
         # Next to the built library, and in the source tree for in-place use (setuptools
         # builds in-place extensions under build/ and copies only the library over; it
         # hides the --inplace flag from this method). The sanitized build has its own copy.
@@ -73,6 +74,9 @@ class BuildOpLibrary(build_ext):
                 f.write(f"TF_VERSION = {tf.__version__!r}\n")
                 f.write(f"TF_MAJOR_MINOR = ({major}, {minor})\n")
                 f.write(f"CUDA_BUILT = {use_cuda}\n")
+                f.write("# The CUDA release the kernels were compiled with and whose runtime is linked: its\n"
+                        "# driver requirement is the GPU kernels' (CUDA 13: R580 or newer).\n")
+                f.write(f"CUDA_VERSION = {cuda_version if use_cuda else None!r}\n")
                 f.write("# libjpeg-turbo built for x86-64-v3 linked in (used on CPUs that have it).\n")
                 f.write(f"JPEG_X86_64_V3 = {target.jpeg_x86_64_v3}\n")
 
@@ -96,6 +100,8 @@ class BuildOpLibrary(build_ext):
             f.write(f"TF_MAJOR_MINOR = {minors[-1]!r}\n")
             # scripts/build_wheels.sh requires both by default (TFGPUAUG_CUDA=1, TFGPUAUG_JPEG_V3=1).
             f.write(f"CUDA_BUILT = {os.environ.get('TFGPUAUG_CUDA') == '1'}\n")
+            cuda_built = os.environ.get("TFGPUAUG_CUDA") == "1"
+            f.write(f"CUDA_VERSION = {native_build.nvcc_version() if cuda_built else None!r}\n")
             f.write(f"JPEG_X86_64_V3 = {os.environ.get('TFGPUAUG_JPEG_V3') == '1'}\n")
 
 

@@ -28,6 +28,17 @@ def find_nvcc() -> str | None:
     return shutil.which("nvcc")
 
 
+def nvcc_version(nvcc: str | None = None) -> str | None:
+    """The CUDA release of nvcc ("13.0"), None without one: the runtime the op library links,
+    which sets the oldest driver its GPU kernels run on."""
+    nvcc = nvcc or find_nvcc()
+    if nvcc is None:
+        return None
+    out = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"release (\d+\.\d+)", out)
+    return m.group(1) if m else None
+
+
 def cuda_home(nvcc: str) -> str:
     """The toolkit root: CUDA_HOME, else nvcc's grandparent, else /usr/local/cuda."""
     for home in (os.environ.get("CUDA_HOME"), os.path.dirname(os.path.dirname(os.path.realpath(nvcc))),

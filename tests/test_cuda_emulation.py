@@ -71,6 +71,20 @@ def test_selfcheck_fails_with_the_error_when_the_driver_is_too_old(emulated_modu
     assert "cudaErrorInsufficientDriver" in run.stdout and "driver 12040, runtime 13000" in run.stdout
 
 
+def test_a_too_old_driver_fails_every_gpu_kernel_saying_what_to_do(emulated_module):
+    """On a driver older than the linked runtime (CUDA 12 drivers, a CUDA 13 build), a GPU
+    kernel's error names both versions and the fix, not a bare CUDA code (issue #33)."""
+    code = ("import numpy as np, tfgpuaug_kernels as k\n"
+            "k.flip_gpu(np.zeros((2, 3, 4, 3), np.uint8), np.ones(2, bool), np.zeros(2, bool))\n")
+    env = with_fake_nvjpeg(emulated_module, TFGPUAUG_CUDA_EMU_DRIVER="12040", TFGPUAUG_CUDA_EMU_QUIET="1",
+                           PYTHONPATH=emulated_module)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode != 0
+    assert "cudaErrorInsufficientDriver" in run.stderr, run.stderr[-1500:]
+    for part in ("CUDA 13.0 runtime", "supports CUDA 12.4", "update the driver"):
+        assert part in run.stderr, run.stderr[-1500:]
+
+
 def test_gpu_tests_pass_on_the_emulator(emulated_module):
     env = with_fake_nvjpeg(emulated_module, TFGPUAUG_KERNELS_MODULE_DIR=emulated_module)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",

@@ -370,8 +370,8 @@ bool GpuAvailable() {
 }
 
 #if TFGPUAUG_CUDA
-void CudaOk(cudaError_t e) {
-  if (e != cudaSuccess) throw std::runtime_error(cudaGetErrorString(e));
+void CudaOk(cudaError_t e) {  // with the op library's message (and advice for a too-old driver)
+  if (e != cudaSuccess) throw std::runtime_error(tfgpuaug::CudaError(e, "CUDA").message());
 }
 
 // Decodes a batch through the GPU path and copies the results back to numpy.

@@ -19,9 +19,31 @@ inline int GridBlocks(size_t total) {
   return static_cast<int>(b == 0 ? 1 : (b < 4096 ? b : 4096));
 }
 
+// "12.8" for CUDA's version numbers (12080).
+inline std::string CudaVersionName(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// What to do about errors that mean this build cannot run on this machine at all.
+inline std::string CudaErrorAdvice(cudaError_t e) {
+  if (e == cudaErrorInsufficientDriver) {
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    return " (tfgpuaug's GPU kernels link the CUDA " + CudaVersionName(runtime) +
+           " runtime, and this machine's NVIDIA driver supports CUDA " + CudaVersionName(driver) +
+           " at most: update the driver (CUDA 13 needs R580 or newer), or run the stage on the CPU with "
+           "gpu_augment(..., device=\"/cpu:0\"))";
+  }
+  if (e == cudaErrorNoKernelImageForDevice) {
+    return " (this build has no kernels for this GPU's architecture: rebuild with an nvcc that supports it)";
+  }
+  return "";
+}
+
 // A failed CUDA call: out of memory, or a device error (never the input's fault).
 inline Status CudaError(cudaError_t e, const char* what) {
-  std::string message = std::string(what) + ": " + cudaGetErrorString(e);
+  std::string message = std::string(what) + ": " + cudaGetErrorString(e) + CudaErrorAdvice(e);
   return e == cudaErrorMemoryAllocation ? Status::OutOfMemory(std::move(message))
                                         : Status::Device(std::move(message));
 }

@@ -556,7 +556,19 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
 
 using cuda_emu::Fail;
 
-cudaError_t cudaMalloc(void** ptr, size_t size) { return cuda_emu::Register(ptr, size, false); }
+int EmulatedDriverVersion();
+// With an emulated driver older than the runtime, every call that needs the device fails, as
+// the real runtime's do.
+bool DriverTooOld() {
+  const int driver = EmulatedDriverVersion();
+  return driver > 0 && driver < CUDART_VERSION;
+}
+
+cudaError_t cudaMalloc(void** ptr, size_t size) {
+  if (DriverTooOld())
+    return Fail(cudaErrorInsufficientDriver, "cudaMalloc with a driver older than the runtime");
+  return cuda_emu::Register(ptr, size, false);
+}
 cudaError_t cudaFree(void* ptr) {
   cuda_emu::RunQueuedCopies();
   return cuda_emu::Unregister(ptr, false);
@@ -674,6 +686,8 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorInvalidConfiguration";
     case cudaErrorInsufficientDriver:
       return "cudaErrorInsufficientDriver";
+    case cudaErrorNoKernelImageForDevice:
+      return "cudaErrorNoKernelImageForDevice";
     case cudaErrorNoDevice:
       return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice:
