@@ -60,12 +60,45 @@ def _takes_seed(fn) -> bool:
         return False
 
 
-class _Plan:
-    """The transforms as one callable, and where a GPU-placed stage splits them."""
+_DECODERS = "RandomResizedCrop, ResizeCenterCrop, Resize, RandomIoUCrop, ScaleJitter or Letterbox"
 
-    def __init__(self, transforms: Transforms):
+
+class _Plan:
+    """The transforms as one callable, and where a GPU-placed stage splits them. With
+    `training=False` every transform runs its inference behaviour (no randomness)."""
+
+    def __init__(self, transforms: Transforms, training: bool = True):
         self.composed = isinstance(transforms, (list, tuple))
         self.fn = Compose(list(transforms)) if self.composed else transforms
+        self.training = bool(training)
+
+    def check_input(self, element_spec) -> None:
+        """Refuses, when the stage is built, inputs the transforms would get wrong or fail on
+        deep inside the graph: encoded bytes before any decoding transform, and images that are
+        not uint8 (tfgpuaug's transforms work on 0..255 pixels and do not guess a float's range)."""
+        if not self.composed:
+            return
+        spec, _ = Layout.split_images(element_spec)
+        transforms = self.fn.transforms
+        if spec.dtype == tf.string:
+            for t in transforms:
+                if getattr(t, "decodes", False):
+                    break
+                name = type(t).__name__
+                raise ValueError(f"{name} needs decoded images, and this dataset's images are encoded bytes "
+                                 f"(tf.string): put a decoding transform ({_DECODERS}) first, e.g. "
+                                 f"[RandomResizedCrop(224), {name}(...)]")
+            return
+        if spec.dtype != tf.uint8:
+            first = next((t for t in transforms if not getattr(t, "accepts_float", False)), None)
+            if first is None:
+                return
+            raise TypeError(
+                f"{type(first).__name__} takes uint8 images (0..255), and this dataset's images are "
+                f"{spec.dtype.name}: tfgpuaug does not guess their range. Map them to uint8 before the stage: "
+                "tf.image.convert_image_dtype(images, tf.uint8, saturate=True) for floats in [0, 1], "
+                "tf.cast(tf.clip_by_value(tf.round(images), 0, 255), tf.uint8) for 0..255 floats "
+                "(keras.utils.image_dataset_from_directory gives those)")
 
     def host_stop(self, element_spec) -> int:
         """Transforms [0, host_stop) run on the host: a list through its first decoding
@@ -85,17 +118,19 @@ class _Plan:
 
     def run(self, images, seed, start: int = 0, stop: Optional[int] = None):
         if self.composed:
-            return self.fn(images, seed=seed, start=start, stop=stop)
+            return self.fn(images, seed=seed, start=start, stop=stop, training=self.training)
         if start > 0 or stop == 0:  # a plain callable is one step
             return images
-        if isinstance(self.fn, Transform) or _takes_seed(self.fn):
+        if isinstance(self.fn, Transform):
+            return self.fn(images, seed=seed, training=self.training)
+        if _takes_seed(self.fn):
             return self.fn(images, seed=seed)
         return self.fn(images)
 
     def run_with_targets(self, images, targets, seed, stop: Optional[int] = None):
         """Transforms [0, stop), with boxes, masks and keypoints following the pixels."""
         fn = self.fn if self.composed else Compose([self.fn])
-        return fn.apply(images, targets, seed, stop=stop)
+        return fn.apply(images, targets, seed, self.training, stop=stop)
 
 
 def _base_seed(seed: Optional[int]) -> int:
@@ -176,8 +211,8 @@ def _map_batches(ds: tf.data.Dataset, seed: int, layout: Layout, process, num_pa
 
 def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_calls: int = 1,
                on_error: str = "raise", bounding_box_format: str = "xyxy", max_boxes: Optional[int] = None,
-               min_box_area: float = 0.0,
-               min_box_visibility: float = 0.0) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+               min_box_area: float = 0.0, min_box_visibility: float = 0.0,
+               training: bool = True) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The host half of `gpu_augment`: draws each batch's seed and runs the transforms up to and
     including the decoding one on the CPU, and with annotations (dict elements with
     `bounding_boxes`, `segmentation_masks` or `keypoints`) up to the last transform that moves
@@ -197,13 +232,15 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
       max_boxes: pad boxes to this many, as `gpu_augment`'s (None: ragged).
       min_box_area: as `gpu_augment`'s.
       min_box_visibility: as `gpu_augment`'s.
+      training: as `gpu_augment`'s (give `device_stage` the same).
     """
-    plan = _Plan(transforms)
+    plan = _Plan(transforms, training)
     base = _base_seed(seed)
     _checks.one_of("on_error", on_error, _skip.ON_ERROR)
     layout = Layout(bounding_box_format, max_boxes, BoxFilter(min_box_area, min_box_visibility))
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
+        plan.check_input(ds.element_spec)
         stop = plan.host_stop(ds.element_spec)
         if Layout.has_targets(ds.element_spec):
             def process(images, targets, batch_seed):
@@ -220,6 +257,7 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
 
 
 def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch: int = 1,
+                 training: bool = True,
                  _host_stop: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The device half of `gpu_augment`: takes `host_stage`'s `(batch_seed, element)` and runs
     the remaining transforms on `device` (see `resolve_device`); without a GPU, on the CPU.
@@ -228,8 +266,9 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
       transforms: the same transforms as the `host_stage` before it.
       device: where the rest runs (None: the enclosing scope's GPU, else "/gpu:0" when there is one).
       prefetch: batches prefetched on the device.
+      training: as `gpu_augment`'s (the same as the `host_stage` before it).
     """
-    plan = _Plan(transforms)
+    plan = _Plan(transforms, training)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         if not (isinstance(ds.element_spec, tuple) and len(ds.element_spec) == 2):
@@ -260,8 +299,8 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
 def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Optional[int] = None,
                 prefetch: int = 1, num_parallel_calls: int = 1, bounding_box_format: str = "xyxy",
                 max_boxes: Optional[int] = None, min_box_area: float = 0.0,
-                min_box_visibility: float = 0.0,
-                on_error: str = "raise") -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+                min_box_visibility: float = 0.0, on_error: str = "raise",
+                training: bool = True) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """A dataset transformation applying `transforms` to every batch.
 
     Args:
@@ -286,19 +325,23 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
         every other component of it, a warning names it (batch, index, file name when a dict
         element has `filename`/`path`) and why, `tfgpuaug.skipped_images()` counts it; batches
         come out smaller, empty ones are dropped).
+      training: False runs every transform's inference behaviour, as the Keras layers do with
+        `training=False`: no augmentation, flips or randomness, and the random crops become
+        their evaluation crops (for `validation_data`; the same transform list serves both).
     """
-    plan = _Plan(transforms)
+    plan = _Plan(transforms, training)
     base = _base_seed(seed)
     layout = Layout(bounding_box_format, max_boxes, BoxFilter(min_box_area, min_box_visibility))
     _checks.one_of("on_error", on_error, _skip.ON_ERROR)
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
+        plan.check_input(ds.element_spec)
         target = resolve_device(device)
         if target is not None:  # host part, copy, device part (annotations made final on the host)
             stop = plan.host_stop(ds.element_spec)
             ds = ds.apply(host_stage(transforms, base, num_parallel_calls, on_error, bounding_box_format,
-                                     max_boxes, min_box_area, min_box_visibility))
-            return ds.apply(device_stage(transforms, target, prefetch, _host_stop=stop))
+                                     max_boxes, min_box_area, min_box_visibility, training))
+            return ds.apply(device_stage(transforms, target, prefetch, training, _host_stop=stop))
         if Layout.has_targets(ds.element_spec):
             process = plan.run_with_targets
         else:  # CPU: every transform in one map, resampling + normalize fused
@@ -313,7 +356,7 @@ def distribute(strategy: tf.distribute.Strategy,
                transforms: Transforms, seed: Optional[int] = None, prefetch: int = 1,
                num_parallel_calls: int = 1, on_error: str = "raise", bounding_box_format: str = "xyxy",
                max_boxes: Optional[int] = None, min_box_area: float = 0.0,
-               min_box_visibility: float = 0.0) -> tf.distribute.DistributedDataset:
+               min_box_visibility: float = 0.0, training: bool = True) -> tf.distribute.DistributedDataset:
     """One input pipeline per replica, each with its `gpu_augment` stage on its own device.
 
     `dataset_fn(input_context)` returns the replica's batches (per-replica batch size; shard the
@@ -336,6 +379,7 @@ def distribute(strategy: tf.distribute.Strategy,
       max_boxes: pad boxes to this many, as `gpu_augment`'s (None: ragged).
       min_box_area: as `gpu_augment`'s.
       min_box_visibility: as `gpu_augment`'s.
+      training: as `gpu_augment`'s.
     """
     devices = list(strategy.extended.worker_devices)
     base = _base_seed(seed)
@@ -349,7 +393,7 @@ def distribute(strategy: tf.distribute.Strategy,
                                         prefetch=prefetch, num_parallel_calls=num_parallel_calls,
                                         on_error=on_error, bounding_box_format=bounding_box_format,
                                         max_boxes=max_boxes, min_box_area=min_box_area,
-                                        min_box_visibility=min_box_visibility))
+                                        min_box_visibility=min_box_visibility, training=training))
 
     options = tf.distribute.InputOptions(
         experimental_place_dataset_on_device=True, experimental_fetch_to_device=False,

@@ -33,10 +33,13 @@ class Transform:
     `moves_targets` is False for transforms that only change pixel values (boxes, masks and
     keypoints pass through): with annotations, a GPU-placed stage runs every transform up to
     the last one that moves them on the host, with the annotations, and the rest on the GPU.
+    `accepts_float` is True for transforms whose result does not depend on the pixels' range
+    (flips, erasing, masking, warps), which may take float images; the others take uint8.
     """
 
     decodes = False
     moves_targets = True
+    accepts_float = False
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
@@ -587,6 +590,8 @@ class RandomFlip(Transform):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
+    accepts_float = True
+
     def __init__(self, horizontal: float = 0.5, vertical: float = 0.0, seed: Optional[int] = None):
         super().__init__(seed)
         for name, p in (("horizontal", horizontal), ("vertical", vertical)):
@@ -707,6 +712,10 @@ class Compose(Transform):
     Args:
       transforms: the transforms, in order.
     """
+
+    @property
+    def accepts_float(self) -> bool:
+        return all(getattr(t, "accepts_float", False) for t in self.transforms)
 
     def __init__(self, transforms: Sequence[Transform]):
         super().__init__(None)
@@ -913,6 +922,8 @@ class RandomErasing(Transform):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
+    accepts_float = True
+
     moves_targets = False
 
     def __init__(self, probability: float = 0.5, area: Range = (0.02, 1 / 3), min_aspect: float = 0.3,
@@ -953,6 +964,8 @@ class RandomPerspective(Transform):
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
+
+    accepts_float = True
 
     def __init__(self, distortion_scale: float = 0.5, probability: float = 0.5, interpolation: str = "bilinear",
                  fill: float = 0.0, seed: Optional[int] = None):
@@ -999,6 +1012,8 @@ class GridMask(Transform):
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
+
+    accepts_float = True
 
     moves_targets = False
 

@@ -24,7 +24,11 @@ INTERPOLATIONS = ("nearest", "bilinear")
 def check_images(images) -> tf.Tensor:
     images = tf.convert_to_tensor(images)
     if images.dtype != tf.uint8:
-        raise TypeError(f"augmentations take uint8 images, got {images.dtype.name}")
+        raise TypeError(
+            f"augmentations take uint8 images (0..255), got {images.dtype.name}: cast first, "
+            "tf.cast(tf.clip_by_value(tf.round(x), 0, 255), tf.uint8) for 0..255 floats, "
+            "tf.image.convert_image_dtype(x, tf.uint8, saturate=True) for [0, 1]; in a Keras model, declare "
+            "the input keras.Input(shape, dtype=\"uint8\") (Keras casts float inputs otherwise)")
     _checks.static_rank("images", images, (4,))
     if images.shape[-1] is not None and images.shape[-1] not in (1, 3, 4):
         raise ValueError(f"images need 1, 3 or 4 channels, got {images.shape[-1]}")

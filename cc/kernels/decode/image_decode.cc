@@ -106,7 +106,9 @@ Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodeP
   const int64_t pixels = int64_t{info.height} * info.width;
   if (pixels > request.max_pixels) {
     return Status::Invalid("image of " + std::to_string(info.height) + "x" + std::to_string(info.width) +
-                           " pixels exceeds max_pixels=" + std::to_string(request.max_pixels));
+                           " pixels exceeds max_pixels=" + std::to_string(request.max_pixels) +
+                           " (a guard against decompression bombs: if the image is genuine, pass a larger "
+                           "max_pixels to the decoding function)");
   }
   const int orientation = request.apply_exif_orientation ? info.orientation : 1;
   int h = ScaledSize(info.height, s), w = ScaledSize(info.width, s);

@@ -1,0 +1,62 @@
+"""What a Keras user met in a first afternoon (issue #34): inputs the transforms would get
+silently wrong are refused when the stage is built, errors say what to do, and the validation
+recipe (`gpu_augment(..., training=False)`) exists. Each test failed before its fix."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfgpuaug as tga
+from tests import fixtures
+
+
+def _jpegs(n=4, h=48, w=64):
+    return [fixtures.jpeg_bytes(fixtures.photo(h, w, seed=s)) for s in range(n)]
+
+
+def test_float_images_are_refused_with_the_cast_to_use():
+    """Floats in [0, 1] through [RandomResizedCrop, CropMirrorNormalize] came out between -2.12
+    and -1.79 with no word (read as 0..255)."""
+    images = tf.random.uniform([8, 32, 32, 3])  # [0, 1], as convert_image_dtype gives
+    ds = tf.data.Dataset.from_tensor_slices(images).batch(4)
+    with pytest.raises(TypeError, match=r"RandomResizedCrop takes uint8 images.*float32.*convert_image_dtype"):
+        ds.apply(tga.gpu_augment([tga.RandomResizedCrop(16), tga.CropMirrorNormalize()], device="/cpu:0"))
+
+
+def test_float_images_pass_transforms_that_do_not_depend_on_the_range():
+    images = tf.random.uniform([4, 8, 8, 3])
+    ds = tf.data.Dataset.from_tensor_slices(images).batch(4)
+    out = next(iter(ds.apply(tga.gpu_augment([tga.RandomFlip(horizontal=1.0)], device="/cpu:0", seed=0))))
+    np.testing.assert_array_equal(out.numpy(), images.numpy()[:, :, ::-1])
+
+
+@pytest.mark.parametrize("first", [tga.RandomFlip(), tga.CropMirrorNormalize(), tga.RandAugment()])
+def test_a_transform_needing_pixels_before_the_decoder_is_named_with_the_fix(first):
+    """It failed deep in the graph with "images must have rank 4, got rank 1"."""
+    ds = tf.data.Dataset.from_tensor_slices(_jpegs()).batch(2)
+    name = type(first).__name__
+    with pytest.raises(ValueError, match=rf"{name} needs decoded images.*put a decoding transform"):
+        ds.apply(tga.gpu_augment([first, tga.RandomResizedCrop(16)], device="/cpu:0"))
+
+
+def test_float_input_to_an_augmentation_says_how_to_cast():
+    with pytest.raises(TypeError, match=r"uint8 images \(0\.\.255\), got float32: cast first.*keras.Input"):
+        tga.RandAugment(seed=0)(tf.zeros([2, 8, 8, 3]))
+
+
+def test_training_false_runs_the_inference_behaviour_for_validation():
+    """The validation recipe: the training list with training=False gives the evaluation crop
+    (shorter side to round(224 * 256 / 224), centre 224 here: 16 -> 18, centre 16), no
+    augmentation, the same output for any seed."""
+    blobs = _jpegs()
+    ds = tf.data.Dataset.from_tensor_slices(blobs).batch(4)
+    transforms = [tga.RandomResizedCrop(16), tga.RandAugment(num_ops=2, magnitude=9), tga.RandomFlip()]
+    runs = [next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=s, training=False)))).numpy()
+            for s in (1, 2)]
+    np.testing.assert_array_equal(runs[0], runs[1])
+    want = tga.resize_center_crop(tf.constant(blobs), round(16 * 256 / 224), 16).numpy()
+    np.testing.assert_array_equal(runs[0], want)
+
+
+def test_an_image_over_max_pixels_says_how_to_allow_it():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="exceeds max_pixels.*pass a larger max_pixels"):
+        tga.decode_image(tf.constant(_jpegs(1)[0]), max_pixels=100)
