@@ -60,3 +60,18 @@ def test_training_false_runs_the_inference_behaviour_for_validation():
 def test_an_image_over_max_pixels_says_how_to_allow_it():
     with pytest.raises(tf.errors.InvalidArgumentError, match="exceeds max_pixels.*pass a larger max_pixels"):
         tga.decode_image(tf.constant(_jpegs(1)[0]), max_pixels=100)
+
+
+def test_padding_is_the_same_colour_whether_or_not_normalisation_is_fused():
+    """`[ScaleJitter, CropMirrorNormalize]` padded with 0.0 after normalisation (the mean colour)
+    while `[ScaleJitter, RandAugment, CropMirrorNormalize]` padded with black: pad_value is now
+    in input pixel units in both."""
+    blobs = tf.constant(_jpegs(2, 40, 40))
+    jitter = tga.ScaleJitter(64, scale=(0.5, 0.5), pad_value=0.0)   # the image fills 32 x 32: padding around it
+    fused = tga.Compose([jitter, tga.CropMirrorNormalize()])(blobs, seed=0).numpy()
+    apart = tga.Compose([jitter, tga.RandAugment(num_ops=0), tga.CropMirrorNormalize()])(blobs, seed=0).numpy()
+    black = (0.0 - np.array(tga.IMAGENET_MEAN)) / np.array(tga.IMAGENET_STD)
+    np.testing.assert_allclose(fused[:, 48:, 48:], np.broadcast_to(black, fused[:, 48:, 48:].shape), atol=1e-5)
+    np.testing.assert_allclose(apart[:, 48:, 48:], fused[:, 48:, 48:], atol=1e-5)
+    grey = tga.ScaleJitter(64, scale=(0.5, 0.5), pad_value=128.0)(blobs, seed=0).numpy()
+    assert grey.dtype == np.uint8 and (grey[:, 48:, 48:] == 128).all()

@@ -496,7 +496,8 @@ def resize_and_pad(contents_or_images: Union[TensorLike, Images], size: Size, sc
     """Places each image, resized with its aspect kept, in a `size` output: fit into `size`
     times a scale drawn from `scale`; with `jitter` a random `size` crop where it is larger
     (TF Model Garden's `resize_and_crop_image` with `aug_scale_min/max`); with `center` centred
-    (letterbox); the rest is `pad_value` (after normalization). `mirror` flips the image
+    (letterbox); the rest is `pad_value` (input pixel units, normalised with the image when `mean`
+    is given). `mirror` flips the image
     before it is placed. Encoded input is decoded inside the op, only where the output shows.
 
     Returns `(images [B, H, W, C], image_info [B, 6])`, the info being (scale_y, scale_x,
@@ -517,7 +518,7 @@ def resize_and_pad(contents_or_images: Union[TensorLike, Images], size: Size, sc
       mean: None (uint8 output), or one value per channel on the 0..255 scale: float32
         `(x - mean) / std` output from the same pass.
       std: one value per channel with `mean`.
-      pad_value: the padding's value, after normalisation when `mean` is given.
+      pad_value: the padding's value in input pixel units (0..255), normalised with the image.
       channels: 1, 3 or 4 output channels for encoded input.
       dct_method: libjpeg's IDCT: "INTEGER_ACCURATE" (as PIL), "INTEGER_FAST" (`tf.io.decode_jpeg`'s
         default) or "FLOAT".

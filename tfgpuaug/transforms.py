@@ -535,8 +535,9 @@ class ScaleJitter(_Placed):
       scale: (min, max) of the scale drawn per image, relative to fitting into `size`.
       method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
       antialias: widen the kernel when downscaling.
-      pad_value: the value of the padding, in the output's units: 0-255 for uint8 output, or
-        after normalisation when a `CropMirrorNormalize` is fused into the same pass.
+      pad_value: the padding's value in input pixel units (0..255; 0 is black). It is
+        normalised with the image, so the padding has the same colour whether or not a
+        following `CropMirrorNormalize` is fused into this pass.
       max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
         while the crop stays at least the output size; 1 decodes at full size.
       seed: seed of the transform's own random draws when it is called without one (a
@@ -564,7 +565,7 @@ class Letterbox(_Placed):
       size: output (height, width), or one int for a square.
       method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
       antialias: widen the kernel when downscaling.
-      pad_value: the value of the padding, in the output's units (see `ScaleJitter`).
+      pad_value: the padding's value in input pixel units (0..255), as `ScaleJitter`'s.
       max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
         while the crop stays at least the output size; 1 decodes at full size.
     """

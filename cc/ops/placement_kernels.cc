@@ -119,7 +119,9 @@ class DecodeResizePadOp : public ::tfgpuaug::GuardedOpKernel {
           if (!statuses[i].ok()) return;
           WriteInfo(st->plan, inf + 6 * i);
           Out* image = o + i * int64_t{size_h} * size_w * c;
-          FillPadding<Out>(st->plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
+          Out pad[4];  // decoded channels: 1, 3 or 4
+          PaddingPixel(attrs_.pad_value, epilogues[i], c, pad);
+          FillPadding<Out>(st->plan.visible, size_h, size_w, c, pad, image);
           ResampleCrop<Out>(st->crop, st->plan.spec, epilogues[i],
                             VisibleOrigin(st->plan.visible, size_w, c, image), long(size_w) * c);
         });
@@ -171,7 +173,9 @@ class ResizePadOp : public ::tfgpuaug::GuardedOpKernel {
       ResampleAxis ay, ax;
       CropAxes(box, h, w, plan.spec, &ay, &ax);
       Out* image = o + i * int64_t{size_h} * size_w * c;
-      FillPadding<Out>(plan.visible, size_h, size_w, c, static_cast<Out>(attrs_.pad_value), image);
+      std::vector<Out> pad(c);  // decoded images may have any number of channels
+      PaddingPixel(attrs_.pad_value, epilogues[i], c, pad.data());
+      FillPadding<Out>(plan.visible, size_h, size_w, c, pad.data(), image);
       ResampleImageCpu<In, Out>(in + offsets[i] * c, h, w, c, long(w) * c, ay, ax, plan.spec.out_h,
                                 plan.spec.out_w, VisibleOrigin(plan.visible, size_w, c, image), epilogues[i],
                                 long(size_w) * c);

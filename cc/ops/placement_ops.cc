@@ -74,7 +74,8 @@ REGISTER_OP("TfGpuAug>DecodeResizePad")
 Decodes each image and places it, resized, in a fixed-size output: the image is fit into
 the output size times a scale drawn from `scale` (aspect kept), then, with `jitter`, a
 random crop of the output size is taken where it is larger, and the rest is padded with
-`pad_value` (after normalization); with `center` it is centred instead (letterbox). Only the
+`pad_value`, in input pixel units (normalised with the image when mean/std are given, so the
+padding is the same colour either way); with `center` it is centred instead (letterbox). Only the
 rows and columns the output shows are decoded.
 
 draws: [batch, 3] uniforms in [0, 1): the scale, the crop's y and x offsets.

@@ -4,24 +4,45 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "cc/kernels/common/stream_store.h"
 #include "cc/kernels/resample/placement.h"
+#include "cc/kernels/resample/resample.h"
 
 namespace tfgpuaug {
 
-// Fills the output [out_h, out_w, c] with `pad` outside the visible rectangle (which the
-// resampler writes in place, rows out_w * c elements apart).
-// Large outputs are written with streaming stores (see stream_store.h).
+// The padding pixel: `pad_value` is in input pixel units (0..255), so it goes through the
+// same epilogue as the image (normalised per channel when the resize normalises) and the
+// padding looks the same whether or not a normalisation was fused into this pass.
 template <typename T>
-void FillPadding(const VisibleRect& v, int out_h, int out_w, int c, T pad, T* out) {
+void PaddingPixel(float pad_value, const Epilogue& e, int c, T* pixel) {
+  for (int k = 0; k < c; ++k) {
+    const float v = ApplyEpilogue(e, pad_value, k);
+    if constexpr (std::is_same<T, uint8_t>::value) {
+      pixel[k] = SaturateToUint8(v);
+    } else {
+      pixel[k] = static_cast<T>(v);
+    }
+  }
+}
+
+// Fills the output [out_h, out_w, c] with `pixel` (c values) outside the visible rectangle
+// (which the resampler writes in place, rows out_w * c elements apart).
+// Large outputs of one padding value are written with streaming stores (see stream_store.h).
+template <typename T>
+void FillPadding(const VisibleRect& v, int out_h, int out_w, int c, const T* pixel, T* out) {
   const size_t row = size_t(out_w) * c;
-  const bool stream = UseStreamStores(row * out_h * sizeof(T));
+  const bool uniform = std::all_of(pixel, pixel + c, [&](T x) { return x == pixel[0]; });
+  const bool stream = uniform && UseStreamStores(row * out_h * sizeof(T));
   auto fill = [&](T* first, T* last) {
     if (stream) {
-      StreamFill(first, pad, size_t(last - first));
+      StreamFill(first, pixel[0], size_t(last - first));
+    } else if (uniform) {
+      std::fill(first, last, pixel[0]);
     } else {
-      std::fill(first, last, pad);
+      for (T* p = first; p < last; p += c) std::copy(pixel, pixel + c, p);
     }
   };
   for (int y = 0; y < out_h; ++y) {
