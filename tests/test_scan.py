@@ -80,6 +80,7 @@ def test_report_finds_every_kind(dataset):
     # shorter sides: 300 (ok), 30, 50 x4, 20 x4, 10 (the GIF and the BMP)
     assert report.shorter_side == {"0-63": 11, "256-511": 1}
     assert report.largest["height"] == 300 and report.largest["width"] == 400
+    assert "largest: 400 wide x 300 high" in scan.format_report(report)
 
 
 def test_cli_json_and_exit_code(dataset):

@@ -170,7 +170,8 @@ def format_report(report: ScanReport, limit: int = 20) -> str:
         for bucket, n in report.shorter_side.items():
             lines.append(f"  {bucket:>11}  {n:7d}  " + "#" * max(1, round(40 * n / top)))
     if report.largest:
-        lines.append(f"largest: {report.largest['height']}x{report.largest['width']} {report.largest['path']}")
+        lines.append(f"largest: {report.largest['width']} wide x {report.largest['height']} high "
+                     f"{report.largest['path']}")
     return "\n".join(lines)
 
 
