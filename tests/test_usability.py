@@ -75,3 +75,30 @@ def test_padding_is_the_same_colour_whether_or_not_normalisation_is_fused():
     np.testing.assert_allclose(apart[:, 48:, 48:], fused[:, 48:, 48:], atol=1e-5)
     grey = tga.ScaleJitter(64, scale=(0.5, 0.5), pad_value=128.0)(blobs, seed=0).numpy()
     assert grey.dtype == np.uint8 and (grey[:, 48:, 48:] == 128).all()
+
+
+def test_mosaic_never_takes_a_sample_as_its_own_partner():
+    """Three independent permutations often filled two quadrants with the same image in small
+    batches. Each quadrant is filled from a distinct image, and each image is used once per
+    quadrant, for every seed tried."""
+    n = 5
+    images = tf.constant(np.arange(n, dtype=np.uint8)[:, None, None, None] * np.ones((1, 8, 8, 3), np.uint8) * 40)
+    mosaic = tga.Mosaic(16, center=(0.5, 0.5))
+    for seed in range(20):
+        out = mosaic(images, seed=seed).numpy()
+        corners = out[:, [0, 0, 15, 15], [0, 15, 0, 15], 0] // 40  # the image in each quadrant
+        assert all(len(set(row)) == 4 for row in corners), (seed, corners)
+        assert all(sorted(col) == list(range(n)) for col in corners.T), (seed, corners)
+
+
+def test_draw_boxes_maps_normalised_output_back_or_says_what_it_needs():
+    """It returned uint8 garbage for the pipeline's normalised float output."""
+    from tfgpuaug import preview
+    pixels = np.full((1, 20, 20, 3), 100, np.uint8)
+    normalised = (pixels - np.array(tga.IMAGENET_MEAN)) / np.array(tga.IMAGENET_STD)
+    boxes = np.array([[[2, 2, 10, 10]]], np.float32)
+    with pytest.raises(ValueError, match="pass the mean and std"):
+        preview.draw_boxes(normalised.astype(np.float32), boxes)
+    drawn = preview.draw_boxes(normalised.astype(np.float32), boxes, mean=tga.IMAGENET_MEAN, std=tga.IMAGENET_STD)
+    np.testing.assert_array_equal(drawn, preview.draw_boxes(pixels, boxes))
+    assert drawn[0, 15, 15].tolist() == [100, 100, 100] and drawn[0, 2, 5].tolist() == [255, 0, 0]

@@ -47,16 +47,35 @@ def load_tiles(contents: tf.Tensor, size: int) -> tf.Tensor:
 
 
 def draw_boxes(images, boxes, bounding_box_format: str = "xyxy", color: Sequence[int] = (255, 0, 0),
-               thickness: int = 2):
-    """Outlines of `boxes` drawn on uint8 images, for looking at a detection pipeline's output:
-    images `[B, H, W, C]` (or one `[H, W, C]`), boxes `[B, N, 4]` padded with -1 or ragged (or
-    `[N, 4]`), in any `tfgpuaug.boxes` format. Returns a numpy copy; padding slots are skipped.
-    Coordinates are continuous (a box [0, 0, W, H] outlines the whole image)."""
+               thickness: int = 2, mean: Optional[Sequence[float]] = None,
+               std: Optional[Sequence[float]] = None):
+    """Outlines of `boxes` drawn on images, for looking at a detection pipeline's output.
+    Returns a uint8 numpy copy; padding slots are skipped. Coordinates are continuous (a box
+    [0, 0, W, H] outlines the whole image).
+
+    Args:
+      images: uint8 `[B, H, W, C]` (or one `[H, W, C]`), or a pipeline's normalised float
+        output with the `mean` and `std` it used.
+      boxes: `[B, N, 4]` padded with -1, ragged, or `[N, 4]` for one image.
+      bounding_box_format: the boxes' format (`tfgpuaug.boxes`).
+      color: the outline's colour, one value per channel.
+      thickness: the outline's width in pixels.
+      mean: for float images, the per-channel mean their normalisation subtracted (0..255).
+      std: for float images, the per-channel std it divided by.
+    """
     import numpy as np
 
     from tfgpuaug import boxes as bx
 
-    out = np.array(images, dtype=np.uint8, copy=True)
+    pixels = np.asarray(images)
+    if pixels.dtype != np.uint8:
+        if mean is None or std is None:
+            raise ValueError(f"draw_boxes draws on uint8 images, and these are {pixels.dtype}: for a pipeline's "
+                             "normalised output pass the mean and std it used (e.g. mean=tfgpuaug.IMAGENET_MEAN, "
+                             "std=tfgpuaug.IMAGENET_STD) to map them back to pixels")
+        pixels = np.clip(np.round(pixels.astype(np.float32) * np.asarray(std, np.float32)
+                                  + np.asarray(mean, np.float32)), 0, 255)
+    out = np.array(pixels, dtype=np.uint8, copy=True)
     single = out.ndim == 3
     if single:
         out, boxes = out[None], [boxes]

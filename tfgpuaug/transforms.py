@@ -388,7 +388,8 @@ class RandomIoUCrop(Transform):
 class Mosaic(Transform):
     """YOLO-style mosaic: each output image is four images of the batch, one per quadrant around
     a centre drawn per sample (each coordinate a fraction of `size` in `center`). The sample
-    itself fills the top-left quadrant, three random permutations of the batch the others; each
+    itself fills the top-left quadrant, the next three samples of a random cyclic order of the
+    batch the others (never the sample itself, and three different images from 4 samples up); each
     image covers its quadrant (scaled to fill it, aspect kept, centred). Boxes, masks and
     keypoints of the four images follow into their quadrants. Inference: a plain resize.
 
@@ -428,9 +429,13 @@ class Mosaic(Transform):
         centre = tf.random.stateless_uniform([n, 2], s_centre, self.center[0], self.center[1])  # per sample
         yc = tf.clip_by_value(tf.cast(tf.round(centre[:, 0] * h_out), tf.int32), 1, max(h_out - 1, 1))
         xc = tf.clip_by_value(tf.cast(tf.round(centre[:, 1] * w_out), tf.int32), 1, max(w_out - 1, 1))
-        perm_seeds = tf.unstack(tf.random.experimental.stateless_split(s_perm, 3))
-        partners = [tf.range(n)] + [tf.cast(tf.random.experimental.index_shuffle(
-            tf.range(n, dtype=tf.int64), ps, tf.cast(n, tf.int64) - 1), tf.int32) for ps in perm_seeds]
+        # The batch in a random cyclic order; each sample's partners are the next three samples
+        # of the cycle: never itself and three distinct images when the batch has 4 or more
+        # (three independent permutations drew a sample as its own partner, or one image twice).
+        order = tf.cast(tf.random.experimental.index_shuffle(
+            tf.range(n, dtype=tf.int64), s_perm, tf.cast(n, tf.int64) - 1), tf.int32)
+        position = tf.math.invert_permutation(order)
+        partners = [tf.range(n)] + [tf.gather(order, (position + k) % n) for k in (1, 2, 3)]
         zero = tf.zeros_like(yc)
         quadrants = [(zero, zero, yc, xc), (zero, xc, yc, w_out - xc), (yc, zero, h_out - yc, xc),
                      (yc, xc, h_out - yc, w_out - xc)]
