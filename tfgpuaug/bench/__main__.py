@@ -115,6 +115,9 @@ def main(argv):
         print(f"PEAK_RSS_RISE_MB {rise:.1f}")
         return
     rounds = 1 if _QUICK.value else _ROUNDS.value
+    # --quick checks that the harness runs: no peak-RSS subprocesses (three TensorFlow start-ups
+    # per pipeline, most of its old 3.5 minutes) unless --rss is given explicitly.
+    measure_rss = _RSS.value and not (_QUICK.value and not flags.FLAGS["rss"].present)
     info = report.machine()
     print(f"{n} images from {folder}; batch {inp.batch}; {info['cores']} cores ({info['cpu']}); "
           f"median of {rounds} interleaved rounds; GPUs seen: {info['gpus']}")
@@ -128,7 +131,7 @@ def main(argv):
         rates = timing.interleaved_images_per_second(ms, count, rounds, batch,
                                                      warmup_batches=1 if _QUICK.value else 4,
                                                      per_round=per_round)
-        rss = {name: _measure_rss(f"{suite}/{name}") for name in ms} if _RSS.value else {}
+        rss = {name: _measure_rss(f"{suite}/{name}") for name in ms} if measure_rss else {}
         suites[suite] = report.suite_rows(rates, rss, per_round)
     micro_rows, bandwidth = None, None
     if "micro" in _SUITES.value:
@@ -136,6 +139,9 @@ def main(argv):
         micro_rows = micro.run([open(f, "rb").read() for f in inp.files], inp.batch,
                                rounds=1 if _QUICK.value else 3, iters=1 if _QUICK.value else 5)
     report.print_tables(suites, micro_rows, bandwidth)
+    if _QUICK.value:
+        print("\n--quick: one short round on a few images checks that every pipeline runs; its rates and "
+              "ratios swing from run to run and are not measurements (drop --quick for those).")
     if _MARKDOWN.value:
         print("\n" + report.markdown(suites, info))
     if _JSON.value:
