@@ -102,3 +102,21 @@ def test_draw_boxes_maps_normalised_output_back_or_says_what_it_needs():
     drawn = preview.draw_boxes(normalised.astype(np.float32), boxes, mean=tga.IMAGENET_MEAN, std=tga.IMAGENET_STD)
     np.testing.assert_array_equal(drawn, preview.draw_boxes(pixels, boxes))
     assert drawn[0, 15, 15].tolist() == [100, 100, 100] and drawn[0, 2, 5].tolist() == [255, 0, 0]
+
+
+def test_a_corrupt_file_says_what_to_do_and_skip_warnings_name_it(tmp_path):
+    """"image 0: unknown image format ... (19 bytes)" said neither which file nor what to do;
+    image_folder yielded tuples, so skip warnings could not name files either."""
+    folder = tmp_path / "cats"
+    folder.mkdir()
+    for i, blob in enumerate(_jpegs(3)):
+        (folder / f"good{i}.jpg").write_bytes(blob)
+    (folder / "broken.jpg").write_bytes(b"this is not an image")
+    transforms = [tga.RandomResizedCrop(16)]
+    ds = tga.data.image_folder(str(tmp_path)).batch(4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r'on_error="skip".*with_paths=True.*tfgpuaug.scan'):
+        next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=0))))
+    ds = tga.data.image_folder(str(tmp_path), with_paths=True).batch(4)
+    out = next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=0, on_error="skip"))))
+    assert out["images"].shape[0] == 3 and "broken.jpg" not in [p.decode() for p in out["path"].numpy()]
+    assert sorted(out) == ["images", "labels", "path"]

@@ -51,6 +51,24 @@ absl::Status ReadOnErrorAttr(tensorflow::OpKernelConstruction* ctx, bool* skip) 
   return absl::OkStatus();
 }
 
+namespace {
+
+// What a batch that fails on one bad image can do instead.
+constexpr char kBadImageHint[] =
+    " (gpu_augment(..., on_error=\"skip\") drops bad images with their labels and names their files when "
+    "elements carry a path, e.g. image_folder(..., with_paths=True); python -m tfgpuaug.scan DIR lists every "
+    "bad file)";
+
+// Image i's failure as the op's error; bad bytes also say what to do about them.
+absl::Status PerImageError(const Status& s, int64_t i) {
+  const std::string image = "image " + std::to_string(i);
+  if (s.kind() == Status::Kind::kInvalidInput)
+    return ToTfStatus(Status::Invalid(s.message() + kBadImageHint), image);
+  return ToTfStatus(s, image);
+}
+
+}  // namespace
+
 absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const std::vector<Status>& statuses,
                             bool skip, const std::function<void(int64_t)>& clear) {
   const int64_t n = static_cast<int64_t>(statuses.size());
@@ -58,9 +76,7 @@ absl::Status FinishPerImage(tensorflow::OpKernelContext* ctx, int output, const 
     const Status& s = statuses[i];
     // Skipping covers whatever went wrong with one image (bad bytes, an allocation or an
     // exception while decoding it), never a failed CUDA call, which is not the image's.
-    if (!s.ok() && (!skip || s.kind() == Status::Kind::kDevice)) {
-      return ToTfStatus(s, "image " + std::to_string(i));
-    }
+    if (!s.ok() && (!skip || s.kind() == Status::Kind::kDevice)) return PerImageError(s, i);
   }
   tensorflow::Tensor* errors = nullptr;
   TF_RETURN_IF_ERROR(ctx->allocate_output(output, ctx->input(0).shape(), &errors));
@@ -105,7 +121,7 @@ absl::Status PlanBatch(tensorflow::OpKernelContext* ctx, const DecodeRequest& ba
     return absl::OkStatus();
   }
   for (int64_t i = 0; i < n; ++i) {
-    TF_RETURN_IF_ERROR(ToTfStatus(statuses[i], "image " + std::to_string(i)));
+    if (!statuses[i].ok()) return PerImageError(statuses[i], i);
   }
   return absl::OkStatus();
 }

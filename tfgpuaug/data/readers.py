@@ -31,8 +31,11 @@ def _listing(root: str) -> Tuple[list, list, list]:
 
 
 def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False,
-              seed: Optional[int] = None, shard: Optional[Tuple[int, int]] = None) -> tf.data.Dataset:
-    """(bytes, label) from explicit files and labels.
+              seed: Optional[int] = None, shard: Optional[Tuple[int, int]] = None,
+              with_paths: bool = False) -> tf.data.Dataset:
+    """(bytes, label) from explicit files and labels; with `with_paths`, dicts
+    `{"images": bytes, "labels": label, "path": file name}`, so `on_error="skip"` warnings
+    name each skipped file (`gpu_augment` passes `labels` and `path` through).
 
     Args:
       files: image file names (any filesystem `tf.io.gfile` opens).
@@ -41,6 +44,7 @@ def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False
       seed: the shuffle's seed (None: random).
       shard: (n, i) keeps every n-th file starting at i, before shuffling (multi-worker input;
         `shard_for` makes it from an InputContext).
+      with_paths: yield dicts that carry each file's path.
     """
     files, labels = list(files), [int(x) for x in labels]
     if len(files) != len(labels):
@@ -50,7 +54,7 @@ def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False
     ds = split(tf.data.Dataset.from_tensor_slices((files, tf.constant(labels, tf.int64))), shard)
     if shuffle:
         ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
-    return ds.map(_read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+    return ds.map(_read_with_path if with_paths else _read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
 
 
 def split(ds: tf.data.Dataset, shard: Optional[Tuple[int, int]], count: Optional[int] = None) -> tf.data.Dataset:
@@ -70,10 +74,15 @@ def _read(path, label):
     return tf.io.read_file(path), label
 
 
+def _read_with_path(path, label):
+    return {"images": tf.io.read_file(path), "labels": label, "path": path}
+
+
 def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
                  shard: Optional[Tuple[int, int]] = None,
-                 label_fn: Optional[Callable[[str], int]] = None) -> tf.data.Dataset:
-    """(bytes, label) for `root/<class>/<image>`; labels index the sorted class names.
+                 label_fn: Optional[Callable[[str], int]] = None, with_paths: bool = False) -> tf.data.Dataset:
+    """(bytes, label) for `root/<class>/<image>`; labels index the sorted class names. With
+    `with_paths`, dicts `{"images", "labels", "path"}`, so skip warnings name the files.
 
     A flat folder (no sub-folders) needs `label_fn(file_name) -> int`. The returned dataset
     has `class_names` (list) and `class_indices` (name -> label) attributes. `shard=(n, i)`
@@ -86,6 +95,7 @@ def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
       shard: (n, i) keeps every n-th file starting at i, before shuffling (multi-worker input;
         `shard_for` makes it from an InputContext).
       label_fn: `file_name -> int` for a flat folder.
+      with_paths: yield dicts that carry each file's path (see `file_list`).
     """
     classes, files, labels = _listing(root)
     if not classes:
@@ -93,7 +103,7 @@ def image_folder(root: str, shuffle: bool = False, seed: Optional[int] = None,
             raise ValueError(f"{root!r} has no class sub-folders; pass label_fn for a flat folder")
         files = [os.path.join(root, f) for f in sorted(tf.io.gfile.listdir(root)) if f.endswith(IMAGE_EXTENSIONS)]
         labels = [label_fn(os.path.basename(f)) for f in files]
-    ds = file_list(files, labels, shuffle, seed, shard)
+    ds = file_list(files, labels, shuffle, seed, shard, with_paths)
     ds.class_names = classes
     ds.class_indices = {name: i for i, name in enumerate(classes)}
     return ds
