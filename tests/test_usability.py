@@ -120,3 +120,13 @@ def test_a_corrupt_file_says_what_to_do_and_skip_warnings_name_it(tmp_path):
     out = next(iter(ds.apply(tga.gpu_augment(transforms, device="/cpu:0", seed=0, on_error="skip"))))
     assert out["images"].shape[0] == 3 and "broken.jpg" not in [p.decode() for p in out["path"].numpy()]
     assert sorted(out) == ["images", "labels", "path"]
+
+
+def test_a_gpu_device_without_a_gpu_is_refused_when_built():
+    """It failed at the first batch with TensorFlow's "Could not find device for node
+    ExperimentalMapDataset"."""
+    if tf.config.list_physical_devices("GPU"):
+        pytest.skip("this machine has a GPU")
+    ds = tf.data.Dataset.from_tensor_slices(np.zeros([4, 8, 8, 3], np.uint8)).batch(2)
+    with pytest.raises(ValueError, match=r"names a GPU, and TensorFlow sees none.*device=None"):
+        ds.apply(tga.gpu_augment([tga.RandomFlip()], device="/gpu:0"))

@@ -288,6 +288,12 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
             return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
         _check_dense(ds.element_spec)
+        if tf.executing_eagerly() and not tf.config.list_physical_devices("GPU"):
+            # (Graph mode may build a GPU pipeline on any machine, for export or inspection.)
+            raise ValueError(f"device={device!r} names a GPU, and TensorFlow sees none here "
+                             "(tf.config.list_physical_devices('GPU') is empty): pass device=None (the GPU "
+                             "when there is one, else the CPU) or '/cpu:0'; for GPUs, install a CUDA build of "
+                             "TensorFlow (pip install 'tensorflow[and-cuda]')")
         ds = ds.apply(tf.data.experimental.copy_to_device(target))
         with tf.device(target):
             ds = ds.apply(prefetching_ops.map_on_gpu(run))
