@@ -130,3 +130,17 @@ def test_a_gpu_device_without_a_gpu_is_refused_when_built():
     ds = tf.data.Dataset.from_tensor_slices(np.zeros([4, 8, 8, 3], np.uint8)).batch(2)
     with pytest.raises(ValueError, match=r"names a GPU, and TensorFlow sees none.*device=None"):
         ds.apply(tga.gpu_augment([tga.RandomFlip()], device="/gpu:0"))
+
+
+def test_relative_box_format_on_pixel_boxes_is_refused():
+    """bounding_box_format="rel_xyxy" on pixel boxes dropped every box (all -1) without a word."""
+    element = {"images": tf.zeros([2, 32, 32, 3], tf.uint8),
+               "bounding_boxes": {"boxes": tf.constant([[[2., 3., 20., 30.]], [[1., 1., 8., 9.]]]),
+                                  "labels": tf.constant([[1], [2]])}}
+    ds = tf.data.Dataset.from_tensors(element)
+    stage = tga.gpu_augment([tga.RandomFlip()], device="/cpu:0", seed=0, bounding_box_format="rel_xyxy")
+    refusal = r"rel_xyxy means coordinates in \[0, 1\].*boxes in pixels need format xyxy"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=refusal):
+        next(iter(ds.apply(stage)))
+    fine = tga.gpu_augment([tga.RandomFlip()], device="/cpu:0", seed=0, bounding_box_format="xyxy")
+    assert next(iter(ds.apply(fine)))["bounding_boxes"]["boxes"].shape[0] == 2

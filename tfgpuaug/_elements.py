@@ -80,7 +80,16 @@ class Layout:
                         else tf.logical_not(tf.reduce_all(tf.equal(boxes, -1.0), axis=-1)))
                 boxes = tf.ragged.boolean_mask(boxes, keep)
                 fields = {k: tf.ragged.boolean_mask(tf.convert_to_tensor(v), keep) for k, v in fields.items()}
-            boxes = bx.convert_format(tf.cast(boxes, tf.float32), self.format, "xyxy", *dims.hw_if(self.format))
+            boxes = tf.cast(boxes, tf.float32)
+            if self.format.startswith("rel_"):  # pixel boxes read as fractions would all be dropped
+                values = boxes.flat_values if isinstance(boxes, tf.RaggedTensor) else boxes
+                biggest = tf.reduce_max(tf.concat([tf.reshape(values, [-1]), [0.0]], 0))
+                with tf.control_dependencies([tf.debugging.assert_less_equal(
+                        biggest, 1.5, message=f"bounding_box_format {self.format} means coordinates in [0, 1] "
+                        f"of the image, and these boxes go beyond 1.5: boxes in pixels need format "
+                        f"{self.format[4:]}. Largest coordinate")]):
+                    boxes = tf.identity(boxes)
+            boxes = bx.convert_format(boxes, self.format, "xyxy", *dims.hw_if(self.format))
         keypoints, dense_keypoints = element.get(KEYPOINTS), False
         if keypoints is not None:
             dense_keypoints = not isinstance(keypoints, tf.RaggedTensor)
