@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "cc/kernels/common/stream_store.h"
@@ -29,20 +30,36 @@ void PaddingPixel(float pad_value, const Epilogue& e, int c, T* pixel) {
 }
 
 // Fills the output [out_h, out_w, c] with `pixel` (c values) outside the visible rectangle
-// (which the resampler writes in place, rows out_w * c elements apart).
-// Large outputs of one padding value are written with streaming stores (see stream_store.h).
+// (which the resampler writes in place, rows out_w * c elements apart). Large outputs are
+// written with streaming stores (see stream_store.h); a pixel whose channels differ (a
+// normalised padding colour) is copied from a run of 64 pixels, in whole runs.
 template <typename T>
 void FillPadding(const VisibleRect& v, int out_h, int out_w, int c, const T* pixel, T* out) {
   const size_t row = size_t(out_w) * c;
   const bool uniform = std::all_of(pixel, pixel + c, [&](T x) { return x == pixel[0]; });
-  const bool stream = uniform && UseStreamStores(row * out_h * sizeof(T));
+  const bool stream = UseStreamStores(row * out_h * sizeof(T));
+  constexpr size_t kRunPixels = 64;
+  T run[kRunPixels * 4];  // c <= 4 for a non-uniform pixel (see PaddingPixel's callers)
+  const size_t run_elems = kRunPixels * size_t(c);
+  if (!uniform) {
+    for (size_t k = 0; k < run_elems; ++k) run[k] = pixel[k % c];
+  }
   auto fill = [&](T* first, T* last) {
-    if (stream) {
-      StreamFill(first, pixel[0], size_t(last - first));
-    } else if (uniform) {
-      std::fill(first, last, pixel[0]);
-    } else {
-      for (T* p = first; p < last; p += c) std::copy(pixel, pixel + c, p);
+    if (uniform) {
+      if (stream) {
+        StreamFill(first, pixel[0], size_t(last - first));
+      } else {
+        std::fill(first, last, pixel[0]);
+      }
+      return;
+    }
+    for (T* p = first; p < last; p += run_elems) {  // spans are whole pixels
+      const size_t bytes = std::min(run_elems, size_t(last - p)) * sizeof(T);
+      if (stream) {
+        StreamCopy(p, run, bytes);
+      } else {
+        std::memcpy(p, run, bytes);
+      }
     }
   };
   for (int y = 0; y < out_h; ++y) {
