@@ -28,6 +28,7 @@ def start(args):
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()  # printed once the server is up
     assert line, f"service {args} exited early"
+    proc.first_line = line
     return proc
 
 
@@ -39,6 +40,9 @@ def service():
         wport = free_port()
         procs.append(start(["worker", f"--dispatcher=127.0.0.1:{port}", f"--port={wport}",
                             f"--worker_address=127.0.0.1:{wport}"]))
+        # the address clients use, as given (it printed localhost for 127.0.0.1), and a word on binding
+        line = procs[-1].first_line
+        assert line.startswith(f"worker 127.0.0.1:{wport} ") and "every interface" in line, line
     time.sleep(1.0)  # let both workers register with the dispatcher
     yield f"grpc://127.0.0.1:{port}"
     for p in procs:

@@ -144,3 +144,21 @@ def test_relative_box_format_on_pixel_boxes_is_refused():
         next(iter(ds.apply(stage)))
     fine = tga.gpu_augment([tga.RandomFlip()], device="/cpu:0", seed=0, bounding_box_format="xyxy")
     assert next(iter(ds.apply(fine)))["bounding_boxes"]["boxes"].shape[0] == 2
+
+
+def test_keras_layers_take_keras_3s_dict_layout_and_spellings():
+    """tfgpuaug's layers refused Keras 3's {"images", "bounding_boxes"} input, which Keras's own
+    layers accept, and Keras's `mode=` for RandomFlip."""
+    images = np.zeros([2, 10, 20, 3], np.uint8)
+    images[:, :, :5] = 200  # a bright left edge
+    boxes = np.array([[[0, 0, 5, 10], [-1, -1, -1, -1]], [[2, 2, 6, 6], [10, 0, 20, 10]]], np.float32)
+    labels = np.array([[1, -1], [2, 3]], np.int32)
+    layer = tga.keras.RandomFlip(mode="horizontal", bounding_box_format="xyxy", seed=0)
+    assert layer.transform.horizontal == 0.5 and layer.transform.vertical == 0.0
+    flip_all = tga.keras.RandomFlip(horizontal=1.0, bounding_box_format="xyxy")
+    out = flip_all({"images": images, "bounding_boxes": {"boxes": boxes, "labels": labels}}, training=True)
+    assert out["images"].shape == (2, 10, 20, 3) and (out["images"].numpy()[:, :, 15:] == 200).all()
+    np.testing.assert_allclose(out["bounding_boxes"]["boxes"].numpy(),
+                               [[[15, 0, 20, 10], [-1, -1, -1, -1]], [[14, 2, 18, 6], [0, 0, 10, 10]]])
+    np.testing.assert_array_equal(out["bounding_boxes"]["labels"].numpy(), labels)
+    assert flip_all.get_config()["bounding_box_format"] == "xyxy"

@@ -26,12 +26,29 @@ class TransformLayer(keras.layers.Layer):
     """A Keras layer running one transform; subclasses name the transform class.
 
     Every layer takes its transform's arguments plus Keras's `name` and `dtype` (for
-    `CropMirrorNormalize`, `dtype` is the output dtype, as a Keras dtype policy).
+    `CropMirrorNormalize`, `dtype` is the output dtype, as a Keras dtype policy) and
+    `bounding_box_format`: a layer called on Keras 3's dict layout (`{"images": ...,
+    "bounding_boxes": {"boxes", "labels"}, "segmentation_masks": ..., "keypoints": ...}`) moves
+    the annotations with the pixels, boxes in that format (dense boxes come back padded with -1
+    to the same N).
+
+    Where tfgpuaug's conventions differ from Keras 3's preprocessing layers:
+
+    - images are uint8 0..255 (declare `keras.Input(shape, dtype="uint8")`: Keras casts inputs to
+      float otherwise); `mean`/`std` are on the 0..255 scale;
+    - flips take probabilities (`RandomFlip(horizontal=0.5, vertical=0.0)`; Keras's
+      `mode="horizontal"` is accepted and means the same);
+    - RandAugment's `magnitude` counts bins of `num_magnitude_bins` (torchvision's), not Keras's
+      `factor` in [0, 1]; sizes are `size=(height, width)` (or one int), not `height`/`width`.
     """
 
     transform_class: type = _t.Transform
 
     def __init__(self, *args, **kwargs):
+        from tfgpuaug import boxes as bx
+
+        self.bounding_box_format = kwargs.pop("bounding_box_format", "xyxy")
+        bx.check_format(self.bounding_box_format, "bounding_box_format")
         layer_kwargs = {k: kwargs.pop(k) for k in _LAYER_KWARGS if k in kwargs}
         layer_kwargs.setdefault("autocast", False)
         takes_dtype = "dtype" in self.transform_class.__init__.__code__.co_varnames
@@ -44,13 +61,28 @@ class TransformLayer(keras.layers.Layer):
 
     def call(self, inputs, training=False):
         seed = tf.cast(self.seed_generator.next(), tf.int64) if self.random and training else None
+        if isinstance(inputs, dict):  # Keras 3's {"images", "bounding_boxes", ...}: annotations follow
+            return self._call_on_dict(inputs, seed, bool(training))
         return self.transform(inputs, seed=seed, training=bool(training))
+
+    def _call_on_dict(self, inputs, seed, training):
+        from tfgpuaug._elements import BOXES, Layout
+
+        boxes = inputs.get(BOXES, {}).get("boxes") if isinstance(inputs.get(BOXES), dict) else None
+        # Dense boxes in, dense boxes out: padded back to the input's N with -1 (as Keras 3).
+        max_boxes = boxes.shape[1] if boxes is not None and not isinstance(boxes, tf.RaggedTensor) else None
+        layout = Layout(self.bounding_box_format, max_boxes)
+        images, targets, rebuild = layout.split(inputs)
+        if targets is None:
+            return rebuild(self.transform(images, seed=seed, training=training), None)
+        return rebuild(*self.transform.apply(images, targets, seed, training))
 
     def compute_output_shape(self, input_shape):
         return self.transform.output_shape(tuple(input_shape))
 
     def get_config(self):
-        return {**super().get_config(), **self.transform.get_config()}
+        return {**super().get_config(), **self.transform.get_config(),
+                "bounding_box_format": self.bounding_box_format}
 
 
 def _init_with_signature(transform_class: type):
@@ -58,8 +90,8 @@ def _init_with_signature(transform_class: type):
     `dtype`, so `inspect.signature`, `help()`, IDEs and the API reference show them."""
     params = [p for p in inspect.signature(transform_class.__init__).parameters.values() if p.name != "self"]
     taken = {p.name for p in params}
-    layer = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None)
-             for k in ("name", "dtype") if k not in taken]
+    layer = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=default)
+             for k, default in (("bounding_box_format", "xyxy"), ("name", None), ("dtype", None)) if k not in taken]
     self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
     def __init__(self, *args, **kwargs):
@@ -71,8 +103,9 @@ def _init_with_signature(transform_class: type):
 
 def _layer_doc(transform_class: type, lead: str) -> str:
     lead = lead.replace("\n", "\n    ")
-    return (f"{lead}\n\n    The layer of `tfgpuaug.{transform_class.__name__}`, with its arguments (and Keras's "
-            f"`name` and `dtype`):\n\n    " + inspect.cleandoc(transform_class.__doc__ or "").replace("\n", "\n    "))
+    return (f"{lead}\n\n    The layer of `tfgpuaug.{transform_class.__name__}`, with its arguments (and "
+            f"`bounding_box_format`, `name` and `dtype`: see `TransformLayer`):\n\n    "
+            + inspect.cleandoc(transform_class.__doc__ or "").replace("\n", "\n    "))
 
 
 def _layer(transform_class: type) -> type:

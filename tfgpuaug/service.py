@@ -8,6 +8,8 @@ run tfgpuaug pipelines for clients (TensorFlow's own distributed data processing
         "distributed_epoch", "grpc://localhost:5050"))
 
 Workers must `import tfgpuaug` (this module does) and see the files the pipeline reads.
+Both servers listen on every interface: TensorFlow's tf.data service has no bind-address
+setting, so keep the ports behind a firewall on shared networks.
 """
 from __future__ import annotations
 
@@ -44,12 +46,14 @@ def main(argv: Sequence[str]) -> None:
     if argv[1] == "dispatcher":
         server = start_dispatcher(_PORT.value, _WORK_DIR.value)
         logging.info("tfgpuaug tf.data dispatcher at %s", server.target)
-        print(f"dispatcher {server.target}", flush=True)
+        print(f"dispatcher {server.target} (listening on every interface: firewall port "
+              f"{server.target.rsplit(':', 1)[-1]} on shared networks)", flush=True)
     else:
         if not _DISPATCHER.value:
             raise app.UsageError("worker needs --dispatcher host:port")
         server = start_worker(_DISPATCHER.value, _PORT.value, _WORKER_ADDRESS.value)
-        print(f"worker {server._address} -> {_DISPATCHER.value}", flush=True)
+        print(f"worker {_WORKER_ADDRESS.value or server._address} -> {_DISPATCHER.value} (listening on every "
+              "interface)", flush=True)
     server.join()
 
 

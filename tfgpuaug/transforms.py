@@ -594,12 +594,21 @@ class RandomFlip(Transform):
       vertical: probability that a sample is flipped upside down.
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+      mode: Keras's spelling, instead of the probabilities: "horizontal", "vertical" or
+        "horizontal_and_vertical", each named axis flipped with probability 0.5 (as
+        `keras.layers.RandomFlip`).
     """
 
     accepts_float = True
+    MODES = ("horizontal", "vertical", "horizontal_and_vertical")
 
-    def __init__(self, horizontal: float = 0.5, vertical: float = 0.0, seed: Optional[int] = None):
+    def __init__(self, horizontal: float = 0.5, vertical: float = 0.0, seed: Optional[int] = None,
+                 mode: Optional[str] = None):
         super().__init__(seed)
+        if mode is not None:
+            geometry._checks.one_of("mode", mode, self.MODES)
+            horizontal = 0.5 if "horizontal" in mode else 0.0
+            vertical = 0.5 if "vertical" in mode else 0.0
         for name, p in (("horizontal", horizontal), ("vertical", vertical)):
             if not 0.0 <= p <= 1.0:
                 raise ValueError(f"{name} probability must be in [0, 1], got {p}")
