@@ -1,6 +1,8 @@
 """What a Keras user met in a first afternoon (issue #34): inputs the transforms would get
 silently wrong are refused when the stage is built, errors say what to do, and the validation
 recipe (`gpu_augment(..., training=False)`) exists. Each test failed before its fix."""
+import os
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -162,3 +164,18 @@ def test_keras_layers_take_keras_3s_dict_layout_and_spellings():
                                [[[15, 0, 20, 10], [-1, -1, -1, -1]], [[14, 2, 18, 6], [0, 0, 10, 10]]])
     np.testing.assert_array_equal(out["bounding_boxes"]["labels"].numpy(), labels)
     assert flip_all.get_config()["bounding_box_format"] == "xyxy"
+
+
+def test_preview_spreads_over_classes_and_passes_over_a_bad_file(tmp_path, capsys):
+    """It took the first N files (one class) and died with a traceback on a bad file."""
+    from tfgpuaug import preview
+    for cls in ("a_cats", "b_dogs"):
+        (tmp_path / cls).mkdir()
+        for i, blob in enumerate(_jpegs(3)):
+            (tmp_path / cls / f"{i}.jpg").write_bytes(blob)
+    (tmp_path / "a_cats" / "0.jpg").write_bytes(b"not an image")  # sorts first
+    files = preview.list_images(str(tmp_path), 2)
+    assert {os.path.basename(os.path.dirname(f)) for f in files[:2]} == {"a_cats", "b_dogs"}
+    kept, blobs = preview.readable_images([str(tmp_path / "a_cats" / "0.jpg")] + files, 2)
+    assert len(kept) == 2 and str(tmp_path / "a_cats" / "0.jpg") not in kept
+    assert "skipping" in capsys.readouterr().out

@@ -156,13 +156,38 @@ def write_summary(logdir: str, name: str, image: tf.Tensor, step: int = 0) -> No
 
 
 def list_images(data: str, count: int) -> list[str]:
-    """The first `count` image files under data (flat or one level of class folders)."""
+    """Image files under data (flat or one level of class folders), spread over the sorted list
+    (so over the classes, not the first class's first files): the `count` evenly spaced ones
+    first, then the rest, for `readable_images` to take the first readable `count` of."""
     exts = (".jpg", ".jpeg", ".png", ".JPEG", ".JPG", ".PNG")
     files = sorted(f for pattern in ("*", os.path.join("*", "*"))
                    for f in tf.io.gfile.glob(os.path.join(data, pattern)) if f.endswith(exts))
     if not files:
         raise ValueError(f"no .jpg/.jpeg/.png images under {data}")
-    return files[:count]
+    spread = [files[i * len(files) // count] for i in range(min(count, len(files)))]
+    return spread + [f for f in files if f not in set(spread)]
+
+
+def readable_images(files: list[str], count: int) -> tuple[list[str], list[bytes]]:
+    """The first `count` of `files` that decode, with their bytes; the others are reported and
+    passed over (a preview must not die on one bad file)."""
+    from tfgpuaug import decode_image
+
+    kept, contents = [], []
+    for path in files:
+        if len(kept) == count:
+            break
+        blob = tf.io.read_file(path).numpy()
+        try:
+            decode_image(tf.constant(blob))
+        except tf.errors.InvalidArgumentError as e:
+            print(f"skipping {path}: {e.message.splitlines()[0]}")
+            continue
+        kept.append(path)
+        contents.append(blob)
+    if not kept:
+        raise ValueError("none of the images decodes")
+    return kept, contents
 
 
 def main(argv) -> None:
@@ -176,9 +201,9 @@ def main(argv) -> None:
     if data is None:
         data = os.path.join(os.path.dirname(os.path.abspath(f.o)) or ".", "preview-samples")
         samples.make_sample_images(data, per_class=3)
-    files = list_images(data, f.images)
+    files, blobs = readable_images(list_images(data, f.images), f.images)
     policy = make_policy(f.policy, f.num_ops, f.magnitude, f.auto_policy, f.augmentations)
-    contents = tf.constant([tf.io.read_file(p).numpy() for p in files])
+    contents = tf.constant(blobs)
     image, legend = render(contents, policy, f.versions, f.size, f.seed)
     write_png(f.o, image)
     legend_path = os.path.splitext(f.o)[0] + ".txt"
