@@ -79,6 +79,8 @@ class BuildOpLibrary(build_ext):
                 f.write(f"CUDA_VERSION = {cuda_version if use_cuda else None!r}\n")
                 f.write("# libjpeg-turbo built for x86-64-v3 linked in (used on CPUs that have it).\n")
                 f.write(f"JPEG_X86_64_V3 = {target.jpeg_x86_64_v3}\n")
+                f.write("# libtiff built without JBIG (GPL) and linked statically (build_tools/libtiff.py).\n")
+                f.write(f"TIFF_STATIC = {target.tiff_static}\n")
 
 
     def _package_prebuilt(self):
@@ -103,6 +105,7 @@ class BuildOpLibrary(build_ext):
             cuda_built = os.environ.get("TFGPUAUG_CUDA") == "1"
             f.write(f"CUDA_VERSION = {native_build.nvcc_version() if cuda_built else None!r}\n")
             f.write(f"JPEG_X86_64_V3 = {os.environ.get('TFGPUAUG_JPEG_V3') == '1'}\n")
+            f.write(f"TIFF_STATIC = {os.environ.get('TFGPUAUG_TIFF_STATIC') == '1'}\n")
 
 
 try:

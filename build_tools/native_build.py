@@ -14,7 +14,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from build_tools import libjpeg_turbo
+from build_tools import libjpeg_turbo, libtiff
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Architectures wanted when the found nvcc supports them (TF 2.21 is built for sm_60..90).
@@ -95,6 +95,7 @@ class NativeTarget:
     emulate_cuda: bool = False
     build_dir: str = os.path.join(ROOT, "build", "obj")
     jpeg_x86_64_v3: bool = False  # set by build(): the x86-64-v3 libjpeg-turbo is linked in
+    tiff_static: bool = False  # set by build(): libtiff without JBIG linked in (libtiff.py)
 
 
 def _run(cmd: list[str]) -> None:
@@ -166,6 +167,9 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     target.jpeg_x86_64_v3 = jpeg_v3 is not None
     if jpeg_v3 is not None:
         common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
+    # libtiff without JBIG (GPL), static, instead of the system's (see libtiff.py).
+    tiff = libtiff.ensure_built(ROOT)
+    target.tiff_static = tiff is not None
 
     if target.emulate_cuda:
         emu = os.path.join(ROOT, "cc", "testing", "cuda_emu")
@@ -199,6 +203,8 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         extra = target.kernel_cxx_flags if os.sep + os.path.join("cc", "kernels") + os.sep in src else []
         if jpeg_v3 is not None and os.path.basename(src) == "jpeg_codec_x86_64_v3.cc":
             extra = extra + ["-include", jpeg_v3.rename_header] + ["-I" + d for d in jpeg_v3.include_dirs]
+        if tiff is not None and os.path.basename(src) == "tiff_codec.cc":  # the linked build's headers
+            extra = ["-I" + d for d in tiff.include_dirs] + extra
         jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags + extra))
     if target.use_cuda:
         for src in target.cuda_sources:
@@ -221,7 +227,11 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         link += ["-L" + os.path.join(home, "lib64"), "-l:libcudart_static.a", "-ldl", "-lrt", "-lpthread"]
     if jpeg_v3 is not None:  # its symbols stay inside the library
         link += ["-Wl,--exclude-libs," + os.path.basename(jpeg_v3.archive), jpeg_v3.archive]
-    link += target.link_flags + IMAGE_LIBS
+    image_libs = IMAGE_LIBS
+    if tiff is not None:  # its symbols stay inside the library too
+        link += ["-Wl,--exclude-libs,libtiff.a", tiff.archive]
+        image_libs = [lib for lib in IMAGE_LIBS if lib != "-ltiff"] + libtiff.LINK_LIBS
+    link += target.link_flags + image_libs
     _run(link)
     return target.output
 

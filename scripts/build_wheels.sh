@@ -20,6 +20,7 @@ MINORS=${TFGPUAUG_TF_MINORS:-"2.19 2.20 2.21"}
 STAGE=$ROOT/build/wheel-stage
 export TFGPUAUG_CUDA=${TFGPUAUG_CUDA:-1}
 export TFGPUAUG_JPEG_V3=${TFGPUAUG_JPEG_V3:-1}
+export TFGPUAUG_TIFF_STATIC=${TFGPUAUG_TIFF_STATIC:-1}   # a wheel carries no GPL code (build_tools/libtiff.py)
 export TF_CPP_MIN_LOG_LEVEL=2
 rm -rf "$STAGE" && mkdir -p "$STAGE/libs" "$OUT"
 rm -f "$OUT"/tfgpuaug-*.whl  # one wheel in OUT: the one this run builds

@@ -72,3 +72,10 @@ def test_every_library_the_op_library_links_has_its_licence_listed():
         assert stem in LICENCE_OF, f"{soname}: no licence listed in third_party/licenses (add it, and to LICENCE_OF)"
         assert os.path.exists(os.path.join(ROOT, "third_party", "licenses", LICENCE_OF[stem] + ".txt"))
     assert os.path.exists(os.path.join(ROOT, "LICENSE"))
+    from tfgpuaug import _build_info
+    if getattr(_build_info, "TIFF_STATIC", False):  # libtiff inside, built without JBIG-KIT (GPL-2+)
+        assert not any(s.startswith(("libjbig", "libtiff")) for s in sonames), sonames
+        nm = subprocess.run(["nm", "-D", "--defined-only", libs[0]], capture_output=True, text=True).stdout
+        assert " TIFFOpen" not in nm and " TIFFClientOpen" not in nm  # kept inside (--exclude-libs)
+        undefined = subprocess.run(["nm", "-D", "--undefined-only", libs[0]], capture_output=True, text=True).stdout
+        assert "jbg_" not in undefined
