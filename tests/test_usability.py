@@ -8,7 +8,7 @@ import pytest
 import tensorflow as tf
 
 import tfgpuaug as tga
-from tests import fixtures
+import fixtures
 
 
 def _jpegs(n=4, h=48, w=64):
