@@ -34,4 +34,4 @@ fi
 # The same module with every CUDA kernel run by the CPU emulation (cc/testing/cuda_emu), which
 # tests/test_cuda_emulation.py runs the GPU self-check and the GPU tests on.
 .venv/bin/python build_tools/build_kernels_module.py --emulate-cuda > /dev/null
-(cd / && "$OLDPWD/.venv/bin/python" -c "import tfgpuaug, tfgpuaug._build_info as b; print('tfgpuaug built for TF', b.TF_VERSION, '| CUDA objects:', b.CUDA_BUILT, '(CUDA', str(b.CUDA_VERSION) + ')', '| x86-64-v3 libjpeg-turbo:', b.JPEG_X86_64_V3)")
+(cd / && "$OLDPWD/.venv/bin/python" -c "import tfgpuaug, tfgpuaug._build_info as b; print('tfgpuaug built for TF', b.TF_VERSION, '| CUDA objects:', b.CUDA_BUILT, '(CUDA', str(b.CUDA_VERSION) + ')', '| x86-64-v3 libjpeg-turbo:', b.JPEG_X86_64_V3, '| libtiff without JBIG, static:', b.TIFF_STATIC)")

@@ -21,7 +21,8 @@ assert "License: Apache-2.0" in meta, "the wheel's METADATA has no Apache-2.0 li
 need = ["LICENSE", "libjpeg-turbo.txt", "libpng.txt", "libtiff.txt", "openjpeg.txt", "libwebp.txt", "giflib.txt"]
 missing = [f for f in need if not any(n.endswith("/" + f) and ".dist-info/" in n for n in names)]
 assert not missing, f"the wheel's .dist-info lacks {missing}"
-print("licences in the wheel:", sum(".dist-info/licenses/" in n or n.endswith(".dist-info/LICENSE") for n in names), "files")
+carried = [n for n in names if ".dist-info/" in n and (n.endswith(".txt") or n.endswith("/LICENSE"))]
+print("licences in the wheel's .dist-info:", len(carried), "files")
 PY
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv
