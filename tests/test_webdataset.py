@@ -210,3 +210,16 @@ def test_train_pipeline_from_shards_equals_files(shards, tmp_path):
     for (a, la), (b, lb) in zip(from_files, from_shards):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
         np.testing.assert_array_equal(la.numpy(), lb.numpy())
+
+
+def test_num_samples_gives_keras_a_cardinality_and_is_checked(shards):
+    """Tar shards have no index: the dataset's cardinality was unknown, so Keras could not size an
+    epoch (issue #34). With num_samples it is known, and a wrong count raises when reached."""
+    assert tga.data.webdataset(shards).cardinality().numpy() == tf.data.UNKNOWN_CARDINALITY
+    ds = tga.data.webdataset(shards, num_samples=12)
+    assert ds.cardinality().numpy() == 12 and len(list(ds)) == 12
+    assert ds.batch(5).cardinality().numpy() == 3
+    with pytest.raises(tf.errors.FailedPreconditionError, match="expected to contain 10 elements"):
+        list(tga.data.webdataset(shards, num_samples=10))
+    with pytest.raises(ValueError, match="num_samples"):
+        tga.data.webdataset(shards, num_samples=12, shard=(2, 0))

@@ -87,7 +87,8 @@ def tar_samples(files: Union[str, Sequence[str], tf.Tensor],
 def webdataset(urls: Union[str, Sequence[str]], fields: Union[Mapping[str, str], Sequence[str]] = DEFAULT_FIELDS,
                shuffle: bool = False, seed: Optional[int] = None, shard: Optional[Tuple[int, int]] = None,
                cycle_length: int = 4, block_length: int = 1, missing_ok: bool = False,
-               num_parallel_reads: Optional[int] = tf.data.AUTOTUNE) -> tf.data.Dataset:
+               num_parallel_reads: Optional[int] = tf.data.AUTOTUNE,
+               num_samples: Optional[int] = None) -> tf.data.Dataset:
     """Samples from WebDataset tar shards.
 
     Args:
@@ -106,6 +107,11 @@ def webdataset(urls: Union[str, Sequence[str]], fields: Union[Mapping[str, str],
         error.
       num_parallel_reads: shards read in parallel (in a deterministic order unless `shuffle`
         without a `seed`).
+      num_samples: how many samples these shards hold, when known (WebDataset's `.nsamples`).
+        Tar shards have no index, so the dataset's cardinality is otherwise unknown and Keras
+        cannot size an epoch ("input ran out of data" with `steps_per_epoch`); with it the
+        dataset reports that cardinality, and an iteration that yields another count raises.
+        Not with `shard`, which gives each pipeline an unknown share.
 
     Returns:
       A dataset of dicts of scalar strings. Labels stored as text (`.cls`) convert with
@@ -118,6 +124,9 @@ def webdataset(urls: Union[str, Sequence[str]], fields: Union[Mapping[str, str],
     ds = split(tf.data.Dataset.from_tensor_slices(files), shard, count=len(files))
     if shuffle:
         ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
-    return ds.interleave(lambda f: tar_samples(tf.reshape(f, [1]), named, missing_ok),
-                         cycle_length=max(1, min(cycle_length, len(files))), block_length=block_length,
-                         num_parallel_calls=num_parallel_reads, deterministic=not shuffle or seed is not None)
+    if num_samples is not None and (shard is not None or num_samples < 0):
+        raise ValueError("num_samples is the samples of every shard, so it takes no shard=, and cannot be negative")
+    ds = ds.interleave(lambda f: tar_samples(tf.reshape(f, [1]), named, missing_ok),
+                       cycle_length=max(1, min(cycle_length, len(files))), block_length=block_length,
+                       num_parallel_calls=num_parallel_reads, deterministic=not shuffle or seed is not None)
+    return ds if num_samples is None else ds.apply(tf.data.experimental.assert_cardinality(num_samples))
