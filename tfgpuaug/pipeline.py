@@ -322,7 +322,9 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
       bounding_box_format: the format of `bounding_boxes["boxes"]` in dict elements (Keras 3's
         names, see `tfgpuaug.boxes`); boxes come out in it.
       max_boxes: pad boxes (and their per-box fields) to this many with -1, as Keras 3's
-        `MaxNumBoundingBoxes`; None gives ragged boxes.
+        `MaxNumBoundingBoxes` (which also drops the boxes past it, silently: pick a bound above
+        the dataset's most boxes per image); None gives ragged boxes, which `model.fit` does not
+        take ("None values not supported"): give max_boxes for Keras training.
       min_box_area, min_box_visibility: a box clipped by a transform is kept when its area is
         more than `min_box_area` pixels and at least `min_box_visibility` of its area before
         clipping; dropped boxes take their labels with them.
