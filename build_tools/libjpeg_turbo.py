@@ -18,13 +18,14 @@ the SHA-256 digests below.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import shutil
 import subprocess
 import tarfile
 from dataclasses import dataclass
+
+from build_tools import apt_source
 
 VERSION = "2.1.5"
 _SOURCE_PACKAGE = f"libjpeg-turbo=1:{VERSION}-2"
@@ -51,29 +52,7 @@ def _mode() -> str:
 
 
 def _fetch(downloads: str) -> dict[str, str]:
-    """The tarballs' paths, downloaded (and checked) when not already present."""
-    source_dir = os.environ.get("TFGPUAUG_LIBJPEG_TURBO_SOURCES")
-    folder = source_dir or downloads
-    missing = [n for n in _TARBALLS if not os.path.exists(os.path.join(folder, n))]
-    if missing and source_dir:
-        raise RuntimeError(f"{os.path.join(source_dir, missing[0])} not found")
-    if missing:
-        if shutil.which("apt-get") is None:
-            raise RuntimeError("apt-get not found; set TFGPUAUG_LIBJPEG_TURBO_SOURCES")
-        os.makedirs(downloads, exist_ok=True)
-        done = subprocess.run(["apt-get", "source", "--download-only", "-qq", _SOURCE_PACKAGE],
-                              cwd=downloads, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"apt-get source {_SOURCE_PACKAGE} failed (are deb-src entries "
-                               f"configured? see scripts/apt_setup.sh): {done.stderr.strip()}")
-    paths = {}
-    for name, digest in _TARBALLS.items():
-        path = os.path.join(folder, name)
-        with open(path, "rb") as f:
-            if hashlib.sha256(f.read()).hexdigest() != digest:
-                raise RuntimeError(f"{path}: sha256 mismatch")
-        paths[name] = path
-    return paths
+    return apt_source.fetch(downloads, "TFGPUAUG_LIBJPEG_TURBO_SOURCES", _SOURCE_PACKAGE, _TARBALLS)
 
 
 def _run(cmd: list[str], cwd: str) -> None:

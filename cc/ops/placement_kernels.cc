@@ -175,7 +175,6 @@ class ResizePadOp : public ::tfgpuaug::GuardedOpKernel {
       Out* image = o + i * int64_t{size_h} * size_w * c;
       std::vector<Out> pad(c);  // decoded images may have any number of channels
       PaddingPixel(attrs_.pad_value, epilogues[i], c, pad.data());
-      if (c > 4) std::fill(pad.begin(), pad.end(), pad[0]);  // no normalisation past 4 channels
       FillPadding<Out>(plan.visible, size_h, size_w, c, pad.data(), image);
       ResampleImageCpu<In, Out>(in + offsets[i] * c, h, w, c, long(w) * c, ay, ax, plan.spec.out_h,
                                 plan.spec.out_w, VisibleOrigin(plan.visible, size_w, c, image), epilogues[i],

@@ -257,12 +257,20 @@ py::array_t<float> CropResizePackedCpu(
   return out;
 }
 
+// fn(values as float32 or uint8 array_t): the packed crop-resize bindings take either.
+template <typename Fn>
+py::array_t<float> OnFloatOrUint8(const py::array& values, Fn fn) {
+  if (py::dtype::of<float>().is(values.dtype())) {
+    return fn(py::array_t<float, py::array::c_style | py::array::forcecast>(values));
+  }
+  return fn(py::array_t<uint8_t, py::array::c_style | py::array::forcecast>(values));
+}
+
 py::array_t<float> CropResizePacked(py::array values, int channels, I32 shapes, F32 boxes, int out_h,
                                     int out_w, const std::string& method, bool antialias) {
-  if (py::dtype::of<float>().is(values.dtype())) {
-    return CropResizePackedCpu<float>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
-  }
-  return CropResizePackedCpu<uint8_t>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
+  return OnFloatOrUint8(values, [&](const auto& v) {
+    return CropResizePackedCpu(v, channels, shapes, boxes, out_h, out_w, method, antialias);
+  });
 }
 using Flags = py::array_t<bool, py::array::c_style | py::array::forcecast>;
 
@@ -623,10 +631,9 @@ py::array_t<float> CropResizePackedGpuOf(
 
 py::array_t<float> CropResizePackedGpu(py::array values, int channels, I32 shapes, F32 boxes, int out_h,
                                        int out_w, const std::string& method, bool antialias) {
-  if (py::dtype::of<float>().is(values.dtype())) {
-    return CropResizePackedGpuOf<float>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
-  }
-  return CropResizePackedGpuOf<uint8_t>(values, channels, shapes, boxes, out_h, out_w, method, antialias);
+  return OnFloatOrUint8(values, [&](const auto& v) {
+    return CropResizePackedGpuOf(v, channels, shapes, boxes, out_h, out_w, method, antialias);
+  });
 }
 
 py::array ResizeGpu(U8Image img, int out_h, int out_w, const std::string& method, bool antialias, bool mirror,

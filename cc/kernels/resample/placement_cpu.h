@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "cc/kernels/common/stream_store.h"
 #include "cc/kernels/resample/placement.h"
@@ -39,9 +40,10 @@ void FillPadding(const VisibleRect& v, int out_h, int out_w, int c, const T* pix
   const bool uniform = std::all_of(pixel, pixel + c, [&](T x) { return x == pixel[0]; });
   const bool stream = UseStreamStores(row * out_h * sizeof(T));
   constexpr size_t kRunPixels = 64;
-  T run[kRunPixels * 4];  // c <= 4 for a non-uniform pixel (see PaddingPixel's callers)
+  std::vector<T> run;
   const size_t run_elems = kRunPixels * size_t(c);
   if (!uniform) {
+    run.resize(run_elems);
     for (size_t k = 0; k < run_elems; ++k) run[k] = pixel[k % c];
   }
   auto fill = [&](T* first, T* last) {
@@ -56,9 +58,9 @@ void FillPadding(const VisibleRect& v, int out_h, int out_w, int c, const T* pix
     for (T* p = first; p < last; p += run_elems) {  // spans are whole pixels
       const size_t bytes = std::min(run_elems, size_t(last - p)) * sizeof(T);
       if (stream) {
-        StreamCopy(p, run, bytes);
+        StreamCopy(p, run.data(), bytes);
       } else {
-        std::memcpy(p, run, bytes);
+        std::memcpy(p, run.data(), bytes);
       }
     }
   };

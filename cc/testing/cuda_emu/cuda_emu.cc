@@ -582,15 +582,22 @@ cudaError_t cudaFreeHost(void* ptr) {
   return cuda_emu::Unregister(ptr, true);
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  cuda_emu::RunQueuedCopies();
-  if (count == 0) return cudaSuccess;
+// Whether a copy's pointers are where its kind says (device memory is cudaMalloc'd).
+bool CopyKindMatches(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   const bool dst_device = cuda_emu::OnDevice(dst, count), src_device = cuda_emu::OnDevice(src, count);
   const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyHostToHost ||
                   (kind == cudaMemcpyHostToDevice && dst_device && !src_device) ||
                   (kind == cudaMemcpyDeviceToHost && src_device && !dst_device) ||
                   (kind == cudaMemcpyDeviceToDevice && src_device && dst_device);
-  if (!ok) return Fail(cudaErrorInvalidValue, "cudaMemcpy whose pointers do not match its kind or its sizes");
+  return ok;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  cuda_emu::RunQueuedCopies();
+  if (count == 0) return cudaSuccess;
+  if (!CopyKindMatches(dst, src, count, kind)) {
+    return Fail(cudaErrorInvalidValue, "cudaMemcpy whose pointers do not match its kind or its sizes");
+  }
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
@@ -600,12 +607,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 // valid schedule of many: the emulator cannot overlap a copy with later host work otherwise).
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
   if (count == 0) return cudaSuccess;
-  const bool dst_device = cuda_emu::OnDevice(dst, count), src_device = cuda_emu::OnDevice(src, count);
-  const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyHostToHost ||
-                  (kind == cudaMemcpyHostToDevice && dst_device && !src_device) ||
-                  (kind == cudaMemcpyDeviceToHost && src_device && !dst_device) ||
-                  (kind == cudaMemcpyDeviceToDevice && src_device && dst_device);
-  if (!ok)
+  if (!CopyKindMatches(dst, src, count, kind))
     return Fail(cudaErrorInvalidValue, "cudaMemcpyAsync whose pointers do not match its kind or its sizes");
   cuda_emu::QueueCopy(dst, src, count);
   return cudaSuccess;
