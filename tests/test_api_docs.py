@@ -60,7 +60,8 @@ def test_layers_have_their_transforms_signature(layer):
     params = inspect.signature(cls).parameters
     transform = inspect.signature(cls.transform_class.__init__).parameters
     own = [p for p in transform if p != "self"]
-    assert list(params) == own + [p for p in ("bounding_box_format", "name", "dtype") if p not in own]
+    extra = (["height", "width"] if "size" in own else []) + ["value_range", "bounding_box_format", "name", "dtype"]
+    assert list(params) == own + [p for p in extra if p not in own]
     assert "name" in params and "Args:" in (cls.__doc__ or "")
 
 

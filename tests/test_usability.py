@@ -179,3 +179,102 @@ def test_preview_spreads_over_classes_and_passes_over_a_bad_file(tmp_path, capsy
     kept, blobs = preview.readable_images([str(tmp_path / "a_cats" / "0.jpg")] + files, 2)
     assert len(kept) == 2 and str(tmp_path / "a_cats" / "0.jpg") not in kept
     assert "skipping" in capsys.readouterr().out
+
+
+def test_raise_names_the_bad_file_when_elements_carry_paths():
+    """With on_error="raise" the error said "image 1: ..." though the element named its files."""
+    blobs = _jpegs(2)
+    ds = tf.data.Dataset.from_tensor_slices({"images": [blobs[0], b"not an image", blobs[1]],
+                                             "labels": [0, 1, 2], "path": ["a.jpg", "b.jpg", "c.jpg"]}).batch(3)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r'batch 0, image 1 \(b.jpg\): unknown image format.*on_error="skip"'):
+        next(iter(ds.apply(tga.gpu_augment([tga.RandomResizedCrop(16)], device="/cpu:0", seed=0))))
+    # A clean batch runs as before, every sample kept, in order.
+    clean = tf.data.Dataset.from_tensor_slices({"images": blobs, "path": ["a.jpg", "c.jpg"]}).batch(2)
+    out = next(iter(clean.apply(tga.gpu_augment([tga.Resize(16)], device="/cpu:0", seed=0))))
+    assert [p.decode() for p in out["path"].numpy()] == ["a.jpg", "c.jpg"] and out["images"].shape[0] == 2
+
+
+def _detection(boxes, labels, size=32):
+    return tf.data.Dataset.from_tensors({
+        "images": tf.zeros([len(boxes), size, size, 3], tf.uint8),
+        "bounding_boxes": {"boxes": tf.ragged.constant(boxes, ragged_rank=1, dtype=tf.float32),
+                           "labels": tf.ragged.constant(labels)}})
+
+
+def test_max_boxes_truncation_is_reported_not_silent(capfd):
+    """max_boxes=2 kept the first two of three boxes without a word."""
+    tga.data_warnings()
+    ds = _detection([[[1, 1, 5, 5], [2, 2, 6, 6], [3, 3, 8, 8]], [[1, 1, 4, 4]]], [[1, 2, 3], [4]])
+    out = next(iter(ds.apply(tga.gpu_augment([tga.Resize(16)], device="/cpu:0", seed=0, max_boxes=2))))
+    assert out["bounding_boxes"]["boxes"].shape == (2, 2, 4)
+    warning = "max_boxes=2 dropped boxes: an image of the batch has 3 boxes"
+    assert warning in capfd.readouterr().err  # TF_CPP_MIN_LOG_LEVEL=2 here: not TensorFlow's logging
+    assert [w for w in tga.data_warnings() if warning in w]
+    next(iter(ds.apply(tga.gpu_augment([tga.Resize(16)], device="/cpu:0", seed=0, max_boxes=3))))
+    assert "max_boxes" not in capfd.readouterr().err and tga.data_warnings() == []
+
+
+def test_a_batch_whose_boxes_all_drop_is_reported(capfd):
+    """Boxes of the wrong format or too strict a filter lost every box without a word."""
+    tga.data_warnings()
+    ds = _detection([[[1, 1, 3, 3]], [[4, 4, 6, 6]]], [[1], [2]])
+    stage = tga.gpu_augment([tga.Resize(16)], device="/cpu:0", seed=0, min_box_area=100.0)
+    out = next(iter(ds.apply(stage)))
+    assert out["bounding_boxes"]["boxes"].flat_values.shape[0] == 0
+    assert "every box of a batch (2) was dropped" in capfd.readouterr().err
+    next(iter(ds.apply(tga.gpu_augment([tga.Resize(16)], device="/cpu:0", seed=0))))
+    assert "every box" not in capfd.readouterr().err
+
+
+def test_data_warnings_reach_python_logging_from_model_fit(caplog):
+    import keras
+    tga.data_warnings()
+    ds = _detection([[[1, 1, 5, 5], [2, 2, 6, 6]], [[1, 1, 4, 4]]], [[1, 2], [4]])
+    ds = ds.apply(tga.gpu_augment([tga.Resize(8)], device="/cpu:0", seed=0, max_boxes=1))
+    ds = ds.map(lambda e: (tf.cast(e["images"], tf.float32), e["bounding_boxes"]["labels"][:, 0]))
+    model = keras.Sequential([keras.Input((8, 8, 3)), keras.layers.Flatten(), keras.layers.Dense(5)])
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    with caplog.at_level("WARNING", logger="tfgpuaug"):
+        model.fit(ds, epochs=1, verbose=0, callbacks=[tga.keras.DataWarningsLogger()])
+    assert any("max_boxes=1 dropped boxes" in r.getMessage() and r.name == "tfgpuaug" for r in caplog.records)
+
+
+def test_keras_spellings_that_mean_the_same_are_accepted():
+    layer = tga.keras.Resize(height=8, width=12, interpolation="nearest")
+    assert layer.transform.size == (8, 12) and layer.transform.method == "nearest"
+    assert tga.keras.RandomResizedCrop(height=8, width=8).transform.size == (8, 8)
+    with pytest.raises(TypeError, match="give height and width together"):
+        tga.keras.Resize(height=8)
+    with pytest.raises(TypeError, match=r"not Keras's factor.*factor=0.3 is closest to magnitude=9"):
+        tga.keras.RandAugment(factor=0.3)
+    with pytest.raises(TypeError, match="RandomFlip has no factor"):
+        tga.keras.RandomFlip(factor=0.3)
+
+
+def test_value_range_maps_float_images_in_and_back_out():
+    """Keras hands layers float images unless the input is declared uint8; Keras's layers take
+    `value_range`. Checked against the same layer on the uint8 pixels."""
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, [2, 16, 16, 3]).astype(np.uint8)
+    unit = pixels.astype(np.float32) / 255.0
+    plain = tga.keras.RandAugment(num_ops=2, magnitude=9, seed=3)
+    ranged = tga.keras.RandAugment(num_ops=2, magnitude=9, seed=3, value_range=(0, 1))
+    expected = plain(pixels, training=True).numpy()
+    got = ranged(unit, training=True).numpy()
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got * 255.0, expected, atol=1e-3)  # the same pixels, in [0, 1]
+    with pytest.raises(TypeError, match="takes uint8 images|augmentations take uint8"):
+        plain(unit, training=True)
+    normalize = tga.keras.CropMirrorNormalize(value_range=(0, 1))  # float output stays as it is
+    np.testing.assert_allclose(normalize(unit).numpy(), tga.keras.CropMirrorNormalize()(pixels).numpy(), atol=1e-5)
+    config = ranged.get_config()
+    assert config["value_range"] == (0, 1)
+    assert tga.keras.RandAugment.from_config(config).value_range == (0, 1)
+    with pytest.raises(ValueError, match=r"uint8 images are 0..255, and value_range=\(0, 1\)"):
+        ranged(pixels, training=True)
+    # In a Sequential model fed floats 0..255 (no dtype="uint8" declared).
+    import keras
+    model = keras.Sequential([keras.Input((16, 16, 3)), tga.keras.Resize(8, value_range=(0, 255))])
+    out = model(pixels.astype(np.float32)).numpy()
+    np.testing.assert_allclose(out, tga.keras.Resize(8)(pixels).numpy().astype(np.float32))

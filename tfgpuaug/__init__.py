@@ -14,13 +14,13 @@ from tfgpuaug.transforms import (  # noqa: E402
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
-from tfgpuaug._skip import skipped_images  # noqa: E402
+from tfgpuaug._skip import data_warnings, skipped_images  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
-    "host_stage", "device_stage", "distribute", "skipped_images",
+    "host_stage", "device_stage", "distribute", "skipped_images", "data_warnings",
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop",

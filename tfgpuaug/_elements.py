@@ -63,7 +63,7 @@ class Layout:
 
     def _targets(self, element, images):
         dims = _LazyDims(images)
-        boxes, fields, dense_boxes = None, {}, False
+        boxes, fields, dense_boxes, boxes_in = None, {}, False, None
         if BOXES in element:
             b = element[BOXES]
             if not isinstance(b, dict) or "boxes" not in b:
@@ -90,6 +90,7 @@ class Layout:
                         f"{self.format[4:]}. Largest coordinate")]):
                     boxes = tf.identity(boxes)
             boxes = bx.convert_format(boxes, self.format, "xyxy", *dims.hw_if(self.format))
+            boxes_in = tf.shape(boxes.flat_values)[0]
         keypoints, dense_keypoints = element.get(KEYPOINTS), False
         if keypoints is not None:
             dense_keypoints = not isinstance(keypoints, tf.RaggedTensor)
@@ -110,13 +111,40 @@ class Layout:
                 return out
             hw = t.sizes if t.sizes is not None else dims.hw()
             result = bx.convert_format(t.boxes, "xyxy", self.format, hw[:, 0], hw[:, 1])
+            result = self._warn_all_dropped(result, boxes_in)
             fields_out = dict(t.box_fields)
             if self.max_boxes is not None:
+                most = tf.reduce_max(tf.concat([result.row_lengths(), [0]], 0))
                 result, _ = bx.pad(result, None, self.max_boxes)
+                result = self._warn_truncated(result, most)
                 fields_out = {k: _pad_field(v, self.max_boxes) for k, v in fields_out.items()}
             out[BOXES] = {"boxes": result, **fields_out}
             return out
         return targets, rebuild
+
+
+    def _warn_all_dropped(self, boxes: tf.RaggedTensor, boxes_in: tf.Tensor) -> tf.RaggedTensor:
+        """Warns when a batch had boxes and none is left: a wrong `bounding_box_format` or box
+        filter does that to every batch, a crop now and then."""
+        from tfgpuaug import _skip
+        left = tf.shape(boxes.flat_values)[0]
+        return _skip.warn_if(
+            (boxes_in > 0) & (left == 0),
+            lambda: tf.strings.join([
+                "every box of a batch (", tf.strings.as_string(boxes_in), ") was dropped by the transforms "
+                "(boxes left outside the crops, or under min_box_area/min_box_visibility). If this repeats, check "
+                f"that the boxes are in bounding_box_format={self.format!r} and the filters' thresholds"]),
+            boxes, key="all_boxes_dropped")
+
+    def _warn_truncated(self, boxes: tf.Tensor, most: tf.Tensor) -> tf.Tensor:
+        from tfgpuaug import _skip
+        return _skip.warn_if(
+            most > self.max_boxes,
+            lambda: tf.strings.join([
+                f"max_boxes={self.max_boxes} dropped boxes: an image of the batch has ",
+                tf.strings.as_string(most), " boxes, and only its first ", str(self.max_boxes),
+                " were kept. Raise max_boxes to the most boxes an image can have"]),
+            boxes, key="max_boxes_truncated")
 
 
 def _pad_field(values: tf.RaggedTensor, max_boxes: int) -> tf.Tensor:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import tensorflow as tf
 
@@ -87,10 +87,15 @@ def keep_rows(structure, kept: tf.Tensor):
     return tf.nest.map_structure(take, structure, expand_composites=False)
 
 
-def report(scope: _Scope, batch_index: tf.Tensor, element, images):
-    """`images`, passed through an op that logs one warning per skipped sample (batch, index
-    in it, file name when the element has one, reason) and counts them."""
-    if not scope.dropped:  # no decoding op ran: nothing can have been skipped
+BAD_IMAGE_HINT = (' (gpu_augment(..., on_error="skip") drops bad images with their labels; '
+                  "python -m tfgpuaug.scan DIR lists every bad file)")
+
+
+def report(scope: _Scope, batch_index: tf.Tensor, element, images, action: str = "skip"):
+    """`images`, passed through an op that reports the samples the decodes failed on (batch,
+    index in it, file name when the element has one, reason): "skip" logs one warning per
+    sample and counts them, "raise" fails the batch naming the first."""
+    if not scope.dropped:  # no decoding op ran: nothing can have failed
         return images
     indices = tf.concat([i for i, _ in scope.dropped], 0)
     reasons = tf.concat([r for _, r in scope.dropped], 0)
@@ -99,10 +104,29 @@ def report(scope: _Scope, batch_index: tf.Tensor, element, images):
     names = _names(element)
     if names is not None:
         where = tf.strings.join([where, " (", tf.gather(names, indices), ")"])
-    messages = tf.strings.join([where, ": ", reasons])
-    if isinstance(images, tf.RaggedTensor):
-        return images.with_flat_values(_record(messages, images.flat_values)[0])
-    return _record(messages, images)[0]
+    messages = tf.strings.join([where, ": ", reasons] + ([BAD_IMAGE_HINT] if action == "raise" else []))
+    return _passing(images, lambda flat: _record(messages, flat, action)[0])
+
+
+def warn_if(condition: tf.Tensor, message: Callable[[], tf.Tensor], batch, key: str):
+    """`batch` passed through an op that prints `message()` (a string scalar, built only when
+    `condition` holds) as a tfgpuaug warning, rate-limited per `key`."""
+    messages = tf.cond(condition, lambda: tf.reshape(message(), [1]), lambda: tf.zeros([0], tf.string))
+    return _passing(batch, lambda flat: _record(messages, flat, "warn", key)[0])
+
+
+def _passing(batch, fn):
+    if isinstance(batch, tf.RaggedTensor):
+        return batch.with_flat_values(fn(batch.flat_values))
+    return fn(batch)
+
+
+def has_names(element_spec) -> bool:
+    """Whether elements of this spec carry a file name per sample (see NAME_KEYS)."""
+    if isinstance(element_spec, dict):
+        return any(isinstance(spec, tf.TensorSpec) and spec.dtype == tf.string and spec.shape.rank == 1
+                   for spec in (element_spec.get(key) for key in NAME_KEYS))
+    return False
 
 
 def _names(element) -> Optional[tf.Tensor]:
@@ -114,9 +138,9 @@ def _names(element) -> Optional[tf.Tensor]:
     return None
 
 
-def _record(messages: tf.Tensor, batch: tf.Tensor):
+def _record(messages: tf.Tensor, batch: tf.Tensor, action: str = "skip", key: str = ""):
     from tfgpuaug import _loader
-    return _loader.ops().tf_gpu_aug_record_skipped(messages, batch)
+    return _loader.ops().tf_gpu_aug_record_skipped(messages, batch, action=action, key=key)
 
 
 def skipped_images() -> int:
@@ -125,3 +149,14 @@ def skipped_images() -> int:
     Each process counts its own: with tf.data service, the workers' logs and counts hold
     theirs."""
     return int(_record(tf.zeros([0], tf.string), tf.zeros([0]))[1].numpy())
+
+
+def data_warnings() -> List[str]:
+    """The latest reports of this process's stages (skipped images and data warnings such as
+    boxes truncated to `max_boxes`; at most 1000), oldest first, cleared by the call.
+
+    Stages print each report to stderr as it happens, whatever `TF_CPP_MIN_LOG_LEVEL` says;
+    this hands them to Python, for example to `logging` (`tfgpuaug.keras.DataWarningsLogger`
+    does that after each epoch)."""
+    from tfgpuaug import _loader
+    return [r.decode("utf-8", "replace") for r in _loader.ops().tf_gpu_aug_take_data_reports().numpy()]

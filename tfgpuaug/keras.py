@@ -12,6 +12,7 @@ layers and the ops).
 from __future__ import annotations
 
 import inspect
+import logging
 
 import keras
 import tensorflow as tf
@@ -38,8 +39,16 @@ class TransformLayer(keras.layers.Layer):
       float otherwise); `mean`/`std` are on the 0..255 scale;
     - flips take probabilities (`RandomFlip(horizontal=0.5, vertical=0.0)`; Keras's
       `mode="horizontal"` is accepted and means the same);
-    - RandAugment's `magnitude` counts bins of `num_magnitude_bins` (torchvision's), not Keras's
-      `factor` in [0, 1]; sizes are `size=(height, width)` (or one int), not `height`/`width`.
+    - RandAugment's `magnitude` counts bins of `num_magnitude_bins` (torchvision's, one fixed
+      strength), not Keras's `factor` in [0, 1] (a random strength): `factor` is refused with
+      the nearest `magnitude`.
+
+    Keras's spellings that mean the same are accepted: `height` and `width` for
+    `size=(height, width)`, `interpolation` for `method`, `mode` on `RandomFlip`, and
+    `value_range=(low, high)`: float images in that range (what Keras hands a layer unless the
+    input is declared uint8) are mapped to 0..255 uint8 for the transform, and a uint8 result
+    is mapped back to the input's dtype and range (`CropMirrorNormalize`'s float output is
+    returned as it is). Without `value_range`, float images are refused.
     """
 
     transform_class: type = _t.Transform
@@ -49,6 +58,7 @@ class TransformLayer(keras.layers.Layer):
 
         self.bounding_box_format = kwargs.pop("bounding_box_format", "xyxy")
         bx.check_format(self.bounding_box_format, "bounding_box_format")
+        self.value_range = _keras_spellings(self.transform_class, kwargs)
         layer_kwargs = {k: kwargs.pop(k) for k in _LAYER_KWARGS if k in kwargs}
         layer_kwargs.setdefault("autocast", False)
         takes_dtype = "dtype" in self.transform_class.__init__.__code__.co_varnames
@@ -63,7 +73,31 @@ class TransformLayer(keras.layers.Layer):
         seed = tf.cast(self.seed_generator.next(), tf.int64) if self.random and training else None
         if isinstance(inputs, dict):  # Keras 3's {"images", "bounding_boxes", ...}: annotations follow
             return self._call_on_dict(inputs, seed, bool(training))
-        return self.transform(inputs, seed=seed, training=bool(training))
+        images, restore = self._to_uint8(inputs)
+        return restore(self.transform(images, seed=seed, training=bool(training)))
+
+    def _to_uint8(self, images):
+        """(images as the transform takes them, a function giving its output the input's range)."""
+        if self.value_range is None or isinstance(images, tf.RaggedTensor) or images.dtype == tf.string:
+            return images, lambda out: out
+        low, high = (float(v) for v in self.value_range)
+        if images.dtype == tf.uint8:
+            if (low, high) != (0.0, 255.0):
+                raise ValueError(f"{self.name}: uint8 images are 0..255, and value_range={self.value_range}; "
+                                 "give value_range=(0, 255) or float images in the range")
+            return images, lambda out: out
+        if not images.dtype.is_floating:
+            raise TypeError(f"{self.name}: images must be uint8 or floating point with value_range, got "
+                            f"{images.dtype.name}")
+        scale = 255.0 / (high - low)
+        pixels = tf.round((tf.cast(images, tf.float32) - low) * scale)
+        pixels = tf.cast(tf.clip_by_value(pixels, 0.0, 255.0), tf.uint8)
+
+        def restore(out):
+            if isinstance(out, tf.Tensor) and out.dtype == tf.uint8:
+                return tf.cast(tf.cast(out, tf.float32) / scale + low, images.dtype)
+            return out
+        return pixels, restore
 
     def _call_on_dict(self, inputs, seed, training):
         from tfgpuaug._elements import BOXES, Layout
@@ -73,16 +107,54 @@ class TransformLayer(keras.layers.Layer):
         max_boxes = boxes.shape[1] if boxes is not None and not isinstance(boxes, tf.RaggedTensor) else None
         layout = Layout(self.bounding_box_format, max_boxes)
         images, targets, rebuild = layout.split(inputs)
+        images, restore = self._to_uint8(images)
         if targets is None:
-            return rebuild(self.transform(images, seed=seed, training=training), None)
-        return rebuild(*self.transform.apply(images, targets, seed, training))
+            return rebuild(restore(self.transform(images, seed=seed, training=training)), None)
+        images, targets = self.transform.apply(images, targets, seed, training)
+        return rebuild(restore(images), targets)
 
     def compute_output_shape(self, input_shape):
         return self.transform.output_shape(tuple(input_shape))
 
     def get_config(self):
-        return {**super().get_config(), **self.transform.get_config(),
-                "bounding_box_format": self.bounding_box_format}
+        config = {**super().get_config(), **self.transform.get_config(),
+                  "bounding_box_format": self.bounding_box_format}
+        if self.value_range is not None:
+            config["value_range"] = tuple(self.value_range)
+        return config
+
+
+def _keras_spellings(transform_class: type, kwargs: dict):
+    """Rewrites, in place, Keras 3's argument spellings that mean what tfgpuaug's do, refuses
+    those that do not with the nearest tfgpuaug argument, and returns `value_range` (or None)."""
+    name = transform_class.__name__
+    params = inspect.signature(transform_class.__init__).parameters
+    if "height" in kwargs or "width" in kwargs:
+        if "size" not in params:
+            raise TypeError(f"{name} takes no height/width (Keras's spelling of size=(height, width))")
+        if "size" in kwargs or "height" not in kwargs or "width" not in kwargs:
+            raise TypeError(f"{name}: give height and width together, or size=(height, width)")
+        kwargs["size"] = (kwargs.pop("height"), kwargs.pop("width"))
+    if "interpolation" in kwargs and "interpolation" not in params and "method" in params:
+        if "method" in kwargs:
+            raise TypeError(f"{name}: give method or interpolation (Keras's spelling), not both")
+        kwargs["method"] = kwargs.pop("interpolation")
+    if "factor" in kwargs and "factor" not in params:
+        factor = kwargs.pop("factor")
+        if "magnitude" in params:
+            bins = kwargs.get("num_magnitude_bins", params["num_magnitude_bins"].default)
+            nearest = round(float(factor if not isinstance(factor, (tuple, list)) else factor[-1]) * (bins - 1))
+            raise TypeError(f"{name} takes magnitude (a fixed strength, in bins of num_magnitude_bins={bins}: "
+                            f"torchvision's convention), not Keras's factor (a random strength in [0, 1]): "
+                            f"factor={factor} is closest to magnitude={nearest}")
+        raise TypeError(f"{name} has no factor (Keras's random strength in [0, 1]): see help(tfgpuaug.keras.{name}) "
+                        "for its arguments")
+    value_range = kwargs.pop("value_range", None)
+    if value_range is not None:
+        if len(value_range) != 2 or not float(value_range[0]) < float(value_range[1]):
+            raise ValueError(f"{name}: value_range must be (low, high) with low < high, got {value_range}")
+        value_range = tuple(value_range)
+    return value_range
 
 
 def _init_with_signature(transform_class: type):
@@ -90,8 +162,10 @@ def _init_with_signature(transform_class: type):
     `dtype`, so `inspect.signature`, `help()`, IDEs and the API reference show them."""
     params = [p for p in inspect.signature(transform_class.__init__).parameters.values() if p.name != "self"]
     taken = {p.name for p in params}
+    extra = (("height", None), ("width", None)) if "size" in taken else ()
+    extra += (("value_range", None), ("bounding_box_format", "xyxy"), ("name", None), ("dtype", None))
     layer = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=default)
-             for k, default in (("bounding_box_format", "xyxy"), ("name", None), ("dtype", None)) if k not in taken]
+             for k, default in extra if k not in taken]
     self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
     def __init__(self, *args, **kwargs):
@@ -104,7 +178,8 @@ def _init_with_signature(transform_class: type):
 def _layer_doc(transform_class: type, lead: str) -> str:
     lead = lead.replace("\n", "\n    ")
     return (f"{lead}\n\n    The layer of `tfgpuaug.{transform_class.__name__}`, with its arguments (and "
-            f"`bounding_box_format`, `name` and `dtype`: see `TransformLayer`):\n\n    "
+            f"`value_range`, `bounding_box_format`, `name` and `dtype`, and Keras's `height`/`width` where "
+            f"there is a `size`: see `TransformLayer`):\n\n    "
             + inspect.cleandoc(transform_class.__doc__ or "").replace("\n", "\n    "))
 
 
@@ -152,6 +227,36 @@ class LetterboxWithInfo(TransformLayer):
 
 
 LetterboxWithInfo.__doc__ = _layer_doc(_t.Letterbox, inspect.cleandoc(LetterboxWithInfo.__doc__))
+
+class DataWarningsLogger(keras.callbacks.Callback):
+    """Hands tfgpuaug's data reports (skipped images, boxes truncated to `max_boxes`, batches
+    whose boxes were all dropped) to Python's `logging` after each epoch and at the end of
+    training: `model.fit(ds, callbacks=[tfgpuaug.keras.DataWarningsLogger()])`.
+
+    Reports reach stderr as they happen in any case; this puts them where a training script's
+    logs go. It reads `tfgpuaug.data_warnings()`, so it sees this process's stages (with
+    tf.data service, the workers' reports stay in their processes).
+
+    Args:
+      logger: the logger (default: `logging.getLogger("tfgpuaug")`).
+      level: the level the reports are logged at.
+    """
+
+    def __init__(self, logger: "logging.Logger | None" = None, level: int = logging.WARNING):
+        super().__init__()
+        self.logger, self.level = logger or logging.getLogger("tfgpuaug"), level
+
+    def _flush(self):
+        from tfgpuaug._skip import data_warnings
+        for report in data_warnings():
+            self.logger.log(self.level, report)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._flush()
+
+    def on_train_end(self, logs=None):
+        self._flush()
+
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,

@@ -184,26 +184,31 @@ def _map_batches(ds: tf.data.Dataset, seed: int, layout: Layout, process, num_pa
     def output(batch_seed, element):
         return (batch_seed, element) if keep_seed else element
 
-    if on_error == "raise":
+    if on_error == "raise" and not _skip.has_names(ds.element_spec):
         def run(batch_seed, element):
             images, targets, rebuild = layout.split(element)
             return output(batch_seed, rebuild(*process(images, targets, batch_seed)))
 
         return _seeded_map(ds, seed, run, num_parallel_calls)
 
-    def run_skipping(batch_seed, indexed):
+    # Skipping, or raising with the failed image's file named (elements that carry paths):
+    # the decodes report per-image errors, and the report drops or raises.
+    def run_reporting(batch_seed, indexed):
         index, element = indexed
         images, targets, _ = layout.split(element)
         with _skip.collecting(_batch_size(images)) as scope:
             images, targets = _skip.drop_failed(*process(images, targets, batch_seed))
-            images = _skip.report(scope, index, element, images)  # logs and counts the skipped
+            images = _skip.report(scope, index, element, images, on_error)
         _, _, rebuild = layout.split(_skip.keep_rows(element, scope.kept))
         return output(batch_seed, rebuild(images, targets))
+
+    ds = _seeded_map(ds.enumerate(), seed, run_reporting, num_parallel_calls)
+    if on_error == "raise":
+        return ds
 
     def nonempty(element) -> tf.Tensor:
         return _batch_size(layout.split(element)[0]) > 0
 
-    ds = _seeded_map(ds.enumerate(), seed, run_skipping, num_parallel_calls)
     if keep_seed:
         return ds.filter(lambda batch_seed, element: nonempty(element))
     return ds.filter(lambda *element: nonempty(element[0] if len(element) == 1 else element))
@@ -322,17 +327,19 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
       bounding_box_format: the format of `bounding_boxes["boxes"]` in dict elements (Keras 3's
         names, see `tfgpuaug.boxes`); boxes come out in it.
       max_boxes: pad boxes (and their per-box fields) to this many with -1, as Keras 3's
-        `MaxNumBoundingBoxes` (which also drops the boxes past it, silently: pick a bound above
-        the dataset's most boxes per image); None gives ragged boxes, which `model.fit` does not
+        `MaxNumBoundingBoxes`; the boxes past it are dropped, and a batch where that happens
+        is reported (stderr, `tfgpuaug.data_warnings()`): pick a bound above the dataset's
+        most boxes per image; None gives ragged boxes, which `model.fit` does not
         take ("None values not supported"): give max_boxes for Keras training.
       min_box_area, min_box_visibility: a box clipped by a transform is kept when its area is
         more than `min_box_area` pixels and at least `min_box_visibility` of its area before
         clipping; dropped boxes take their labels with them.
       on_error: "raise" (a sample whose bytes fail to decode fails its batch, as
-        `tf.io.decode_image` fails its element) or "skip" (the sample leaves the batch with
-        every other component of it, a warning names it (batch, index, file name when a dict
-        element has `filename`/`path`) and why, `tfgpuaug.skipped_images()` counts it; batches
-        come out smaller, empty ones are dropped).
+        `tf.io.decode_image` fails its element; the error names the file when a dict element
+        has `filename`/`path`) or "skip" (the sample leaves the batch with every other
+        component of it, a report on stderr names it (batch, index, file name) and why,
+        `tfgpuaug.skipped_images()` counts it and `tfgpuaug.data_warnings()` returns the
+        reports; batches come out smaller, empty ones are dropped).
       training: False runs every transform's inference behaviour, as the Keras layers do with
         `training=False`: no augmentation, flips or randomness, and the random crops become
         their evaluation crops (for `validation_data`; the same transform list serves both).
