@@ -1,7 +1,9 @@
 """Builds tfgpuaug's op library against the installed TensorFlow.
 
     pip install --no-build-isolation .      # builds against the TensorFlow already installed
-    TFGPUAUG_CUDA=auto|0|1                  # CUDA kernels: when nvcc is found | never | required
+    TFGPUAUG_CUDA=auto|0|1                  # CUDA kernels: when a toolchain is found | never | required
+    TFGPUAUG_CUDA_TOOLCHAIN=auto|cu12|nvcc  # CUDA 12 via clang + PyPI (default when clang 17+ is
+                                            # found) | the found nvcc (CUDA 13: driver R580+)
 """
 import glob
 import os
@@ -35,7 +37,8 @@ class BuildOpLibrary(build_ext):
         # (scripts/sanitizer_tests.sh); its objects are kept apart from the normal build's.
         # UBSan only on cc/kernels: GCC rejects TensorFlow's absl headers under it.
         sanitize = os.environ.get("TFGPUAUG_SANITIZE", "") not in ("", "0")
-        use_cuda = native_build.want_cuda() and not sanitize
+        toolchain = native_build.op_library_toolchain()
+        use_cuda = native_build.want_cuda(toolchain) and not sanitize
         sanitizer_flags = (["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"]
                            if sanitize else [])
         ubsan_flags = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"] if sanitize else []
@@ -54,6 +57,7 @@ class BuildOpLibrary(build_ext):
             kernel_cxx_flags=ubsan_flags,
             link_flags=list(tf.sysconfig.get_link_flags()) + sanitizer_flags + ubsan_flags,
             use_cuda=use_cuda,
+            cuda_toolchain=toolchain,
         )
         if sanitize:
             target.build_dir = os.path.join(native_build.ROOT, "build", "obj-sanitize")
@@ -61,7 +65,7 @@ class BuildOpLibrary(build_ext):
             target.build_dir = os.path.abspath(os.environ["TFGPUAUG_OBJ_DIR"])
         native_build.build(target)
         major, minor = tf.__version__.split(".")[:2]
-        cuda_version = native_build.nvcc_version() if use_cuda else None
+        cuda_version = native_build.cuda_release(toolchain) if use_cuda else None
         # Next to the built library, and in the source tree for in-place use (setuptools
         # builds in-place extensions under build/ and copies only the library over; it
         # hides the --inplace flag from this method). The sanitized build has its own copy.
@@ -74,9 +78,7 @@ class BuildOpLibrary(build_ext):
                 f.write(f"TF_VERSION = {tf.__version__!r}\n")
                 f.write(f"TF_MAJOR_MINOR = ({major}, {minor})\n")
                 f.write(f"CUDA_BUILT = {use_cuda}\n")
-                f.write("# The CUDA release the kernels were compiled with and whose runtime is linked: its\n"
-                        "# driver requirement is the GPU kernels' (CUDA 13: R580 or newer).\n")
-                f.write(f"CUDA_VERSION = {cuda_version if use_cuda else None!r}\n")
+                _write_cuda_info(f, use_cuda, cuda_version, toolchain)
                 f.write("# libjpeg-turbo built for x86-64-v3 linked in (used on CPUs that have it).\n")
                 f.write(f"JPEG_X86_64_V3 = {target.jpeg_x86_64_v3}\n")
                 f.write("# libtiff built without JBIG (GPL) and linked statically (build_tools/libtiff.py).\n")
@@ -103,9 +105,21 @@ class BuildOpLibrary(build_ext):
             # scripts/build_wheels.sh requires both by default (TFGPUAUG_CUDA=1, TFGPUAUG_JPEG_V3=1).
             f.write(f"CUDA_BUILT = {os.environ.get('TFGPUAUG_CUDA') == '1'}\n")
             cuda_built = os.environ.get("TFGPUAUG_CUDA") == "1"
-            f.write(f"CUDA_VERSION = {native_build.nvcc_version() if cuda_built else None!r}\n")
+            toolchain = native_build.op_library_toolchain()
+            _write_cuda_info(f, cuda_built, native_build.cuda_release(toolchain) if cuda_built else None, toolchain)
             f.write(f"JPEG_X86_64_V3 = {os.environ.get('TFGPUAUG_JPEG_V3') == '1'}\n")
             f.write(f"TIFF_STATIC = {os.environ.get('TFGPUAUG_TIFF_STATIC') == '1'}\n")
+
+
+def _write_cuda_info(f, use_cuda: bool, cuda_version, toolchain: str) -> None:
+    runtime = None
+    if use_cuda:
+        runtime = "tensorflow" if toolchain == "cu12" else "static"
+    f.write("# The CUDA release the kernels were compiled for, and whose runtime they call: \"tensorflow\"\n"
+            "# (the libcudart.so.12 TensorFlow loads; driver R525+ as TensorFlow) or \"static\" (linked\n"
+            "# in; CUDA 13 needs driver R580+).\n")
+    f.write(f"CUDA_VERSION = {cuda_version if use_cuda else None!r}\n")
+    f.write(f"CUDA_RUNTIME = {runtime!r}\n")
 
 
 try:
@@ -127,6 +141,15 @@ def _wheel_minors():
     return os.environ.get("TFGPUAUG_TF_MINORS", "").split()
 
 
+def _wheel_local_version() -> str:
+    """"+cu13" for a wheel whose GPU kernels were built with nvcc 13 and link its runtime
+    (driver R580+); the default wheel (CUDA 12, TensorFlow's runtime) has no label."""
+    if not PREBUILT_LIBS or os.environ.get("TFGPUAUG_CUDA") != "1" or native_build.op_library_toolchain() != "nvcc":
+        return ""
+    release = native_build.nvcc_version()
+    return "+cu" + release.split(".")[0] if release else ""
+
+
 def tf_requirement():
     if PREBUILT_LIBS:  # the wheel supports exactly the minors it carries a library for
         minors = sorted(tuple(int(v) for v in m.split(".")) for m in _wheel_minors())
@@ -143,7 +166,7 @@ def tf_requirement():
 
 setup(
     name="tfgpuaug",
-    version="0.1.0",
+    version="0.1.0" + _wheel_local_version(),
     description="Fast TensorFlow image input pipelines: C++/CUDA decode, geometry and batched augmentation ops",
     long_description=open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "README.md")).read(),
     long_description_content_type="text/markdown",

@@ -1,4 +1,6 @@
-"""Compiles cc/ into one shared library: g++ for *.cc, nvcc for *.cu.cc.
+"""Compiles cc/ into one shared library: g++ for *.cc, and for *.cu.cc either nvcc (its CUDA
+release's static runtime linked in) or clang with PyPI's CUDA 12 components (the runtime is
+TensorFlow's own; see cuda12_toolchain.py).
 
 Used by setup.py (the TensorFlow op library) and by build_kernels_module.py (the
 TensorFlow-free pybind11 module over cc/kernels). Objects are compiled in parallel.
@@ -14,7 +16,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from build_tools import libjpeg_turbo, libtiff
+from build_tools import cuda12_toolchain, libjpeg_turbo, libtiff
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Architectures wanted when the found nvcc supports them (TF 2.21 is built for sm_60..90).
@@ -55,16 +57,39 @@ def nvcc_archs(nvcc: str) -> list[int]:
     return [a for a in WANTED_ARCHS if a in supported] or [75]
 
 
-def want_cuda() -> bool:
+def want_cuda(toolchain: str = "nvcc") -> bool:
+    """Whether to build CUDA objects with `toolchain` ("nvcc" or "cu12"): TFGPUAUG_CUDA=auto
+    (when the toolchain is found), 0 or 1 (required)."""
     mode = os.environ.get("TFGPUAUG_CUDA", "auto").lower()
     if mode in ("0", "off", "false", "no"):
         return False
-    found = find_nvcc() is not None
+    found = (find_nvcc() if toolchain == "nvcc" else cuda12_toolchain.find_clang()) is not None
     if mode in ("1", "on", "true", "yes"):
         if not found:
-            raise RuntimeError("TFGPUAUG_CUDA=1 but nvcc was not found (set CUDA_HOME or PATH)")
+            raise RuntimeError("TFGPUAUG_CUDA=1 but nvcc was not found (set CUDA_HOME or PATH)" if toolchain == "nvcc"
+                               else "TFGPUAUG_CUDA=1 with the CUDA 12 toolchain, but no clang 17 or newer was "
+                               "found: apt-get install clang-19, set TFGPUAUG_CLANG, or build with "
+                               "TFGPUAUG_CUDA_TOOLCHAIN=nvcc")
         return True
     return found
+
+
+def op_library_toolchain() -> str:
+    """The CUDA toolchain of the TensorFlow op library: TFGPUAUG_CUDA_TOOLCHAIN=cu12 (clang and
+    PyPI's CUDA 12.5, TensorFlow's own CUDA runtime: runs where TensorFlow 2.21 runs, driver
+    R525+), nvcc (the found nvcc, its static runtime: CUDA 13 needs R580+, but has Blackwell
+    SASS), or auto (cu12 when a clang that compiles CUDA 12 is found, else nvcc)."""
+    choice = os.environ.get("TFGPUAUG_CUDA_TOOLCHAIN", "auto").lower()
+    if choice not in ("auto", "cu12", "nvcc"):
+        raise RuntimeError(f"TFGPUAUG_CUDA_TOOLCHAIN must be auto, cu12 or nvcc, got {choice!r}")
+    if choice == "auto":
+        return "cu12" if cuda12_toolchain.find_clang() is not None else "nvcc"
+    return choice
+
+
+def cuda_release(toolchain: str) -> str | None:
+    """The CUDA release the kernels are compiled for ("12.5", "13.0")."""
+    return cuda12_toolchain.CUDA_RELEASE if toolchain == "cu12" else nvcc_version()
 
 
 def nvjpeg_include() -> str | None:
@@ -90,6 +115,7 @@ class NativeTarget:
     kernel_cxx_flags: list[str] = field(default_factory=list)  # cc/kernels sources only
     link_flags: list[str] = field(default_factory=list)
     use_cuda: bool = False
+    cuda_toolchain: str = "nvcc"  # or "cu12": see op_library_toolchain()
     # The CUDA sources compiled as C++ against the CPU emulation (cc/testing/cuda_emu) instead of
     # nvcc: every kernel runs on the CPU, for tests (TFGPUAUG_CUDA=emulate, kernels module only).
     emulate_cuda: bool = False
@@ -149,7 +175,12 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", "-I" + ROOT] + IMAGE_INCLUDES
     cuda_flags: list[str] = []
     nvcc = None
-    if target.use_cuda:
+    cu12 = None
+    if target.use_cuda and target.cuda_toolchain == "cu12":
+        cu12 = cuda12_toolchain.ensure()
+        common += ["-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1"] + ["-I" + d for d in cu12.include_dirs]
+        os.environ.update(cu12.env())  # clang's fatbinary step (nvfatbin_cli.py) reads it
+    elif target.use_cuda:
         nvcc = find_nvcc()
         home = cuda_home(nvcc)
         common += ["-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + os.path.join(home, "include")]
@@ -206,7 +237,13 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         if tiff is not None and os.path.basename(src) == "tiff_codec.cc":  # the linked build's headers
             extra = ["-I" + d for d in tiff.include_dirs] + extra
         jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags + extra))
-    if target.use_cuda:
+    if cu12 is not None:
+        for src in target.cuda_sources:
+            obj = _object_path(target, src)
+            cmd = [cu12.clang] + cu12.cuda_flags() + [src, "-c", "-o", obj, "-std=c++17", "-O3", "-DNDEBUG", "-fPIC",
+                                                       "-I" + ROOT, "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1"]
+            jobs_list.append((src, obj, cmd + ["-I" + d for d in cu12.include_dirs]))
+    elif target.use_cuda:
         for src in target.cuda_sources:
             obj = _object_path(target, src)
             cmd = [nvcc, "-c", "-x", "cu", src, "-o", obj, "--expt-relaxed-constexpr",
@@ -220,7 +257,10 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
             fut.result()
     objects = [obj for _, obj, _ in jobs_list]
     link = [cxx, "-shared", "-o", target.output] + objects
-    if target.use_cuda:
+    # The CUDA 12 build links no CUDA runtime: its runtime calls and fatbin registration bind
+    # to the cudart stub in libtensorflow_framework.so.2 (in target.link_flags), that is, to
+    # the libcudart.so.12 TensorFlow itself loads.
+    if target.use_cuda and cu12 is None:
         # Static cudart before TensorFlow's libraries, whose cudart stub would otherwise
         # satisfy the runtime symbols with whatever libcudart is found at run time.
         home = cuda_home(nvcc)

@@ -25,4 +25,7 @@ header openjpeg-2.5/openjpeg.h "OpenJPEG"
 if [ "${TFGPUAUG_JPEG_V3:-auto}" != 0 ]; then
   for t in cmake nasm patch dpkg-source; do tool "$t" "the x86-64-v3 libjpeg-turbo build"; done
 fi
+if [ "${TFGPUAUG_CUDA_TOOLCHAIN:-auto}" = cu12 ] || [ "${TFGPUAUG_REQUIRE_CUDA12:-0}" = 1 ]; then
+  tool clang++-19 "the CUDA compiler of the CUDA 12 build"
+fi
 exit 0

@@ -23,6 +23,13 @@ missing = [f for f in need if not any(n.endswith("/" + f) and ".dist-info/" in n
 assert not missing, f"the wheel's .dist-info lacks {missing}"
 carried = [n for n in names if ".dist-info/" in n and (n.endswith(".txt") or n.endswith("/LICENSE"))]
 print("licences in the wheel's .dist-info:", len(carried), "files")
+# Which CUDA build the wheel carries (README: which build for which driver).
+info = {}
+exec(zipfile.ZipFile(sys.argv[1]).read("tfgpuaug/_build_info.py").decode(), info)
+print("GPU kernels: CUDA", info.get("CUDA_VERSION"), "| runtime:", info.get("CUDA_RUNTIME"))
+import os
+if os.environ.get("TFGPUAUG_REQUIRE_CUDA12") == "1":
+    assert info.get("CUDA_RUNTIME") == "tensorflow" and info.get("CUDA_VERSION") == "12.5", info
 PY
 for minor in $MINORS; do
   venv=$(mktemp -d)/venv

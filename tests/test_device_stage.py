@@ -264,3 +264,31 @@ def test_each_op_has_one_cpu_and_gpu_kernel_with_its_host_memory_args(op):
     if op == "TfGpuAug>Flip":  # every type the op accepts has a GPU kernel
         assert {_type_of(k) for k in gpu} == {t.as_datatype_enum for t in
                                               (tf.uint8, tf.float32, tf.float16, tf.bfloat16, tf.int32)}
+
+
+@needs_cuda_build
+def test_detection_device_stage_keeps_its_data_reports_on_the_host(folder):
+    """Boxes with max_boxes on a GPU target: the device function holds no CPU-only op (the
+    data-report op of max_boxes truncation and all-dropped warnings has a CPU kernel only, so
+    it must run in the host part, where the boxes are still on the CPU)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        images = tf.io.encode_jpeg(tf.zeros([16, 16, 3], tf.uint8))
+        element = {"images": tf.stack([images, images]),
+                   "bounding_boxes": {"boxes": tf.ragged.constant([[[1., 1., 5., 5.]], [[2., 2., 8., 8.]]],
+                                                                  ragged_rank=1),
+                                      "labels": tf.ragged.constant([[1], [2]])}}
+        ds = tf.data.Dataset.from_tensors(element).repeat()
+        ds = ds.apply(tga.gpu_augment([tga.RandomResizedCrop(12), tga.CropMirrorNormalize()], device="/gpu:0",
+                                      seed=1, max_boxes=4))
+        chain = dataset_chain(ds._variant_tensor)
+    types = [op.type for op in chain]
+    device_map = chain[1]
+    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
+    library = graph.as_graph_def().library
+    device_ops = function_nodes(library, device_map.get_attr("f").name)
+    missing = sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
+    assert not missing, f"ops without a GPU kernel in the device stage: {missing}"
+    host_map = chain[types.index("ParallelMapDatasetV2", types.index("GeneratorDataset"))]
+    host_ops = {n.op for n in function_nodes(library, host_map.get_attr("f").name)}
+    assert "TfGpuAug>RecordSkipped" in host_ops  # the truncation report runs, on the host

@@ -30,13 +30,21 @@ inline std::string CudaErrorAdvice(cudaError_t e) {
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    return " (tfgpuaug's GPU kernels link the CUDA " + CudaVersionName(runtime) +
+    return " (tfgpuaug's GPU kernels run on the CUDA " + CudaVersionName(runtime) +
            " runtime, and this machine's NVIDIA driver supports CUDA " + CudaVersionName(driver) +
-           " at most: update the driver (CUDA 13 needs R580 or newer), or run the stage on the CPU with "
-           "gpu_augment(..., device=\"/cpu:0\"))";
+           " at most: update the driver (CUDA 12 needs R525 or newer, CUDA 13 R580), use tfgpuaug's CUDA 12 "
+           "build (tfgpuaug._build_info.CUDA_RUNTIME == 'tensorflow': it runs wherever TensorFlow's GPU "
+           "support does), or run the stage on the CPU with gpu_augment(..., device=\"/cpu:0\"))";
   }
   if (e == cudaErrorNoKernelImageForDevice) {
-    return " (this build has no kernels for this GPU's architecture: rebuild with an nvcc that supports it)";
+    return " (this build has no kernels for this GPU's architecture: rebuild from source with a compiler "
+           "that "
+           "supports it)";
+  }
+  if (e == cudaErrorUnsupportedPtxVersion) {
+    return " (this build has no machine code for this GPU, and the driver is too old to compile the build's "
+           "PTX: "
+           "update the driver, or rebuild from source for this GPU)";
   }
   return "";
 }

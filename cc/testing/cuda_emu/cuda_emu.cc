@@ -690,6 +690,8 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorInsufficientDriver";
     case cudaErrorNoKernelImageForDevice:
       return "cudaErrorNoKernelImageForDevice";
+    case cudaErrorUnsupportedPtxVersion:
+      return "cudaErrorUnsupportedPtxVersion";
     case cudaErrorNoDevice:
       return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice:

@@ -18,6 +18,7 @@ enum cudaError {
   cudaErrorInsufficientDriver = 35,
   cudaErrorNoDevice = 100,
   cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorUnsupportedPtxVersion = 222,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorIllegalAddress = 700,
