@@ -55,6 +55,9 @@ TFGPUAUG_PREBUILT_LIBS="$STAGE/libs" TFGPUAUG_TF_MINORS="$MINORS" \
 # TensorFlow's libraries are TensorFlow's: never bundled (the wheel requires tensorflow).
 PATH="$ROOT/.venv/bin:$PATH" "$ROOT/.venv/bin/auditwheel" repair "$STAGE"/raw/tfgpuaug-*.whl -w "$OUT" \
   --exclude 'libtensorflow_framework.so.2' --exclude 'libtensorflow_cc.so.2'
+# The wheel's per-minor libraries must not stay in build/lib.*: a later `pip install .` would
+# copy them into the package, and the loader prefers them to the library it builds.
+rm -rf "$ROOT"/build/lib.* "$ROOT"/build/bdist.*
 ls -l "$OUT"/tfgpuaug-*.whl
 if [ "$CHECK" = 1 ]; then
   bash scripts/check_wheel.sh "$(ls -t "$OUT"/tfgpuaug-*.whl | head -1)" $MINORS

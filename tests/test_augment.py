@@ -396,3 +396,48 @@ def test_op_ids_come_from_the_library_table():
     out = ops.apply_stages(x, ids, tf.zeros([2, 1]), None, 128.0, "bilinear").numpy()
     np.testing.assert_array_equal(out, 255 - x)
     assert set(tga.augment.STANDARD) <= set(ops.OP_IDS) and set(tga.augment.WIDE) <= set(ops.OP_IDS)
+
+
+# Gamma, channel shuffle and RGB shift (issue 36's first pixel-level additions), each against
+# its definition in numpy, exactly, per sample, on 1, 3 and 4 channels.
+@pytest.mark.parametrize("g", [0.5, 0.8, 1.0, 1.2, 2.2])
+def test_gamma_is_the_rounded_power_curve_per_sample(photos, g):
+    expected = np.floor(255.0 * (photos / 255.0) ** g + 0.5).astype(np.uint8)
+    np.testing.assert_array_equal(ops.gamma(photos, g).numpy(), expected)
+    # Albumentations' RandomGamma table (truncated, not rounded): at most one level apart.
+    truncated = ((np.arange(0, 256.0 / 255, 1.0 / 255) ** g) * 255).astype(np.uint8)[photos]
+    assert np.abs(expected.astype(int) - truncated).max() <= 1
+    per_sample = ops.gamma(photos, [g, 1.0, 0.0, g][:len(photos)]).numpy()
+    np.testing.assert_array_equal(per_sample[0], expected[0])
+    np.testing.assert_array_equal(per_sample[1:3], photos[1:3])  # 1 and "no exponent" keep the image
+
+
+ORDERS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+
+
+def test_channel_shuffle_takes_each_of_the_six_orders():
+    rng = np.random.default_rng(3)
+    rgba = rng.integers(0, 256, [6, 5, 7, 4]).astype(np.uint8)
+    got = ops.channel_shuffle(rgba, np.arange(6)).numpy()
+    for i, order in enumerate(ORDERS):
+        np.testing.assert_array_equal(got[i, ..., :3], rgba[i][..., list(order)])  # albumentations' img[..., order]
+    np.testing.assert_array_equal(got[..., 3], rgba[..., 3])  # alpha kept
+    np.testing.assert_array_equal(ops.channel_shuffle(rgba, 11).numpy()[..., :3], rgba[..., [2, 1, 0]])  # mod 6
+    gray = rng.integers(0, 256, [2, 4, 4, 1]).astype(np.uint8)
+    np.testing.assert_array_equal(ops.channel_shuffle(gray, 5).numpy(), gray)
+
+
+def test_rgb_shift_adds_rounded_shifts_per_channel_saturating(photos):
+    shifts = np.array([[30, -40, 0], [-255, 255, 7.4], [0.5, -0.5, 2.6], [100, 100, -100]], np.float32)[:len(photos)]
+    got = ops.rgb_shift(photos, shifts).numpy()
+    rounded = np.floor(shifts + 0.5)
+    expected = np.clip(photos.astype(np.float32) + rounded[:, None, None, :], 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(got, expected)
+    rgba = np.concatenate([photos, np.full(photos.shape[:3] + (1,), 9, np.uint8)], -1)
+    np.testing.assert_array_equal(ops.rgb_shift(rgba, [10, 20, 30]).numpy()[..., 3], 9)
+
+
+def test_gamma_is_in_the_registry_for_policies():
+    aug = tga.augment.STANDARD["gamma"]
+    params = aug.parameter(tf.constant([0.0, 30.0]), 31, tf.constant([False, True]), 1.0, 1.0).numpy()
+    np.testing.assert_allclose(params, [1.0, 0.5])

@@ -178,3 +178,26 @@ def gaussian_noise(images, stddev, seed=None):
     from tfgpuaug.geometry import _seed_tensor
     aux = tf.random.stateless_uniform([n, 2], _seed_tensor(seed))
     return _single("gaussian_noise", images, stddev, aux)
+
+
+def gamma(images, gamma):
+    """255 * (v / 255) ** gamma per channel, rounded (a lookup table); gamma <= 0 keeps the
+    image. Albumentations' RandomGamma truncates the same values instead of rounding, so it is
+    at most one level lower."""
+    return _single("gamma", images, gamma)
+
+
+def channel_shuffle(images, permutation):
+    """Reorder the RGB channels: `permutation` (scalar or `[B]` integers, mod 6) picks one of
+    the six orders, lexicographically (0: RGB, 1: RBG, 2: GRB, 3: GBR, 4: BRG, 5: BGR); output
+    channel k is input channel order[k]. Gray images and alpha are kept."""
+    return _single("channel_shuffle", images, permutation)
+
+
+def rgb_shift(images, shifts):
+    """Add `shifts` (`[3]` or `[B, 3]` levels for red, green, blue, rounded to integers) to the
+    colour channels, saturating. Gray images and alpha are kept."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    shifts = tf.broadcast_to(tf.cast(shifts, tf.float32), [n, 3])
+    return _single("rgb_shift", images, shifts[:, 0], shifts[:, 1:])

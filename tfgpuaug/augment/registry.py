@@ -84,6 +84,8 @@ STANDARD = _table([
     Augmentation("equalize"),
     Augmentation("auto_contrast"),
     Augmentation("invert"),
+    # Beyond the papers' lists (usable in policies by name): gamma 0.5 .. 1.5.
+    Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
 ])
 
 # TrivialAugmentWide's wider ranges.

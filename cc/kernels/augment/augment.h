@@ -19,29 +19,32 @@ namespace tfgpuaug {
 
 // The augmentation ops, in id order: the one table behind the enum, the names the library
 // exports (TfGpuAug>AugmentOpNames) and Python's OP_IDS. Ids are stable: append only.
-#define TFGPUAUG_AUGMENT_OPS(X)                                                              \
-  X(kIdentity, "identity")                                                                   \
-  X(kAutoContrast, "auto_contrast")                                                          \
-  X(kEqualize, "equalize")                                                                   \
-  X(kInvert, "invert")                                                                       \
-  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */         \
-  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                            \
-  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                \
-  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                             \
-  X(kColor, "color")              /* ImageEnhance factors */                                 \
-  X(kContrast, "contrast")                                                                   \
-  X(kBrightness, "brightness")                                                               \
-  X(kSharpness, "sharpness")                                                                 \
-  X(kShearX, "shear_x") /* shear factor */                                                   \
-  X(kShearY, "shear_y")                                                                      \
-  X(kTranslateX, "translate_x") /* pixels */                                                 \
-  X(kTranslateY, "translate_y")                                                              \
-  X(kCutout, "cutout")                /* square side in pixels, centre from aux */           \
-  X(kGrayscale, "grayscale")          /* parameter ignored */                                \
-  X(kHue, "hue")                      /* hue shift in turns (tf.image.adjust_hue's delta) */ \
-  X(kSaturation, "saturation")        /* saturation factor (tf.image.adjust_saturation) */   \
-  X(kGaussianNoise, "gaussian_noise") /* standard deviation in levels; stream from aux */    \
-  X(kGaussianBlur, "gaussian_blur")   /* sigma in pixels; reflect-101 border */
+#define TFGPUAUG_AUGMENT_OPS(X)                                                                \
+  X(kIdentity, "identity")                                                                     \
+  X(kAutoContrast, "auto_contrast")                                                            \
+  X(kEqualize, "equalize")                                                                     \
+  X(kInvert, "invert")                                                                         \
+  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */           \
+  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                              \
+  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                  \
+  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                               \
+  X(kColor, "color")              /* ImageEnhance factors */                                   \
+  X(kContrast, "contrast")                                                                     \
+  X(kBrightness, "brightness")                                                                 \
+  X(kSharpness, "sharpness")                                                                   \
+  X(kShearX, "shear_x") /* shear factor */                                                     \
+  X(kShearY, "shear_y")                                                                        \
+  X(kTranslateX, "translate_x") /* pixels */                                                   \
+  X(kTranslateY, "translate_y")                                                                \
+  X(kCutout, "cutout")                  /* square side in pixels, centre from aux */           \
+  X(kGrayscale, "grayscale")            /* parameter ignored */                                \
+  X(kHue, "hue")                        /* hue shift in turns (tf.image.adjust_hue's delta) */ \
+  X(kSaturation, "saturation")          /* saturation factor (tf.image.adjust_saturation) */   \
+  X(kGaussianNoise, "gaussian_noise")   /* standard deviation in levels; stream from aux */    \
+  X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */              \
+  X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */           \
+  X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */           \
+  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -66,7 +69,7 @@ TFGPUAUG_HD bool IsLutOp(int op) {
          op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kInvert) ||
          op == int(AugmentOp::kPosterize) || op == int(AugmentOp::kSolarize) ||
          op == int(AugmentOp::kSolarizeAdd) || op == int(AugmentOp::kContrast) ||
-         op == int(AugmentOp::kBrightness);
+         op == int(AugmentOp::kBrightness) || op == int(AugmentOp::kGamma);
 }
 
 TFGPUAUG_HD bool IsAffineOp(int op) {
@@ -147,6 +150,14 @@ TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_me
       return;
     case AugmentOp::kBrightness:
       for (int i = 0; i < 256; ++i) lut[i] = BlendPil(0.f, float(i), param);
+      return;
+    case AugmentOp::kGamma:
+      if (!(param > 0.f)) break;  // no exponent: identity
+      // Double precision, so that the CPU's and the GPU's pow round to the same level.
+      for (int i = 0; i < 256; ++i) {
+        const double v = floor(255.0 * pow(i / 255.0, double(param)) + 0.5);
+        lut[i] = static_cast<uint8_t>(v > 255.0 ? 255.0 : v);
+      }
       return;
     default:
       break;
@@ -349,6 +360,18 @@ TFGPUAUG_HD bool CutoutCovers(float centre, float half, float pos) {
   return pos >= centre - half && pos < centre + half;
 }
 
+// Output channel k of channel_shuffle takes input channel perm[k]; `index` (rounded, mod 6)
+// picks one of the 3! orders, lexicographically: 0 = RGB, 1 = RBG, ..., 5 = BGR.
+TFGPUAUG_HD void ChannelPermutation(float index, int* perm) {
+  int i = static_cast<int>(floorf(index + 0.5f)) % 6;
+  if (i < 0) i += 6;
+  const int first = i / 2, rest = i % 2;
+  const int a = first == 0 ? 1 : 0, b = first == 2 ? 1 : 2;  // the two others, ascending
+  perm[0] = first;
+  perm[1] = rest == 0 ? a : b;
+  perm[2] = rest == 0 ? b : a;
+}
+
 // Index i mirrored into [0, n) without repeating the edge pixel (..., 2, 1, 0, 1, 2, ...).
 TFGPUAUG_HD int Reflect101(int i, int n) {
   if (n == 1) return 0;
@@ -426,6 +449,19 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       for (int k = 0; k < image_info.c; ++k)
         out[k] = NoisyByte(stage_params.seed, static_cast<uint32_t>(at + k), stage_params.param, px[k]);
       return;
+    case AugmentOp::kChannelShuffle: {
+      if (!color_channels) return;
+      int perm[3];
+      ChannelPermutation(stage_params.param, perm);
+      for (int k = 0; k < 3; ++k) out[k] = px[perm[k]];
+      return;
+    }
+    case AugmentOp::kRgbShift: {
+      if (!color_channels) return;
+      const float shift[3] = {stage_params.param, stage_params.aux[0], stage_params.aux[1]};
+      for (int k = 0; k < 3; ++k) out[k] = SaturateToUint8(float(px[k]) + floorf(shift[k] + 0.5f));
+      return;
+    }
     default:
       break;
   }
