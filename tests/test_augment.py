@@ -441,3 +441,38 @@ def test_gamma_is_in_the_registry_for_policies():
     aug = tga.augment.STANDARD["gamma"]
     params = aug.parameter(tf.constant([0.0, 30.0]), 31, tf.constant([False, True]), 1.0, 1.0).numpy()
     np.testing.assert_allclose(params, [1.0, 0.5])
+
+
+def test_random_photometric_transforms_draw_per_sample_and_match_their_ops():
+    """Each sample either keeps its pixels or equals the op at the parameter the plan says it
+    drew; draws stay in range, differ between samples, and repeat for the same seed."""
+    from tfgpuaug.augment import photometric
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 256, [32, 6, 7, 3]).astype(np.uint8)
+    cases = [(photometric.random_gamma, dict(gamma=(0.5, 2.0), probability=0.5), "gamma", (0.5, 2.0)),
+             (photometric.channel_shuffle, dict(probability=0.5), "channel_shuffle", (0, 5)),
+             (photometric.rgb_shift, dict(shift=40, probability=0.5), "rgb_shift", (-40, 40))]
+    for fn, args, name, (low, high) in cases:
+        out, op_ids, params = fn(x, seed=7, return_plan=True, **args)
+        out, op_ids, params = out.numpy(), op_ids.numpy()[:, 0], params.numpy()[:, 0]
+        applied = op_ids == ops.OP_IDS[name]
+        assert 5 <= applied.sum() <= 27, (name, applied.sum())  # p = 0.5 of 32
+        np.testing.assert_array_equal(out[~applied], x[~applied])
+        assert np.all((params[applied] >= low) & (params[applied] <= high)) and len(set(params[applied])) > 1
+        if name != "rgb_shift":  # its green and blue shifts are in the aux plane, checked below
+            single = getattr(ops, name)(x[applied], params[applied]).numpy()
+            np.testing.assert_array_equal(out[applied], single)
+        np.testing.assert_array_equal(fn(x, seed=7, **args).numpy(), out)
+    shifted, _, _ = photometric.rgb_shift(x, shift=((10, 10), (-20, -20), (0, 0)), probability=1.0, seed=1,
+                                          return_plan=True)
+    np.testing.assert_array_equal(shifted.numpy(), np.clip(x.astype(int) + [10, -20, 0], 0, 255))
+
+
+def test_random_photometric_transforms_refuse_bad_arguments():
+    with pytest.raises(ValueError, match=r"gamma_limit=\(80, 120\) is gamma=\(0.8, 1.2\)"):
+        tga.RandomGamma(gamma=(0.0, 1.2))
+    with pytest.raises(ValueError, match="probability"):
+        tga.ChannelShuffle(probability=1.5)
+    with pytest.raises(ValueError, match="within \\[-255, 255\\]"):
+        tga.RGBShift(shift=300)
+    assert tga.RGBShift(shift=(5, 10, 15)).shift == ((-5.0, 5.0), (-10.0, 10.0), (-15.0, 15.0))

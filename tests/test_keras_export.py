@@ -141,6 +141,9 @@ TRANSFORM_ARGS = {
     "RandomPerspective": dict(distortion_scale=0.4, probability=0.8, seed=18),
     "GridMask": dict(d=(8, 20), ratio=0.5, rotate=30, seed=16),
     "JpegQuality": dict(quality=(20, 60), probability=0.8, seed=17),
+    "RandomGamma": dict(gamma=(0.6, 1.6), probability=0.9, seed=19),
+    "ChannelShuffle": dict(probability=0.9, seed=20),
+    "RGBShift": dict(shift=((-30.0, 10.0), (-5.0, 5.0), (0.0, 40.0)), probability=0.9, seed=21),
 }
 
 

@@ -208,6 +208,9 @@ RandomErasing = _layer(_t.RandomErasing)
 RandomPerspective = _layer(_t.RandomPerspective)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
+RandomGamma = _layer(_t.RandomGamma)
+ChannelShuffle = _layer(_t.ChannelShuffle)
+RGBShift = _layer(_t.RGBShift)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -260,4 +263,4 @@ class DataWarningsLogger(keras.callbacks.Callback):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality)
+          ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift)

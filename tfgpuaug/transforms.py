@@ -1090,6 +1090,103 @@ class JpegQuality(Transform):
         return dict(quality=self.quality, probability=self.probability, seed=self.seed)
 
 
+class _Photometric(Transform):
+    """Shared plumbing of the one-stage photometric transforms (uint8 in, uint8 out; boxes,
+    masks and keypoints pass through; inference leaves images alone)."""
+
+    moves_targets = False
+
+    def _run(self, images, seed):
+        raise NotImplementedError
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self._run(images, self._next_seed(seed)) if training else images
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        return self(images, seed, training=training), targets
+
+
+class RandomGamma(_Photometric):
+    """`tfgpuaug.augment.random_gamma` (Albumentations' RandomGamma) as a transform: per sample,
+    `255 * (v / 255) ** g` with `g` uniform in `gamma`, rounded, with probability `probability`.
+
+    Args:
+      gamma: (min, max) exponent (Albumentations' `gamma_limit=(80, 120)` is `(0.8, 1.2)`).
+      probability: probability that a sample is changed.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.RandomGamma((0.7, 1.5))]))
+    """
+
+    def __init__(self, gamma: Range = (0.8, 1.2), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import check_gamma_args
+        check_gamma_args(tuple(gamma), probability)
+        self.gamma, self.probability = tuple(float(g) for g in gamma), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_gamma
+        return random_gamma(images, self.gamma, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(gamma=self.gamma, probability=self.probability, seed=self.seed)
+
+
+class ChannelShuffle(_Photometric):
+    """`tfgpuaug.augment.channel_shuffle` (Albumentations' ChannelShuffle) as a transform: a
+    sample's RGB channels in one of their six orders, uniformly, with probability `probability`.
+
+    Args:
+      probability: probability that a sample is shuffled.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability
+        _check_probability(probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import channel_shuffle
+        return channel_shuffle(images, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(probability=self.probability, seed=self.seed)
+
+
+class RGBShift(_Photometric):
+    """`tfgpuaug.augment.rgb_shift` (Albumentations' RGBShift, limits in levels) as a transform:
+    a shift per colour channel, uniform in its range, rounded, saturating, with probability
+    `probability`.
+
+    Args:
+      shift: one number s (every channel in [-s, s]), three numbers, or three (min, max) ranges,
+        in levels, for red, green and blue (Albumentations' r/g/b_shift_limit).
+      probability: probability that a sample is shifted.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, shift: Union[float, Sequence] = 20.0, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import check_rgb_shift_args, rgb_shift_ranges
+        self.shift = rgb_shift_ranges(shift)
+        check_rgb_shift_args(self.shift, probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import rgb_shift
+        return rgb_shift(images, self.shift, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(shift=self.shift, probability=self.probability, seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """TrivialAugmentWide (`tfgpuaug.augment.trivial_augment`): one op per sample, chosen
     uniformly, at a uniformly drawn magnitude bin. uint8 in, uint8 out.
