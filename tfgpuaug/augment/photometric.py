@@ -12,6 +12,8 @@ import tensorflow as tf
 from tfgpuaug._types import Images, Seed
 
 Range = Tuple[float, float]
+# The augmented images, or with return_plan also the kernel stages ([B, 1] op ids, parameters).
+Output = Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor, tf.Tensor]]
 
 
 def _check_probability(probability: float) -> None:
@@ -63,7 +65,7 @@ def _draws(images, seed, count: int):
 
 
 def random_gamma(images: Images, gamma: Range = (0.8, 1.2), probability: float = 0.5, seed: Seed = None,
-                 return_plan: bool = False):
+                 return_plan: bool = False) -> Output:
     """`255 * (v / 255) ** g` per sample, `g` uniform in `gamma`, with probability
     `probability` (Albumentations' RandomGamma; its table truncates, this one rounds).
 
@@ -81,7 +83,8 @@ def random_gamma(images: Images, gamma: Range = (0.8, 1.2), probability: float =
                       return_plan=return_plan)
 
 
-def channel_shuffle(images: Images, probability: float = 0.5, seed: Seed = None, return_plan: bool = False):
+def channel_shuffle(images: Images, probability: float = 0.5, seed: Seed = None,
+                    return_plan: bool = False) -> Output:
     """The RGB channels of a sample in one of their six orders, uniformly (the identity order
     included, as Albumentations' ChannelShuffle), with probability `probability`.
 
@@ -99,7 +102,7 @@ def channel_shuffle(images: Images, probability: float = 0.5, seed: Seed = None,
 
 
 def rgb_shift(images: Images, shift: Union[float, Sequence] = 20.0, probability: float = 0.5, seed: Seed = None,
-              return_plan: bool = False):
+              return_plan: bool = False) -> Output:
     """Add a shift per colour channel, uniform in its range and rounded to whole levels,
     saturating, with probability `probability` (Albumentations' RGBShift with
     r/g/b_shift_limit in levels).
