@@ -451,16 +451,19 @@ def test_random_photometric_transforms_draw_per_sample_and_match_their_ops():
     x = rng.integers(0, 256, [32, 6, 7, 3]).astype(np.uint8)
     cases = [(photometric.random_gamma, dict(gamma=(0.5, 2.0), probability=0.5), "gamma", (0.5, 2.0)),
              (photometric.channel_shuffle, dict(probability=0.5), "channel_shuffle", (0, 5)),
-             (photometric.rgb_shift, dict(shift=40, probability=0.5), "rgb_shift", (-40, 40))]
+             (photometric.rgb_shift, dict(shift=40, probability=0.5), "rgb_shift", (-40, 40)),
+             (photometric.random_gaussian_blur, dict(sigma=(0.3, 3.0), probability=0.5), "gaussian_blur", (0.3, 3.0)),
+             (photometric.to_gray, dict(probability=0.5), "grayscale", (0, 0))]
     for fn, args, name, (low, high) in cases:
         out, op_ids, params = fn(x, seed=7, return_plan=True, **args)
         out, op_ids, params = out.numpy(), op_ids.numpy()[:, 0], params.numpy()[:, 0]
         applied = op_ids == ops.OP_IDS[name]
         assert 5 <= applied.sum() <= 27, (name, applied.sum())  # p = 0.5 of 32
         np.testing.assert_array_equal(out[~applied], x[~applied])
-        assert np.all((params[applied] >= low) & (params[applied] <= high)) and len(set(params[applied])) > 1
+        assert np.all((params[applied] >= low) & (params[applied] <= high))
+        assert len(set(params[applied])) > 1 or name == "grayscale"
         if name != "rgb_shift":  # its green and blue shifts are in the aux plane, checked below
-            single = getattr(ops, name)(x[applied], params[applied]).numpy()
+            single = ops.apply_stages(x[applied], op_ids[applied][:, None], params[applied][:, None]).numpy()
             np.testing.assert_array_equal(out[applied], single)
         np.testing.assert_array_equal(fn(x, seed=7, **args).numpy(), out)
     shifted, _, _ = photometric.rgb_shift(x, shift=((10, 10), (-20, -20), (0, 0)), probability=1.0, seed=1,
@@ -476,3 +479,23 @@ def test_random_photometric_transforms_refuse_bad_arguments():
     with pytest.raises(ValueError, match="within \\[-255, 255\\]"):
         tga.RGBShift(shift=300)
     assert tga.RGBShift(shift=(5, 10, 15)).shift == ((-5.0, 5.0), (-10.0, 10.0), (-15.0, 15.0))
+
+
+def test_random_gaussian_noise_draws_a_deviation_and_a_stream_per_sample():
+    """The added noise of a drawn sample has about the deviation it drew (saturation aside: mid-grey
+    input), samples not drawn are unchanged, and two samples with equal deviations differ."""
+    from tfgpuaug.augment import photometric
+    x = np.full([16, 64, 64, 3], 128, np.uint8)
+    out, op_ids, params = photometric.random_gaussian_noise(x, std=(4.0, 20.0), probability=0.5, seed=3,
+                                                            return_plan=True)
+    out, applied, params = out.numpy().astype(float), op_ids.numpy()[:, 0] == ops.OP_IDS["gaussian_noise"], \
+        params.numpy()[:, 0]
+    assert 2 <= applied.sum() <= 14
+    np.testing.assert_array_equal(out[~applied], 128)
+    for i in np.flatnonzero(applied):
+        assert abs((out[i] - 128).std() - params[i]) < 0.1 * params[i] + 0.5, (params[i], (out[i] - 128).std())
+    assert len({out[i].tobytes() for i in np.flatnonzero(applied)}) == applied.sum()
+    with pytest.raises(ValueError, match="std must be"):
+        tga.GaussNoise(std=(10.0, 300.0))
+    with pytest.raises(ValueError, match="sigma must be"):
+        tga.GaussianBlur(sigma=(0.0, 1.0))

@@ -144,6 +144,9 @@ TRANSFORM_ARGS = {
     "RandomGamma": dict(gamma=(0.6, 1.6), probability=0.9, seed=19),
     "ChannelShuffle": dict(probability=0.9, seed=20),
     "RGBShift": dict(shift=((-30.0, 10.0), (-5.0, 5.0), (0.0, 40.0)), probability=0.9, seed=21),
+    "ToGray": dict(probability=0.9, seed=22),
+    "GaussianBlur": dict(sigma=(0.5, 3.0), probability=0.9, seed=23),
+    "GaussNoise": dict(std=(2.0, 30.0), probability=0.9, seed=24),
 }
 
 

@@ -8,9 +8,10 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, GridMask, JpegQuality, Letterbox, Mosaic,
+    AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, GaussianBlur, GaussNoise, GridMask,
+    JpegQuality, Letterbox, Mosaic,
     RandAugment, RandomFlip, RandomGamma, RandomIoUCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize,
-    ResizeCenterCrop, RGBShift, ScaleJitter, Transform, TrivialAugment)
+    ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -23,7 +24,7 @@ __all__ = [
     "host_stage", "device_stage", "distribute", "skipped_images", "data_warnings",
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
-    "RandomIoUCrop", "RandomGamma", "ChannelShuffle", "RGBShift",
+    "RandomIoUCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur", "GaussNoise",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

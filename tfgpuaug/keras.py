@@ -211,6 +211,9 @@ JpegQuality = _layer(_t.JpegQuality)
 RandomGamma = _layer(_t.RandomGamma)
 ChannelShuffle = _layer(_t.ChannelShuffle)
 RGBShift = _layer(_t.RGBShift)
+ToGray = _layer(_t.ToGray)
+GaussianBlur = _layer(_t.GaussianBlur)
+GaussNoise = _layer(_t.GaussNoise)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -263,4 +266,5 @@ class DataWarningsLogger(keras.callbacks.Callback):
 
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
-          ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift)
+          ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
+          ToGray, GaussianBlur, GaussNoise)

@@ -1187,6 +1187,82 @@ class RGBShift(_Photometric):
         return dict(shift=self.shift, probability=self.probability, seed=self.seed)
 
 
+class ToGray(_Photometric):
+    """`tfgpuaug.augment.to_gray` (Albumentations' ToGray, torchvision's RandomGrayscale) as a
+    transform: a sample's RGB replaced by its luma, with probability `probability`.
+
+    Args:
+      probability: probability that a sample turns gray.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability
+        _check_probability(probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import to_gray
+        return to_gray(images, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(probability=self.probability, seed=self.seed)
+
+
+class GaussianBlur(_Photometric):
+    """`tfgpuaug.augment.random_gaussian_blur` (torchvision's GaussianBlur sigma range) as a
+    transform: a per-sample sigma, radius ceil(3 sigma) up to 16, reflect-101 borders.
+
+    Args:
+      sigma: (min, max) standard deviation in pixels.
+      probability: probability that a sample is blurred.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, sigma: Range = (0.1, 2.0), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        check_range("sigma", tuple(sigma), 1e-3)
+        _check_probability(probability)
+        self.sigma, self.probability = tuple(float(v) for v in sigma), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_gaussian_blur
+        return random_gaussian_blur(images, self.sigma, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(sigma=self.sigma, probability=self.probability, seed=self.seed)
+
+
+class GaussNoise(_Photometric):
+    """`tfgpuaug.augment.random_gaussian_noise` (Albumentations' GaussNoise, std in levels) as a
+    transform: Gaussian noise per pixel and channel with a per-sample deviation.
+
+    Args:
+      std: (min, max) standard deviation in levels (0..255).
+      probability: probability that a sample gets noise.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, std: Range = (5.0, 25.0), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        check_range("std", tuple(std), 0.0, 255.0)
+        _check_probability(probability)
+        self.std, self.probability = tuple(float(v) for v in std), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_gaussian_noise
+        return random_gaussian_noise(images, self.std, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(std=self.std, probability=self.probability, seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """TrivialAugmentWide (`tfgpuaug.augment.trivial_augment`): one op per sample, chosen
     uniformly, at a uniformly drawn magnitude bin. uint8 in, uint8 out.

@@ -123,3 +123,66 @@ def rgb_shift(images: Images, shift: Union[float, Sequence] = 20.0, probability:
     shifts = low + (high - low) * tf.random.stateless_uniform([n, 3], s_value)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
     return _one_stage(images, "rgb_shift", shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
+
+
+def check_range(name: str, values: Range, low: float, high: float = float("inf")) -> None:
+    if len(values) != 2 or not low <= values[0] <= values[1] <= high:
+        raise ValueError(f"{name} must be (min, max) with {low} <= min <= max <= {high}, got {values}")
+
+
+def to_gray(images: Images, probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """A sample's RGB replaced by its luma (PIL's convert("L") weights) in every colour channel,
+    with probability `probability` (Albumentations' ToGray, torchvision's RandomGrayscale).
+
+    Args:
+      images: uint8 `[B, H, W, C]`; gray images and alpha are left alone.
+      probability: probability that a sample turns gray.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    _check_probability(probability)
+    images, n, (s_apply,) = _draws(images, seed, 1)
+    return _one_stage(images, "grayscale", tf.zeros([n]), tf.random.stateless_uniform([n], s_apply) < probability,
+                      return_plan=return_plan)
+
+
+def random_gaussian_blur(images: Images, sigma: Range = (0.1, 2.0), probability: float = 0.5, seed: Seed = None,
+                         return_plan: bool = False) -> Output:
+    """Gaussian blur with a per-sample sigma uniform in `sigma` pixels (radius ceil(3 sigma),
+    at most 16; reflect-101 borders), with probability `probability` (torchvision's
+    GaussianBlur sigma range; Albumentations' GaussianBlur sigma_limit).
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel blurred.
+      sigma: (min, max) standard deviation in pixels, min > 0.
+      probability: probability that a sample is blurred.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    check_range("sigma", tuple(sigma), 1e-3)
+    _check_probability(probability)
+    images, n, (s_value, s_apply) = _draws(images, seed, 2)
+    s = tf.random.stateless_uniform([n], s_value, sigma[0], sigma[1])
+    return _one_stage(images, "gaussian_blur", s, tf.random.stateless_uniform([n], s_apply) < probability,
+                      return_plan=return_plan)
+
+
+def random_gaussian_noise(images: Images, std: Range = (5.0, 25.0), probability: float = 0.5, seed: Seed = None,
+                          return_plan: bool = False) -> Output:
+    """Add N(0, s^2) noise per pixel and channel, `s` uniform in `std` levels per sample,
+    saturating, with probability `probability` (Albumentations' GaussNoise, std in levels;
+    torchvision's GaussianNoise on uint8). The noise stream of a sample comes from the seed.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel.
+      std: (min, max) standard deviation in levels (0..255).
+      probability: probability that a sample gets noise.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    check_range("std", tuple(std), 0.0, 255.0)
+    _check_probability(probability)
+    images, n, (s_value, s_apply, s_stream) = _draws(images, seed, 3)
+    s = tf.random.stateless_uniform([n], s_value, std[0], std[1])
+    return _one_stage(images, "gaussian_noise", s, tf.random.stateless_uniform([n], s_apply) < probability,
+                      aux=tf.random.stateless_uniform([n, 2], s_stream), return_plan=return_plan)
