@@ -6,6 +6,7 @@ over 512 MB (-malloc_limit_mb) is a finding too."""
 import glob
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,7 +51,10 @@ def test_atheris_short_run(corpus, tmp_path):
                           "-max_len=8192", str(work)], capture_output=True, text=True, cwd=tmp_path,
                          timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
-    assert "Done 4000 runs" in run.stderr
+    # libFuzzer stops at the first check after -runs is reached, so it may report a few more
+    # (4002 was reported in one CI run).
+    done = re.search(r"Done (\d+) runs", run.stderr)
+    assert done and 4000 <= int(done.group(1)) <= 4100, run.stderr[-2000:]
 
 
 def _libfuzzer_available() -> bool:
