@@ -499,3 +499,11 @@ def test_random_gaussian_noise_draws_a_deviation_and_a_stream_per_sample():
         tga.GaussNoise(std=(10.0, 300.0))
     with pytest.raises(ValueError, match="sigma must be"):
         tga.GaussianBlur(sigma=(0.0, 1.0))
+
+
+def test_channel_shuffle_parameters_that_cannot_be_an_order_keep_the_image():
+    """NaN, infinite or huge permutation indices were cast to int unchecked (undefined
+    behaviour; the UBSan lane aborts on it): they mean order 0, the identity."""
+    x = np.random.default_rng(1).integers(0, 256, [3, 4, 5, 3]).astype(np.uint8)
+    got = ops.channel_shuffle(x, [np.nan, np.inf, -3e9]).numpy()
+    np.testing.assert_array_equal(got, x)

@@ -363,6 +363,8 @@ TFGPUAUG_HD bool CutoutCovers(float centre, float half, float pos) {
 // Output channel k of channel_shuffle takes input channel perm[k]; `index` (rounded, mod 6)
 // picks one of the 3! orders, lexicographically: 0 = RGB, 1 = RBG, ..., 5 = BGR.
 TFGPUAUG_HD void ChannelPermutation(float index, int* perm) {
+  // NaN, infinities and huge values would make the cast undefined: they mean order 0.
+  if (!(fabsf(index) < 1e6f)) index = 0.f;
   int i = static_cast<int>(floorf(index + 0.5f)) % 6;
   if (i < 0) i += 6;
   const int first = i / 2, rest = i % 2;
