@@ -3,6 +3,9 @@
     python build_tools/build_kernels_module.py [--out DIR]   # TFGPUAUG_CUDA=auto|0|1 as setup.py
     python build_tools/build_kernels_module.py --emulate-cuda  # CUDA kernels on the CPU emulator:
                                                                # build/kernels_module_emu
+    python build_tools/build_kernels_module.py --toolchain cu12 --out DIR  # the kernels compiled as the
+                                                               # op library's CUDA 12 build compiles them,
+                                                               # linked to PyPI's libcudart.so.12
 """
 import argparse
 import os
@@ -24,6 +27,10 @@ def main() -> None:
                              "TFGPUAUG_CUDA_EMU_FIBERS=1 and libtsan preloaded)")
     parser.add_argument("--emulate-cuda", action="store_true",
                         help="compile the CUDA sources against cc/testing/cuda_emu (also TFGPUAUG_CUDA=emulate)")
+    parser.add_argument("--toolchain", choices=["nvcc", "cu12"], default="nvcc",
+                        help="the CUDA compiler: nvcc (CUDA 13, static cudart) or cu12 (clang with CUDA 12.5 from "
+                             "PyPI, as the op library's default build; the module links libcudart.so.12 from "
+                             "build/cuda12, since it has no TensorFlow to bind to)")
     args = parser.parse_args()
     emulate = args.emulate_cuda or os.environ.get("TFGPUAUG_CUDA", "").lower() == "emulate"
     if args.out is None:
@@ -42,7 +49,14 @@ def main() -> None:
                    "-fvisibility=hidden"],
         use_cuda=not emulate and native_build.want_cuda(),
         emulate_cuda=emulate,
+        cuda_toolchain=args.toolchain,
     )
+    if args.toolchain == "cu12" and target.use_cuda:
+        # The op library binds to TensorFlow's cudart stub; this module has no TensorFlow, so it
+        # links the CUDA 12.5 runtime the toolchain installed (found at run time on the library path).
+        from build_tools import cuda12_toolchain
+        target.link_flags += ["-L" + cuda12_toolchain.ensure().runtime_lib_dir, "-l:libcudart.so.12"]
+        target.build_dir += "_cu12"
     if emulate:
         target.build_dir = os.path.join(native_build.ROOT, "build", "obj_emu")
     if args.sanitize:

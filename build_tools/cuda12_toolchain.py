@@ -41,6 +41,7 @@ class Cuda12Toolchain:
     cuda_path: str    # a CUDA-shaped tree for clang's --cuda-path
     include_dirs: list[str]
     nvfatbin_lib: str
+    runtime_lib_dir: str  # PyPI's libcudart.so.12 (the op library does not link it; tests and the kernels module do)
 
     def cuda_flags(self) -> list[str]:
         flags = ["-x", "cuda", f"--cuda-path={self.cuda_path}", "-Wno-unknown-cuda-version"]
@@ -119,4 +120,5 @@ def ensure(build_dir: str | None = None) -> Cuda12Toolchain:
     return Cuda12Toolchain(
         clang=clang, cuda_path=tree,
         include_dirs=[os.path.join(tree, "include"), os.path.join(nvidia, "nvjpeg", "include")],
-        nvfatbin_lib=os.path.join(nvidia, "nvfatbin", "lib", "libnvfatbin.so.12"))
+        nvfatbin_lib=os.path.join(nvidia, "nvfatbin", "lib", "libnvfatbin.so.12"),
+        runtime_lib_dir=os.path.join(nvidia, "cuda_runtime", "lib"))

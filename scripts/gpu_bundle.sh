@@ -32,14 +32,21 @@ else
     build/py312/bin/python -m pip install -q pybind11 nvidia-nvjpeg-cu12
   fi
   TFGPUAUG_CUDA=1 build/py312/bin/python build_tools/build_kernels_module.py --out "$out/module" > "$out/build.log"
+  # The same kernels as the op library's CUDA 12 build compiles them (clang-19, CUDA 12.5), so
+  # the code the wheel ships runs on the GPU too; skipped where clang 17+ is missing.
+  if build/py312/bin/python -c "import sys; sys.path.insert(0, '.'); from build_tools import cuda12_toolchain as t; sys.exit(t.find_clang() is None)"; then
+    mkdir -p "$out/module_cu12"
+    TFGPUAUG_CUDA=1 build/py312/bin/python build_tools/build_kernels_module.py --toolchain cu12 \
+      --out "$out/module_cu12" >> "$out/build.log"
+    cp build/cuda12/packages/nvidia/cuda_runtime/lib/libcudart.so.12 "$out/lib/"
+  fi
   nvjpeg_lib=$(build/py312/bin/python -c "import nvidia.nvjpeg, os; print(os.path.join(list(nvidia.nvjpeg.__path__)[0], 'lib'))")
   cp "$nvjpeg_lib"/libnvjpeg.so.* "$out/lib/"
   nvjpeg=$(basename "$(ls "$out"/lib/libnvjpeg.so.* | head -1)")
 fi
 
 # The shared libraries the module links, but glibc's own (the GPU machine has its glibc).
-module=$(ls "$out"/module/tfgpuaug_kernels*.so)
-ldd "$module" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
+ldd "$out"/module*/tfgpuaug_kernels*.so | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*) ;;
     *) cp -L "$lib" "$out/lib/" ;;
@@ -53,7 +60,7 @@ cp tfgpuaug/_nvjpeg_path.py "$out/tfgpuaug/"
 cat > "$out/run.sh" <<EOF
 #!/usr/bin/env bash
 # Runs on the GPU machine from the bundle's folder: the self-check, compute-sanitizer's
-# memcheck, racecheck and synccheck over it (--quick), and the kernel timing. Exit status:
+# memcheck, racecheck, synccheck and initcheck over it (--quick), and the kernel timing. Exit status:
 # the self-check's. Logs in \$OUT (or out/).
 cd "\$(dirname "\$0")"
 logs=\${OUT:-\$PWD/out}
@@ -67,18 +74,37 @@ PY=\${PYTHON:-python3}
 status=\$?
 grep -v " ok\$" "\$logs/selfcheck.txt" | tail -40
 echo "selfcheck exit \$status"
-if command -v compute-sanitizer > /dev/null; then
-  for tool in memcheck racecheck synccheck; do
-    compute-sanitizer --tool \$tool --error-exitcode 3 "\$PY" scripts/gpu_selfcheck.py --module-dir module --quick \\
-      > "\$logs/sanitizer_\$tool.txt" 2>&1
-    echo "compute-sanitizer \$tool exit \$? (\$(grep -c "=========" "\$logs/sanitizer_\$tool.txt") report lines)"
-    grep "ERROR SUMMARY" "\$logs/sanitizer_\$tool.txt" | tail -1
-  done
-else
-  echo "compute-sanitizer not found: sanitizer runs skipped"
+if [ -d module_cu12 ]; then  # the CUDA 12.5 build (clang), as the op library's wheel ships it
+  "\$PY" scripts/gpu_selfcheck.py --module-dir module_cu12 > "\$logs/selfcheck_cu12.txt" 2>&1
+  status_cu12=\$?
+  grep -v " ok\$" "\$logs/selfcheck_cu12.txt" | tail -20
+  echo "selfcheck (CUDA 12 build) exit \$status_cu12"
+  [ "\$status" = 0 ] && status=\$status_cu12
 fi
 "\$PY" scripts/gpu_kernel_timing.py --module-dir module > "\$logs/timing.txt" 2>&1
 cat "\$logs/timing.txt"
+if [ -d module_cu12 ]; then
+  "\$PY" scripts/gpu_kernel_timing.py --module-dir module_cu12 > "\$logs/timing_cu12.txt" 2>&1
+  echo "CUDA 12 build:"; cat "\$logs/timing_cu12.txt"
+fi
+# Each sanitizer run is bounded (TFGPUAUG_SANITIZER_TIMEOUT seconds), so one slow tool cannot
+# take the others' logs with it when the device call runs out of time.
+if command -v compute-sanitizer > /dev/null; then
+  for tool in memcheck racecheck synccheck initcheck; do
+    timeout \${TFGPUAUG_SANITIZER_TIMEOUT:-240} compute-sanitizer --tool \$tool --error-exitcode 3 "\$PY" scripts/gpu_selfcheck.py --module-dir module --quick \\
+      > "\$logs/sanitizer_\$tool.txt" 2>&1
+    echo "compute-sanitizer \$tool exit \$? (\$(grep -c "=========" "\$logs/sanitizer_\$tool.txt") report lines)"
+    grep "SUMMARY" "\$logs/sanitizer_\$tool.txt" | tail -1
+  done
+  if [ -d module_cu12 ]; then
+    timeout \${TFGPUAUG_SANITIZER_TIMEOUT:-240} compute-sanitizer --tool memcheck --error-exitcode 3 "\$PY" scripts/gpu_selfcheck.py \\
+      --module-dir module_cu12 --quick > "\$logs/sanitizer_memcheck_cu12.txt" 2>&1
+    echo "compute-sanitizer memcheck (CUDA 12 build) exit \$?"
+    grep "SUMMARY" "\$logs/sanitizer_memcheck_cu12.txt" | tail -1
+  fi
+else
+  echo "compute-sanitizer not found: sanitizer runs skipped"
+fi
 exit \$status
 EOF
 chmod +x "$out/run.sh"
