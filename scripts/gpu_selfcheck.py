@@ -22,6 +22,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_bad_jpegs  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -127,6 +130,11 @@ def run(k, report: Report, quick: bool = False) -> None:
     for i, out in enumerate(outs):
         report.compare(f"decode batch jpeg {i}", k.decode(blobs[i], 3), out, 32, 1.5)
         check_route(k, report, f"decode batch jpeg {i}", blobs[i], routes[i])
+    # corrupt JPEGs: the GPU decode reports each one the CPU decoder refuses (and only those)
+    baseline = next(blob for blob in blobs if sequential_jpeg(blob))
+    for name, cpu, route, gpu in gpu_bad_jpegs.probe(k, baseline):
+        report.check(f"bad jpeg: {name}", (cpu == "decoded") == (gpu == "decoded"),
+                     f"CPU: {cpu} | GPU via {route}: {gpu}")
     # resize (float output, every method, up and down, with and without antialias)
     for method in ("nearest", "bilinear", "bicubic", "area"):
         for (oh, ow) in ((19, 23), (64, 90)):

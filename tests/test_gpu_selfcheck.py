@@ -22,10 +22,24 @@ from test_kernels_module import MODULE_DIR, kernels  # noqa: E402
 pytestmark = pytest.mark.gpu_path  # placement and GPU-path tests: not pinned to the CPU (conftest.py)
 
 
+def _decode_reporting(blobs, channels):
+    """decode_gpu(errors=True) as the CPU decoder would answer it: (images, routes, errors)."""
+    images, errors = [], []
+    for b in blobs:
+        try:
+            images.append(kernels.decode(b, channels))
+            errors.append("")
+        except ValueError as e:
+            images.append(np.zeros((1, 1, channels), np.uint8))
+            errors.append(str(e))
+    return images, ["host" if e else "nvjpeg" for e in errors], errors
+
+
 def cpu_standin(**overrides):
     k = types.SimpleNamespace(**{n: getattr(kernels, n) for n in dir(kernels) if not n.startswith("_")})
-    k.decode_gpu = lambda blobs, channels, routes=False: (
-        ([kernels.decode(b, channels) for b in blobs], ["nvjpeg"] * len(blobs)) if routes
+    k.decode_gpu = lambda blobs, channels, routes=False, errors=False: (
+        _decode_reporting(blobs, channels) if errors
+        else ([kernels.decode(b, channels) for b in blobs], ["nvjpeg"] * len(blobs)) if routes
         else [kernels.decode(b, channels) for b in blobs])
     k.nvjpeg_status = lambda: {"error": "", "path": "standin"}
     k.resize_gpu = kernels.resize

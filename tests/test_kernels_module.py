@@ -574,3 +574,65 @@ def test_gpu_packed_crop_resize_equals_the_cpu(dtype, method, antialias):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def _bad_jpegs():
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import gpu_bad_jpegs
+    return gpu_bad_jpegs.corruptions(fixtures.jpeg_bytes(fixtures.photo(64, 80, seed=3)))
+
+
+def test_jpeg_entropy_check_refuses_what_the_decoder_refuses():
+    """check_jpeg_entropy (the CPU check before nvJPEG) against the CPU decoder, per damage of
+    scripts/gpu_bad_jpegs.py: it raises exactly where a decode raises, with the decoder's
+    reason, and passes the intact file and every photo of the sample."""
+    intact = fixtures.jpeg_bytes(fixtures.photo(64, 80, seed=3))
+    kernels.check_jpeg_entropy(intact)
+    for path in fixtures.shared_sample_files(limit=20):
+        kernels.check_jpeg_entropy(open(path, "rb").read())
+    refused = 0
+    for name, bad in _bad_jpegs():
+        try:
+            kernels.decode(bad, 3)
+            decode_error = None
+        except ValueError as e:
+            decode_error = str(e)
+        if decode_error is None:
+            kernels.check_jpeg_entropy(bad)
+            continue
+        refused += 1
+        with pytest.raises(ValueError) as raised:
+            kernels.check_jpeg_entropy(bad)
+        assert str(raised.value) == decode_error, name
+    assert refused >= 5  # the damages meant to be fatal are
+
+
+@requires_gpu
+def test_gpu_decode_reports_corrupt_jpegs_nvjpeg_would_take():
+    """A scan cut short with its end marker kept, zeroed, or a frame taller than its scan:
+    nvJPEG decoded each into made-up pixels with no error on an H100 (docs/gpu-runs), and the
+    fake nvJPEG of the emulation does the same. Each image meant for nvJPEG is now entropy-
+    checked on the CPU first: in a batch with good images, the bad ones come back with the CPU
+    decoder's reason and zeroed pixels, the good ones decoded. Planted and caught under the
+    emulation: the check removed (4 damaged files "decoded")."""
+    if kernels.nvjpeg_status()["error"]:
+        pytest.skip("nvJPEG not loaded: " + kernels.nvjpeg_status()["error"])
+    good = [fixtures.jpeg_bytes(fixtures.photo(40, 52, seed=s)) for s in range(2)]
+    for name, bad in _bad_jpegs():
+        try:
+            kernels.decode(bad, 3)
+            expected = ""
+        except ValueError as e:
+            expected = str(e)
+        try:
+            outs, routes, errors = kernels.decode_gpu([good[0], bad, good[1]], 3, errors=True)
+        except ValueError as e:  # a header the planner refuses fails the call, as the op's shape pass does
+            assert expected and expected in str(e), name
+            continue
+        assert errors[0] == errors[2] == "" and routes[0] == routes[2] == "nvjpeg", (name, routes, errors)
+        assert errors[1] == expected, (name, routes[1], errors[1])
+        if expected:
+            assert not outs[1].any(), name
+        for i in (0, 2):
+            ref = kernels.decode(good[i // 2], 3).astype(int)
+            assert np.abs(outs[i].astype(int) - ref).mean() <= 1.5

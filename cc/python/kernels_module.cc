@@ -423,7 +423,7 @@ const char* RouteName(tfgpuaug::GpuDecodeRoute r) {
 
 // Decodes a batch into GPU memory; with routes=True also returns which decoder took each image.
 py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
-                     std::optional<std::vector<std::vector<int>>> windows) {
+                     std::optional<std::vector<std::vector<int>>> windows, bool errors) {
   const size_t n = blobs.size();
   if (windows && windows->size() != n) throw std::invalid_argument("give one window per image, or none");
   std::vector<std::string> bytes(blobs.begin(), blobs.end());
@@ -440,6 +440,7 @@ py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
     Check(tfgpuaug::PlanDecode(p, bytes[i].size(), requests[i], &plans[i]));
     const size_t size = size_t(plans[i].out_height) * plans[i].out_width * channels;
     CudaOk(cudaMalloc(&device[i], size));
+    CudaOk(cudaMemset(device[i], 0, size));  // a skipped image reads back as zeros, as the op's
     targets[i] = {p, bytes[i].size(), &requests[i], &plans[i], device[i]};
   }
   // A budget of 2 images' worth makes a batch of several decode in groups (bounded scratch).
@@ -461,8 +462,11 @@ py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
   on.pinned_memory = {nullptr, PinnedAllocate, PinnedFree};
   on.parallel_for = ParallelForOnThreads;
   std::vector<tfgpuaug::GpuDecodeRoute> taken(n, tfgpuaug::GpuDecodeRoute::kHost);
-  tfgpuaug::Status status =
-      tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging, nullptr, taken.data());
+  // With errors=True, each image's status comes back (as the op's on_error="skip" gets it)
+  // instead of the first bad image failing the call.
+  std::vector<tfgpuaug::Status> image_status(n);
+  tfgpuaug::Status status = tfgpuaug::GpuDecodeBatch(targets.data(), int(n), on, budget, scratch, staging,
+                                                     errors ? image_status.data() : nullptr, taken.data());
   if (status.ok()) status = tfgpuaug::CudaStatus(cudaStreamSynchronize(stream), "GPU decode");
   std::vector<py::array_t<uint8_t>> out;
   for (size_t i = 0; i < n && status.ok(); ++i) {
@@ -475,9 +479,11 @@ py::object DecodeGpu(std::vector<py::bytes> blobs, int channels, bool routes,
   cudaFreeHost(staging);
   cudaStreamDestroy(stream);
   Check(status);
-  if (!routes) return py::cast(out);
-  std::vector<std::string> names;
+  std::vector<std::string> names, messages;
   for (tfgpuaug::GpuDecodeRoute r : taken) names.push_back(RouteName(r));
+  for (const tfgpuaug::Status& st : image_status) messages.push_back(st.ok() ? "" : st.message());
+  if (errors) return py::make_tuple(out, names, messages);
+  if (!routes) return py::cast(out);
   return py::make_tuple(out, names);
 }
 
@@ -723,6 +729,13 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("nvjpeg_scratch_bytes", &tfgpuaug::NvjpegScratchBytes, py::arg("bytes"), py::arg("budget"),
         "The device scratch those groups need.");
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
+  m.def(
+      "check_jpeg_entropy",
+      [](py::bytes data) {
+        const std::string bytes = data;
+        Check(tfgpuaug::CheckJpegEntropy(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+      },
+      py::arg("data"), "Entropy-decodes a JPEG's scan without making pixels; raises where a decode would.");
   m.def("decode", &Decode, py::arg("data"), py::arg("channels") = 3, py::arg("window") = py::none(),
         py::arg("dct_denom") = 1, py::arg("apply_exif_orientation") = false, py::arg("strided") = false,
         py::arg("jpeg_build") = "auto",
@@ -761,10 +774,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("gpu_available", &GpuAvailable);
 #if TFGPUAUG_CUDA
   m.def("decode_gpu", &DecodeGpu, py::arg("blobs"), py::arg("channels") = 3, py::arg("routes") = false,
-        py::arg("windows") = py::none(),
+        py::arg("windows") = py::none(), py::arg("errors") = false,
         "Decodes a batch into GPU memory (nvJPEG or host decode + copy), returned as numpy; windows: "
         "[y, x, height, width] per image; with routes=True, (images, routes): 'nvjpeg', "
-        "'nvjpeg_refused' or 'host' per image.");
+        "'nvjpeg_refused' or 'host' per image; with errors=True, (images, routes, errors): a bad image's "
+        "reason ('' when it decoded) instead of an exception.");
   m.def("decode_gpu_buffer_sizes", &DecodeGpuBufferSizes, py::arg("blobs"), py::arg("channels") = 3,
         py::arg("budget") = size_t(1) << 30,
         "(device scratch, pinned staging) bytes a GPU decode of blobs needs");

@@ -15,6 +15,10 @@ Status DecodeJpegWindow(const uint8_t* data, size_t size, const DecodeRequest& r
 Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeRequest& request,
                                const Window& window, std::unique_ptr<uint8_t[]>* storage, StridedPixels* out);
 
+// Entropy-decodes the whole scan, no pixels made: an error where a decode would fail on
+// corrupt or missing data (see CheckJpegEntropy in image_decode.h).
+Status CheckJpegEntropyData(const uint8_t* data, size_t size);
+
 // Whether `build` can decode on this machine (kAuto and kLinked always can).
 bool JpegBuildAvailable(JpegBuild build);
 
@@ -26,6 +30,7 @@ struct JpegCodec {
   Status (*decode_window_strided)(const uint8_t* data, size_t size, const DecodeRequest& request,
                                   const Window& window, std::unique_ptr<uint8_t[]>* storage,
                                   StridedPixels* out);
+  Status (*check_entropy)(const uint8_t* data, size_t size);
 };
 extern const JpegCodec kLinkedJpegCodec;
 #if TFGPUAUG_JPEG_X86_64_V3

@@ -167,6 +167,10 @@ Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& requ
   });
 }
 
+Status CheckJpegEntropy(const uint8_t* data, size_t size) {
+  return Guarded([&] { return CheckJpegEntropyData(data, size); });
+}
+
 Status ExecuteDecode16(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
                        uint16_t* out) {
   const Codec* codec = CodecFor(plan.info.format);

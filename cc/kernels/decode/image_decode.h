@@ -83,6 +83,11 @@ Status PlanFromInfo(const ImageInfo& info, const DecodeRequest& request, DecodeP
 Status ExecuteDecode(const uint8_t* data, size_t size, const DecodeRequest& request, const DecodePlan& plan,
                      uint8_t* out);
 
+// Entropy-decodes a JPEG's whole scan without making pixels (about the Huffman decoding's
+// share of a decode): an error naming the damage where a decode would fail on corrupt or
+// missing data. For decoders that do not report it (nvJPEG; see image_decode_gpu.h).
+Status CheckJpegEntropy(const uint8_t* data, size_t size);
+
 // As ExecuteDecode, to 16-bit samples (`out` holds out_height * out_width * out_channels of
 // them): 16-bit PNG, TIFF, PNM and JPEG 2000 keep their precision; 8-bit samples, and every
 // other format, are widened by 257 (as tf.io.decode_png(dtype=uint16)).

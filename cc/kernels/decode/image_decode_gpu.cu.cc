@@ -364,21 +364,51 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
     }
     route(i, gpu ? GpuDecodeRoute::kNvjpeg : GpuDecodeRoute::kHost);
   }
-  // The CPU's share, in parallel (each image has its own staging; the copies share the stream).
+  // nvJPEG decodes a damaged scan into made-up pixels without an error (seen on an H100: a
+  // scan cut short with its end marker kept, zeroed, or a frame taller than its scan; see
+  // docs/gpu-runs), so each image meant for it is entropy-decoded on the CPU first, in
+  // parallel with the CPU's share, and a bad one is reported as the CPU decoder reports it.
+  const size_t scratch_bytes =
+      NvjpegScratchBytes(NvjpegImageBytes(targets, n, nvjpeg != nullptr), scratch_budget);
+  std::vector<Status> entropy(gpu_index.size());
   std::vector<Status> host_status(host_index.size());
-  auto decode_one = [&](int k) { host_status[k] = host_decode(host_index[k]); };
-  using DecodeOne = decltype(decode_one);
-  if (device.parallel_for != nullptr && host_index.size() > 1) {
+  const size_t jobs = gpu_index.size() + host_index.size();
+  auto run_one = [&](int k) {
+    if (size_t(k) < gpu_index.size()) {
+      const GpuDecodeTarget& t = targets[gpu_index[k]];
+      entropy[k] = CheckJpegEntropy(t.data, t.size);
+    } else {  // the CPU's share: each image has its own staging; the copies share the stream
+      const size_t h = size_t(k) - gpu_index.size();
+      host_status[h] = host_decode(host_index[h]);
+    }
+  };
+  using RunOne = decltype(run_one);
+  if (device.parallel_for != nullptr && jobs > 1) {
     device.parallel_for(
-        device.pool, static_cast<int>(host_index.size()),
-        [](void* context, int k) { (*static_cast<DecodeOne*>(context))(k); }, &decode_one);
+        device.pool, static_cast<int>(jobs),
+        [](void* context, int k) { (*static_cast<RunOne*>(context))(k); }, &run_one);
   } else {
-    for (size_t k = 0; k < host_index.size(); ++k) decode_one(static_cast<int>(k));
+    for (size_t k = 0; k < jobs; ++k) run_one(static_cast<int>(k));
   }
   for (const Status& s : host_status) TFGPUAUG_RETURN_IF_ERROR(s);
+  std::vector<int> checked;
+  for (size_t k = 0; k < gpu_index.size(); ++k) {
+    const Status& s = entropy[k];
+    if (s.ok()) {
+      checked.push_back(gpu_index[k]);
+      continue;
+    }
+    if (s.kind() != Status::Kind::kInvalidInput) return s;
+    if (image_statuses == nullptr) return s.Prefixed("image " + std::to_string(gpu_index[k]) + ": ");
+    image_statuses[gpu_index[k]] = s;
+    route(gpu_index[k], GpuDecodeRoute::kHost);  // the CPU found it bad; nvJPEG never saw it
+  }
+  gpu_index.swap(checked);
   for (int i : fallback_index) TFGPUAUG_RETURN_IF_ERROR(host_decode(i));
-  const std::vector<size_t> ends =
-      NvjpegGroupEnds(NvjpegImageBytes(targets, n, nvjpeg != nullptr), scratch_budget);
+  // Groups of the images left, within the scratch sized for all of them (every image fits it).
+  std::vector<size_t> bytes;
+  for (int i : gpu_index) bytes.push_back(FullRgbBytes(targets[i]));
+  const std::vector<size_t> ends = NvjpegGroupEnds(bytes, scratch_bytes);
   size_t begin = 0;
   for (size_t end : ends) {
     Status launch;

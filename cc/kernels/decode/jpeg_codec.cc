@@ -226,8 +226,35 @@ Status DecodeWindowStrided(const uint8_t* data, size_t size, const DecodeRequest
   return DecodeJpegRows(data, size, request, window, nullptr, storage, out);
 }
 
+// Entropy-decodes every MCU without producing pixels: the check a JPEG gets before a decoder
+// that does not report corrupt data (nvJPEG decodes a scan cut short, or a frame taller than
+// its scan, into made-up pixels; seen on an H100, docs/gpu-runs). At 1/8 scale the rows
+// skipped cost no IDCT; the last row is read, since skipping to the end decodes nothing.
+Status CheckEntropy(const uint8_t* data, size_t size) {
+  Decompressor d;
+  std::vector<uint8_t> row;  // outside the setjmp region: a longjmp skips no destructor
+  if (setjmp(d.err.jump)) {
+    return d.Failure();
+  }
+  jpeg_create_decompress(&d.cinfo);
+  d.cinfo.progress = &d.progress;
+  ReadHeader(&d, data, size);
+  if (IsCmyk(d.cinfo)) d.cinfo.out_color_space = JCS_CMYK;
+  d.cinfo.scale_num = 1;
+  d.cinfo.scale_denom = 8;
+  d.cinfo.do_fancy_upsampling = FALSE;
+  jpeg_start_decompress(&d.cinfo);
+  const JDIMENSION height = d.cinfo.output_height;
+  if (height > 1) jpeg_skip_scanlines(&d.cinfo, height - 1);
+  row.resize(size_t(d.cinfo.output_width) * d.cinfo.output_components);
+  JSAMPROW rows[1] = {row.data()};
+  if (jpeg_read_scanlines(&d.cinfo, rows, 1) != 1)
+    return Status::Invalid("invalid JPEG: could not read scanline");
+  return Status::Ok();
+}
+
 }  // namespace
 
-const JpegCodec TFGPUAUG_JPEG_CODEC_NAME = {Probe, DecodeWindow, DecodeWindowStrided};
+const JpegCodec TFGPUAUG_JPEG_CODEC_NAME = {Probe, DecodeWindow, DecodeWindowStrided, CheckEntropy};
 
 }  // namespace tfgpuaug

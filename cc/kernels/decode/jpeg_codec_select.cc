@@ -61,4 +61,8 @@ Status DecodeJpegWindowStrided(const uint8_t* data, size_t size, const DecodeReq
   return Codec(request.jpeg_build).decode_window_strided(data, size, request, window, storage, out);
 }
 
+Status CheckJpegEntropyData(const uint8_t* data, size_t size) {
+  return Codec(JpegBuild::kAuto).check_entropy(data, size);
+}
+
 }  // namespace tfgpuaug
