@@ -465,7 +465,7 @@ def test_gpu_stage_with_annotations_is_placed_on_the_gpu():
         spec = ds.element_spec
     assert spec["bounding_boxes"]["boxes"].shape.as_list()[1:] == [8, 4]
     types = [op.type for op in chain]
-    device_map = chain[1]
+    device_map = chain[0]  # the last op: no prefetch on the device
     assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
     host_map = chain[types.index("ParallelMapDatasetV2", types.index("GeneratorDataset"))]
     library = graph.as_graph_def().library

@@ -113,16 +113,19 @@ def build_graph(folder, transforms, device="/gpu:0"):
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     graph, chain = build_graph(folder, transforms)
     types = [op.type for op in chain]
+    # The last op is the device map: no prefetch on the device (it would hold batches a
+    # checkpoint of the host iterator does not cover); the host part prefetches instead.
     last, device_map = chain[0], chain[1]
-    assert last.type == "PrefetchDataset" and "GPU:0" in last.device.upper()
-    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
-    for op in (last, device_map):  # the dataset ops themselves have GPU kernels
+    assert last.type == "ExperimentalMapDataset" and "GPU:0" in last.device.upper()
+    assert device_map.type == "GeneratorDataset" and "GPU:0" in device_map.device.upper()
+    device_map = last
+    for op in (last, chain[1]):  # the dataset ops themselves have GPU kernels
         assert any(k.device_type == "GPU"
                    for k in kernels.get_registered_kernels_for_op(op.type).kernel), op.type
     # host part: a parallel map on the CPU, then copy_to_device's generator in between
     copy = types.index("GeneratorDataset")
     host_map = chain[types.index("ParallelMapDatasetV2", copy)]
-    assert copy == 2 and "GPU" not in host_map.device.upper()
+    assert copy == 1 and "GPU" not in host_map.device.upper() and "PrefetchDataset" in types[copy:]
     library = graph.as_graph_def().library
     device_ops = function_nodes(library, device_map.get_attr("f").name)
     host_ops = function_nodes(library, host_map.get_attr("f").name)
@@ -133,20 +136,6 @@ def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     assert host_only & {n.op for n in host_ops}
     assert not host_only & {n.op for n in device_ops}
     assert {n.op for n in device_ops} & {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"}
-
-
-def test_device_stage_iterators_refuse_checkpoints_saying_what_to_do(folder, tmp_path):
-    graph = tf.Graph()
-    with graph.as_default():
-        ds = tga.data.image_folder(folder).batch(4)
-        ds = ds.apply(tga.gpu_augment(train_transforms(), device="/gpu:0", seed=1))
-    assert isinstance(ds, tga.pipeline.DeviceStageDataset)
-    # The GPU stage cannot run here; the wrapper's behaviour is the same on any dataset.
-    it = iter(tga.pipeline.DeviceStageDataset(tf.data.Dataset.range(3)))
-    assert int(next(it)) == 0
-    with pytest.raises(tf.errors.UnimplementedError, match=r"device stage cannot be checkpointed.*skip"):
-        tf.train.Checkpoint(iterator=it).save(str(tmp_path / "it"))
-    assert [int(x) for x in it] == [1, 2]
 
 
 def test_cpu_device_or_no_gpu_takes_the_one_map_cpu_path(folder):
@@ -285,7 +274,7 @@ def test_detection_device_stage_keeps_its_data_reports_on_the_host(folder):
                                       seed=1, max_boxes=4))
         chain = dataset_chain(ds._variant_tensor)
     types = [op.type for op in chain]
-    device_map = chain[1]
+    device_map = chain[0]  # the last op: no prefetch on the device
     assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
     library = graph.as_graph_def().library
     device_ops = function_nodes(library, device_map.get_attr("f").name)
@@ -294,3 +283,26 @@ def test_detection_device_stage_keeps_its_data_reports_on_the_host(folder):
     host_map = chain[types.index("ParallelMapDatasetV2", types.index("GeneratorDataset"))]
     host_ops = {n.op for n in function_nodes(library, host_map.get_attr("f").name)}
     assert "TfGpuAug>RecordSkipped" in host_ops  # the truncation report runs, on the host
+
+
+@needs_cuda_build
+def test_checkpointable_iterator_pipeline_is_placed_on_the_gpu(folder):
+    """What an eager iter() of the stage runs (its host iterator read by a GeneratorDataset, then
+    the device map), traced in a function for /gpu:0: the same placement as the pipeline above,
+    the same map function, no prefetch on the device."""
+    found = {}
+
+    @tf.function
+    def build():
+        ds = tga.data.image_folder(folder).batch(4)
+        ds = ds.apply(tga.gpu_augment(train_transforms(), device="/gpu:0", seed=1))
+        device = ds._device_pipeline(iter(ds._host))
+        found["chain"] = dataset_chain(device._variant_tensor)
+        return tf.constant(0)
+
+    build.get_concrete_function()
+    chain = [op for op in found["chain"] if op.type != "OptionsDataset"]
+    assert [op.type for op in chain] == ["ExperimentalMapDataset", "GeneratorDataset"]
+    assert all("GPU:0" in op.device.upper() for op in chain)
+    options = [op for op in found["chain"] if op.type == "OptionsDataset"]
+    assert options  # the no-prefetch, no-autotune options of the device part

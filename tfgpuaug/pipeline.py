@@ -261,16 +261,25 @@ def host_stage(transforms: Transforms, seed: Optional[int] = None, num_parallel_
     return apply
 
 
+def copy_and_run(host: tf.data.Dataset, device_part, target: str) -> tf.data.Dataset:
+    """The host part's elements copied to `target` by TensorFlow's `copy_to_device`, then the
+    device part: the pipeline a `DeviceStageDataset` stands for (and runs, after other
+    transformations or in graph mode; its own iterators read their host iterator instead)."""
+    return device_part(host.apply(tf.data.experimental.copy_to_device(target)))
+
+
 def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch: int = 1,
-                 training: bool = True,
-                 _host_stop: Optional[int] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+                 training: bool = True, _host_stop: Optional[int] = None,
+                 _split_device: Optional[str] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """The device half of `gpu_augment`: takes `host_stage`'s `(batch_seed, element)` and runs
     the remaining transforms on `device` (see `resolve_device`); without a GPU, on the CPU.
+    On a GPU its iterators checkpoint exactly (`DeviceStageDataset`).
 
     Args:
       transforms: the same transforms as the `host_stage` before it.
       device: where the rest runs (None: the enclosing scope's GPU, else "/gpu:0" when there is one).
-      prefetch: batches prefetched on the device.
+      prefetch: batches prefetched (on a GPU target: after the host part, on the host, so that
+        the device part holds nothing a checkpoint would lose).
       training: as `gpu_augment`'s (the same as the `host_stage` before it).
     """
     plan = _Plan(transforms, training)
@@ -288,21 +297,27 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
             images, rebuild = Layout.split_images(element)
             return rebuild(plan.run(images, batch_seed, stop))
 
-        target = resolve_device(device)
+        # _split_device (tests): the split mechanism on any device, a CPU included.
+        target = resolve_device(device) if _split_device is None else _split_device
         if target is None:
             return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
         _check_dense(ds.element_spec)
-        if tf.executing_eagerly() and not tf.config.list_physical_devices("GPU"):
+        on_gpu = (tf.DeviceSpec.from_string(target).device_type or "").upper() == "GPU"
+        if on_gpu and tf.executing_eagerly() and not tf.config.list_physical_devices("GPU"):
             # (Graph mode may build a GPU pipeline on any machine, for export or inspection.)
             raise ValueError(f"device={device!r} names a GPU, and TensorFlow sees none here "
                              "(tf.config.list_physical_devices('GPU') is empty): pass device=None (the GPU "
                              "when there is one, else the CPU) or '/cpu:0'; for GPUs, install a CUDA build of "
                              "TensorFlow (pip install 'tensorflow[and-cuda]')")
-        ds = ds.apply(tf.data.experimental.copy_to_device(target))
-        with tf.device(target):
-            ds = ds.apply(prefetching_ops.map_on_gpu(run))
-            return DeviceStageDataset(ds.prefetch(prefetch))
+        host = ds.prefetch(prefetch)
+
+        def device_part(on_device: tf.data.Dataset) -> tf.data.Dataset:
+            # ExperimentalMapDataset: a map kernel registered for the GPU (Dataset.map's are CPU-only).
+            with tf.device(target):
+                return on_device.apply(prefetching_ops.map_on_gpu(run)) if on_gpu else on_device.map(run)
+
+        return DeviceStageDataset(copy_and_run(host, device_part, target), host, device_part, target)
 
     return apply
 
@@ -311,7 +326,8 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
                 prefetch: int = 1, num_parallel_calls: int = 1, bounding_box_format: str = "xyxy",
                 max_boxes: Optional[int] = None, min_box_area: float = 0.0,
                 min_box_visibility: float = 0.0, on_error: str = "raise",
-                training: bool = True) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
+                training: bool = True,
+                _split_device: Optional[str] = None) -> Callable[[tf.data.Dataset], tf.data.Dataset]:
     """A dataset transformation applying `transforms` to every batch.
 
     Args:
@@ -321,7 +337,8 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
         device scope's GPU, else "/gpu:0" when TensorFlow sees one, else the CPU path.
       seed: seed of the per-batch stateless seeds, which differ per batch and per epoch
         (random when None).
-      prefetch: batches prefetched after the stage (on the device when placed).
+      prefetch: batches prefetched after the stage (on a GPU target, after its host part: the
+        device part then holds nothing a checkpoint would lose).
       num_parallel_calls: batches processed at once on the host; tfgpuaug's ops already use
         every core per batch, so 1 keeps memory low with full throughput.
       bounding_box_format: the format of `bounding_boxes["boxes"]` in dict elements (Keras 3's
@@ -351,12 +368,13 @@ def gpu_augment(transforms: Transforms, device: Optional[str] = None, seed: Opti
 
     def apply(ds: tf.data.Dataset) -> tf.data.Dataset:
         plan.check_input(ds.element_spec)
-        target = resolve_device(device)
+        target = resolve_device(device) if _split_device is None else _split_device
         if target is not None:  # host part, copy, device part (annotations made final on the host)
             stop = plan.host_stop(ds.element_spec)
             ds = ds.apply(host_stage(transforms, base, num_parallel_calls, on_error, bounding_box_format,
                                      max_boxes, min_box_area, min_box_visibility, training))
-            return ds.apply(device_stage(transforms, target, prefetch, training, _host_stop=stop))
+            return ds.apply(device_stage(transforms, target, prefetch, training, _host_stop=stop,
+                                         _split_device=_split_device))
         if Layout.has_targets(ds.element_spec):
             process = plan.run_with_targets
         else:  # CPU: every transform in one map, resampling + normalize fused
