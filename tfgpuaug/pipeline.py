@@ -14,10 +14,11 @@ Where the work runs:
 - GPU target: the transforms are split in two. The host part (everything up to and including
   the transform that decodes: encoded bytes live in host memory and the fused
   decode + crop + resize is a libjpeg-turbo kernel) runs in a parallel map on the CPU and
-  yields uint8 crops; `copy_to_device` moves them (a quarter of the float32 bytes); the device
-  part (augmentation, flip, crop-mirror-normalize) runs in TensorFlow's
-  `ExperimentalMapDataset`, whose kernel is registered for the GPU (`Dataset.map` has CPU
-  kernels only and would be soft-placed on the CPU), and a prefetch on the device comes last.
+  yields uint8 crops, prefetched on the host; they are copied to the device (a quarter of the
+  float32 bytes); the device part (augmentation, flip, crop-mirror-normalize) runs in
+  TensorFlow's `ExperimentalMapDataset`, whose kernel is registered for the GPU (`Dataset.map`
+  has CPU kernels only and would be soft-placed on the CPU), and holds no buffer, so the stage's
+  iterators checkpoint exactly (`DeviceStageDataset`).
 `host_stage` and `device_stage` are the two halves, for running the host part on tf.data
 service workers and the device part on the trainer.
 """
