@@ -248,8 +248,10 @@ def test_errors_are_clear():
     with pytest.raises(NotImplementedError, match="crop"):
         _run([tga.Resize(64), tga.CropMirrorNormalize(crop=32)], element, 0)
     ds = tf.data.Dataset.from_tensors(element)
-    with pytest.raises(ValueError, match="max_boxes=N"):  # ragged boxes cannot be copied to a GPU
-        ds.apply(tga.gpu_augment([tga.Resize(64)], device="/gpu:0"))
+    del ds  # ragged boxes cross to a GPU (test_ragged_boxes_cross_the_copy_without_max_boxes); sparse ones do not
+    sparse = tf.data.Dataset.from_tensors(dict(element, extra=tf.sparse.from_dense(tf.ones([4, 2]))))
+    with pytest.raises(ValueError, match="sparse component"):
+        sparse.apply(tga.gpu_augment([tga.Resize(64)], device="/gpu:0"))
     bad = dict(element, bounding_boxes={"boxes": tf.zeros([4, 3, 5]), "labels": tf.zeros([4, 3], tf.int32)})
     with pytest.raises(ValueError, match="boxes must be"):
         _run([tga.Resize(64)], bad, 0)
@@ -546,3 +548,60 @@ def test_distribute_passes_the_box_arguments_on():
     kept = boxes.numpy()[real]
     assert (kept >= 0).all() and (kept <= 64).all()
     assert ((kept[:, 2] - kept[:, 0]) * (kept[:, 3] - kept[:, 1]) > 4.0).all()  # min_box_area applied
+
+
+def test_ragged_boxes_cross_the_copy_without_max_boxes(tmp_path):
+    """Issue 35: a GPU target without max_boxes. The ragged boxes and labels cross the copy as
+    values and row splits and come back ragged; on the split forced onto the CPU the stream
+    (pixels, masks, ragged boxes, labels) equals the one-map CPU stage's, and the iterator still
+    checkpoints exactly mid-stream."""
+    ds = tf.data.Dataset.from_tensors(_batch(0, encoded=True)).repeat(3)
+    whole = ds.apply(tga.gpu_augment(_gpu_stage_transforms(), device="/cpu:0", seed=5))
+    split = ds.apply(tga.gpu_augment(_gpu_stage_transforms(), seed=5, _split_device="/cpu:0"))
+    assert isinstance(split.element_spec["bounding_boxes"]["boxes"], tf.RaggedTensorSpec)
+    seen = 0
+    for a, b in zip(whole, split):
+        np.testing.assert_array_equal(a["images"].numpy(), b["images"].numpy())
+        np.testing.assert_array_equal(a["segmentation_masks"].numpy(), b["segmentation_masks"].numpy())
+        for k in ("boxes", "labels"):
+            assert isinstance(b["bounding_boxes"][k], tf.RaggedTensor)
+            np.testing.assert_array_equal(a["bounding_boxes"][k].row_splits.numpy(),
+                                          b["bounding_boxes"][k].row_splits.numpy())
+            np.testing.assert_array_equal(a["bounding_boxes"][k].flat_values.numpy(),
+                                          b["bounding_boxes"][k].flat_values.numpy())
+        seen += 1
+    assert seen == 3
+    it = iter(split)
+    next(it)
+    path = tf.train.Checkpoint(iterator=it).save(str(tmp_path / "it"))
+    rest = [x["bounding_boxes"]["boxes"].flat_values.numpy() for x in it]
+    resumed = iter(split)
+    tf.train.Checkpoint(iterator=resumed).restore(path)
+    again = [x["bounding_boxes"]["boxes"].flat_values.numpy() for x in resumed]
+    assert len(rest) == len(again) == 2
+    for x, y in zip(rest, again):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.gpu_path
+def test_ragged_boxes_on_a_gpu_target_keep_the_pixels_on_the_gpu():
+    """Structurally, for /gpu:0 without max_boxes: the copy carries only dense tensors, the
+    device map is on the GPU, and its only CPU-only op is RaggedTensorToVariant, which encodes
+    the rebuilt boxes and labels (no pixel goes through it)."""
+    from test_device_stage import CUDA_BUILT, dataset_chain, function_nodes, has_gpu_kernel
+    if not CUDA_BUILT:
+        pytest.skip("op library built without CUDA kernels")
+    graph = tf.Graph()
+    with graph.as_default():
+        ds = tf.data.Dataset.from_tensors(_batch(0, encoded=True))
+        ds = ds.apply(tga.gpu_augment(_gpu_stage_transforms(), device="/gpu:0", seed=1))
+        chain = dataset_chain(ds._variant_tensor)
+    assert isinstance(ds.element_spec["bounding_boxes"]["boxes"], tf.RaggedTensorSpec)
+    device_map, copy = chain[0], chain[1]
+    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
+    assert copy.type == "GeneratorDataset" and tf.variant not in copy.get_attr("output_types")
+    library = graph.as_graph_def().library
+    device_ops = function_nodes(library, device_map.get_attr("f").name)
+    cpu_only = {n.op for n in device_ops if not has_gpu_kernel(n)}
+    assert cpu_only == {"RaggedTensorToVariant"}, cpu_only
+    assert {"TfGpuAug>CropMirrorNormalize", "TfGpuAug>Augment"} <= {n.op for n in device_ops}

@@ -30,7 +30,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import tensorflow as tf
 
-from tfgpuaug import _checks, _skip
+from tfgpuaug import _checks, _ragged_copy, _skip
 from tfgpuaug._batch_seeds import batch_seeds, checkpoint_options
 from tfgpuaug._device_dataset import DeviceStageDataset
 from tfgpuaug._elements import Layout
@@ -44,14 +44,14 @@ Transforms = Union[Sequence[Callable], Callable]
 _PLAIN = Layout()
 
 
-def _check_dense(element_spec) -> None:
-    """copy_to_device moves dense tensors; a ragged component (boxes without max_boxes, ragged
-    keypoints) cannot go to a GPU."""
-    ragged = [s for s in tf.nest.flatten(element_spec) if isinstance(s, (tf.RaggedTensorSpec, tf.SparseTensorSpec))]
-    if ragged:
-        raise ValueError("the GPU-placed stage copies dense tensors to the GPU, and this element has ragged or "
-                         f"sparse components ({ragged[0]}): pass max_boxes=N (boxes and their fields padded with "
-                         "-1, as Keras 3's MaxNumBoundingBoxes), give keypoints densely, or use device='/cpu:0'")
+def _check_copyable(element_spec) -> None:
+    """The copy to the device moves dense tensors, and ragged ones as their parts
+    (_ragged_copy); a sparse component cannot go."""
+    sparse = [s for s in tf.nest.flatten(element_spec) if isinstance(s, tf.SparseTensorSpec)]
+    if sparse:
+        raise ValueError("the GPU-placed stage copies dense and ragged tensors to the GPU, and this element has a "
+                         f"sparse component ({sparse[0]}): convert it (tf.RaggedTensor.from_sparse, "
+                         "tf.sparse.to_dense) before the stage, or use device='/cpu:0'")
 
 
 def _takes_seed(fn) -> bool:
@@ -303,7 +303,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         if target is None:
             return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
-        _check_dense(ds.element_spec)
+        _check_copyable(ds.element_spec)
         on_gpu = (tf.DeviceSpec.from_string(target).device_type or "").upper() == "GPU"
         if on_gpu and tf.executing_eagerly() and not tf.config.list_physical_devices("GPU"):
             # (Graph mode may build a GPU pipeline on any machine, for export or inspection.)
@@ -311,12 +311,21 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
                              "(tf.config.list_physical_devices('GPU') is empty): pass device=None (the GPU "
                              "when there is one, else the CPU) or '/cpu:0'; for GPUs, install a CUDA build of "
                              "TensorFlow (pip install 'tensorflow[and-cuda]')")
-        host = ds.prefetch(prefetch)
+        # Ragged annotations (boxes without max_boxes, ragged keypoints) cross as values and row
+        # splits and come back ragged.
+        ragged = _ragged_copy.has_ragged(ds.element_spec)
+        host = ds.map(lambda s, e: (s, _ragged_copy.to_parts(e))) if ragged else ds
+        host = host.prefetch(prefetch)
+
+        def run_on_device(batch_seed, element):
+            return run(batch_seed, _ragged_copy.from_parts(element) if ragged else element)
 
         def device_part(on_device: tf.data.Dataset) -> tf.data.Dataset:
             # ExperimentalMapDataset: a map kernel registered for the GPU (Dataset.map's are CPU-only).
             with tf.device(target):
-                return on_device.apply(prefetching_ops.map_on_gpu(run)) if on_gpu else on_device.map(run)
+                if on_gpu:
+                    return on_device.apply(prefetching_ops.map_on_gpu(run_on_device))
+                return on_device.map(run_on_device)
 
         return DeviceStageDataset(copy_and_run(host, device_part, target), host, device_part, target)
 
