@@ -144,3 +144,29 @@ def test_model_fit_consumes_the_split_stage(folder):
     model.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
     history = model.fit(ds, epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2 and np.isfinite(history.history["loss"]).all()
+
+
+def test_keras_backup_and_restore_resumes_training_on_the_split_stage(folder, tmp_path):
+    """Keras 3's BackupAndRestore (which saves the model and the epoch, not the data iterator)
+    works unchanged: a run interrupted after epoch 2 of 4 resumes at epoch 3 and finishes, with
+    a fresh stage iterator per epoch as model.fit makes them."""
+    class Interrupt(tf.keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 1:
+                raise RuntimeError("interrupted")
+
+    def model():
+        m = tf.keras.Sequential([tf.keras.layers.Input((16, 16, 3)), tf.keras.layers.GlobalAveragePooling2D(),
+                                 tf.keras.layers.Dense(3)])
+        m.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        return m
+
+    backup = str(tmp_path / "backup")
+    ds = make_dataset(folder, 4)
+    with pytest.raises(RuntimeError, match="interrupted"):
+        model().fit(ds, epochs=4, verbose=0,
+                    callbacks=[tf.keras.callbacks.BackupAndRestore(backup), Interrupt()])
+    epochs = []
+    record = tf.keras.callbacks.LambdaCallback(on_epoch_begin=lambda epoch, logs: epochs.append(epoch))
+    history = model().fit(ds, epochs=4, verbose=0, callbacks=[tf.keras.callbacks.BackupAndRestore(backup), record])
+    assert epochs == [2, 3] and len(history.history["loss"]) == 2
