@@ -507,3 +507,124 @@ def test_channel_shuffle_parameters_that_cannot_be_an_order_keep_the_image():
     x = np.random.default_rng(1).integers(0, 256, [3, 4, 5, 3]).astype(np.uint8)
     got = ops.channel_shuffle(x, [np.nan, np.inf, -3e9]).numpy()
     np.testing.assert_array_equal(got, x)
+
+
+# Sharpen, emboss, median and motion blur (issue 36's second slice), each against its
+# definition in numpy (Albumentations' Sharpen/Emboss matrices with OpenCV's default
+# reflect-101 border; OpenCV medianBlur's replicated border), per sample, 1, 3 and 4 channels.
+def _conv3x3(img: np.ndarray, w: np.ndarray) -> np.ndarray:
+    pad = np.pad(img.astype(np.float64), ((1, 1), (1, 1), (0, 0)), mode="reflect")  # reflect-101
+    h, wd = img.shape[:2]
+    acc = sum(w[dy, dx] * pad[dy:dy + h, dx:dx + wd] for dy in range(3) for dx in range(3))
+    return np.floor(np.clip(acc, 0, 255) + 0.5).astype(np.uint8)
+
+
+def _sharpen_matrix(alpha, lightness):
+    effect = np.array([[-1, -1, -1], [-1, 8 + lightness, -1], [-1, -1, -1]], np.float64)
+    return (1 - alpha) * np.eye(3)[1][:, None] * np.eye(3)[1][None, :] + alpha * effect
+
+
+def _emboss_matrix(alpha, s):
+    effect = np.array([[-1 - s, -s, 0], [-s, 1, s], [0, s, 1 + s]], np.float64)
+    return (1 - alpha) * np.eye(3)[1][:, None] * np.eye(3)[1][None, :] + alpha * effect
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_sharpen_and_emboss_are_albumentations_matrices(photos, channels):
+    imgs = np.ascontiguousarray(np.concatenate([photos, photos], -1)[..., :channels])
+    alphas, amounts = [0.2, 0.5, 1.0, 0.0][:len(imgs)], [0.5, 1.0, 1.5, 1.2][:len(imgs)]
+    sharp = ops.sharpen(imgs, alphas, amounts).numpy()
+    emb = ops.emboss(imgs, alphas, [0.2, 0.7, 1.2, 0.5][:len(imgs)]).numpy()
+    for i, img in enumerate(imgs):
+        for got, want in ((sharp[i], _conv3x3(img, _sharpen_matrix(alphas[i], amounts[i]))),
+                          (emb[i], _conv3x3(img, _emboss_matrix(alphas[i], [0.2, 0.7, 1.2, 0.5][i])))):
+            diff = np.abs(got.astype(int) - want)
+            # float32 sums against float64: weights like -0.2 put many sums on a half level, which
+            # rounds either way (OpenCV's filter2D rounds those half to even): one level at most
+            assert diff.max() <= 1 and diff.mean() < 0.1, (i, diff.max(), diff.mean())
+    np.testing.assert_array_equal(ops.sharpen(imgs, 0.0).numpy(), imgs)  # alpha 0 is the identity
+    np.testing.assert_array_equal(ops.sharpen(imgs, float("nan")).numpy(), imgs)  # NaN alpha means 0
+
+
+def _median_reference(img: np.ndarray, side: int) -> np.ndarray:
+    r = side // 2
+    pad = np.pad(img, ((r, r), (r, r), (0, 0)), mode="edge")
+    h, w = img.shape[:2]
+    windows = np.stack([pad[dy:dy + h, dx:dx + w] for dy in range(side) for dx in range(side)])
+    return np.median(windows, axis=0).astype(np.uint8)
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_median_blur_is_the_window_median(photos, channels):
+    imgs = np.ascontiguousarray(np.concatenate([photos, photos], -1)[..., :channels])
+    sizes = [3, 5, 7, 1][:len(imgs)]
+    got = ops.median_blur(imgs, sizes).numpy()
+    for i, img in enumerate(imgs):
+        want = img if sizes[i] < 2 else _median_reference(img, sizes[i])
+        np.testing.assert_array_equal(got[i], want)
+    np.testing.assert_array_equal(ops.median_blur(imgs, 4).numpy(), ops.median_blur(imgs, 5).numpy())
+    np.testing.assert_array_equal(ops.median_blur(imgs, 99).numpy(), ops.median_blur(imgs, 7).numpy())
+    np.testing.assert_array_equal(ops.median_blur(imgs, float("nan")).numpy(), imgs)
+
+
+def _motion_reference(img: np.ndarray, length: int, angle: float) -> np.ndarray:
+    turn = 1.0 - (angle % 360.0) / 360.0
+    a = np.float32(turn) * np.float32(2 * np.pi)
+    dy, dx = np.sin(a, dtype=np.float32), np.cos(a, dtype=np.float32)
+    h, w = img.shape[:2]
+    total = np.zeros(img.shape, np.int64)
+    ys, xs = np.arange(h)[:, None], np.arange(w)[None, :]
+
+    def reflect(i, n):
+        period = 2 * (n - 1)
+        i = np.mod(i, period)
+        return np.where(i < n, i, period - i)
+    for i in range(length):
+        t = np.float32(i - 0.5 * (length - 1))
+        oy, ox = int(np.floor(t * dy + 0.5)), int(np.floor(t * dx + 0.5))
+        total += img[reflect(ys + oy, h), reflect(xs + ox, w)]
+    return ((2 * total + length) // (2 * length)).astype(np.uint8)
+
+
+def test_motion_blur_is_the_mean_along_the_line(photos):
+    lengths, angles = [3, 7, 15, 9][:len(photos)], [0.0, 45.0, 90.0, 200.0][:len(photos)]
+    got = ops.motion_blur(photos, lengths, angles).numpy()
+    for i, img in enumerate(photos):
+        np.testing.assert_array_equal(got[i], _motion_reference(img, lengths[i], angles[i]))
+    # horizontal blur leaves a horizontally constant image alone; a vertical one does not
+    rows = np.arange(0, 240, 10, dtype=np.uint8)[:, None, None]  # each row one level
+    stripes = np.ascontiguousarray(np.broadcast_to(rows, (24, 24, 3))[None])
+    np.testing.assert_array_equal(ops.motion_blur(stripes, 9, 0.0).numpy(), stripes)
+    assert (ops.motion_blur(stripes, 9, 90.0).numpy() != stripes).any()
+
+
+def test_pca_lighting_shifts_along_imagenets_principal_axes(photos):
+    from tfgpuaug.augment.photometric import IMAGENET_EIGENVALUES, IMAGENET_EIGENVECTORS
+    flat = np.full((256, 4, 4, 3), 128, np.uint8)
+    out = tga.augment.pca_lighting(flat, std=0.1, seed=3).numpy().astype(int) - 128
+    assert (out == out[:, :1, :1, :]).all()  # one shift per sample and channel
+    shifts = out[:, 0, 0, :].astype(float)
+    vectors, values = np.array(IMAGENET_EIGENVECTORS), np.array(IMAGENET_EIGENVALUES)
+    expected_std = 255 * 0.1 * np.sqrt(((vectors * values) ** 2).sum(axis=1))  # per channel
+    np.testing.assert_allclose(shifts.std(axis=0), expected_std, rtol=0.2)
+    # the first component dominates: the three channels move together
+    assert np.corrcoef(shifts.T)[0, 1] > 0.9 and np.corrcoef(shifts.T)[0, 2] > 0.9
+    np.testing.assert_array_equal(tga.augment.pca_lighting(photos, std=0.0, seed=1).numpy(), photos)
+
+
+def test_random_blur_and_relief_functions_draw_per_sample(photos):
+    out, op_ids, params = tga.augment.random_median_blur(photos, (3, 7), probability=1.0, seed=5,
+                                                          return_plan=True)
+    assert set(params.numpy().ravel()) <= {3.0, 5.0, 7.0}
+    for i in range(len(photos)):
+        np.testing.assert_array_equal(out[i].numpy(), ops.median_blur(photos[i:i + 1], params[i, 0]).numpy()[0])
+    kept = tga.augment.random_sharpen(photos, probability=0.0, seed=1).numpy()
+    np.testing.assert_array_equal(kept, photos)
+    assert (tga.augment.random_emboss(photos, probability=1.0, seed=2).numpy() != photos).any()
+    assert (tga.augment.random_motion_blur(photos, probability=1.0, seed=2).numpy() != photos).any()
+    with pytest.raises(ValueError, match="odd window sides"):
+        tga.augment.random_median_blur(photos, (3, 6))
+    with pytest.raises(ValueError, match="lightness must be"):
+        tga.augment.random_sharpen(photos, lightness=(0.0, 4.0))
+    for name in ("sharpen", "emboss", "median_blur", "motion_blur"):
+        assert name in tga.augment.STANDARD and name in tga.augment.WIDE

@@ -107,7 +107,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.RandomResizedCrop(24), tga.RandomPerspective(probability=1.0), tga.ColorJitter(0.4, 0.4, 0.4, 0.1),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomGamma(), tga.ChannelShuffle(), tga.RGBShift(), tga.ToGray(),
-     tga.GaussianBlur(), tga.GaussNoise(), tga.CropMirrorNormalize()],
+     tga.GaussianBlur(), tga.GaussNoise(), tga.Sharpen(), tga.Emboss(), tga.MedianBlur(), tga.MotionBlur(),
+     tga.PCALighting(), tga.CropMirrorNormalize()],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
         "perspective-colorjitter", "photometric"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):

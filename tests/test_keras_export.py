@@ -147,6 +147,11 @@ TRANSFORM_ARGS = {
     "ToGray": dict(probability=0.9, seed=22),
     "GaussianBlur": dict(sigma=(0.5, 3.0), probability=0.9, seed=23),
     "GaussNoise": dict(std=(2.0, 30.0), probability=0.9, seed=24),
+    "Sharpen": dict(alpha=(0.3, 0.9), lightness=(0.7, 1.4), probability=0.9, seed=25),
+    "Emboss": dict(alpha=(0.3, 0.9), strength=(0.3, 1.0), probability=0.9, seed=26),
+    "MedianBlur": dict(size=(5, 7), probability=0.9, seed=27),
+    "MotionBlur": dict(length=(5, 11), angle=(10.0, 80.0), probability=0.9, seed=28),
+    "PCALighting": dict(std=0.3, probability=0.9, seed=29),
 }
 
 

@@ -8,8 +8,8 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, GaussianBlur, GaussNoise, GridMask,
-    JpegQuality, Letterbox, Mosaic,
+    AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Emboss, GaussianBlur, GaussNoise,
+    GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomFlip, RandomGamma, RandomIoUCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize,
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
@@ -25,6 +25,7 @@ __all__ = [
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur", "GaussNoise",
+    "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

@@ -214,6 +214,11 @@ RGBShift = _layer(_t.RGBShift)
 ToGray = _layer(_t.ToGray)
 GaussianBlur = _layer(_t.GaussianBlur)
 GaussNoise = _layer(_t.GaussNoise)
+Sharpen = _layer(_t.Sharpen)
+Emboss = _layer(_t.Emboss)
+MedianBlur = _layer(_t.MedianBlur)
+MotionBlur = _layer(_t.MotionBlur)
+PCALighting = _layer(_t.PCALighting)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -267,4 +272,4 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise)
+          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting)

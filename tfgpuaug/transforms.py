@@ -1263,6 +1263,158 @@ class GaussNoise(_Photometric):
         return dict(std=self.std, probability=self.probability, seed=self.seed)
 
 
+class Sharpen(_Photometric):
+    """`tfgpuaug.augment.random_sharpen` (Albumentations' Sharpen) as a transform: per sample,
+    the 3x3 kernel (1 - alpha) * identity + alpha * (-1 around 8 + lightness), alpha and
+    lightness uniform in their ranges, with probability `probability`.
+
+    Args:
+      alpha: (min, max) blend of the sharpened image, within [0, 1].
+      lightness: (min, max) centre weight added to 8, within [0.5, 1.5].
+      probability: probability that a sample is sharpened.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        check_range("alpha", tuple(alpha), 0.0, 1.0)
+        check_range("lightness", tuple(lightness), 0.5, 1.5)
+        _check_probability(probability)
+        self.alpha, self.lightness = tuple(float(a) for a in alpha), tuple(float(v) for v in lightness)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_sharpen
+        return random_sharpen(images, self.alpha, self.lightness, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(alpha=self.alpha, lightness=self.lightness, probability=self.probability, seed=self.seed)
+
+
+class Emboss(_Photometric):
+    """`tfgpuaug.augment.random_emboss` (Albumentations' Emboss) as a transform: per sample, the
+    3x3 relief kernel of strength s blended by alpha, both uniform in their ranges, with
+    probability `probability`.
+
+    Args:
+      alpha: (min, max) blend of the embossed image, within [0, 1].
+      strength: (min, max) relief strength, within [0.2, 1.2].
+      probability: probability that a sample is embossed.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, alpha: Range = (0.2, 0.5), strength: Range = (0.2, 0.7), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        check_range("alpha", tuple(alpha), 0.0, 1.0)
+        check_range("strength", tuple(strength), 0.2, 1.2)
+        _check_probability(probability)
+        self.alpha, self.strength = tuple(float(a) for a in alpha), tuple(float(v) for v in strength)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_emboss
+        return random_emboss(images, self.alpha, self.strength, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(alpha=self.alpha, strength=self.strength, probability=self.probability, seed=self.seed)
+
+
+class MedianBlur(_Photometric):
+    """`tfgpuaug.augment.random_median_blur` (Albumentations' MedianBlur) as a transform: the
+    median of each pixel's window, its odd side drawn per sample from `size`, with probability
+    `probability` (border replicated, as OpenCV's medianBlur).
+
+    Args:
+      size: (min, max) odd window sides within [3, 7] (Albumentations' `blur_limit`).
+      probability: probability that a sample is blurred.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, size: Tuple[int, int] = (3, 7), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        size = tuple(int(v) for v in size)
+        if len(size) != 2 or not 3 <= size[0] <= size[1] <= 7 or size[0] % 2 == 0 or size[1] % 2 == 0:
+            raise ValueError(f"size must be (min, max) odd window sides with 3 <= min <= max <= 7, got {size}")
+        from tfgpuaug.augment.photometric import _check_probability
+        _check_probability(probability)
+        self.size, self.probability = size, float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_median_blur
+        return random_median_blur(images, self.size, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, probability=self.probability, seed=self.seed)
+
+
+class MotionBlur(_Photometric):
+    """`tfgpuaug.augment.random_motion_blur` (Albumentations' MotionBlur, with a line whose
+    offsets are rounded to whole pixels) as a transform: the mean along a line of a length and
+    an angle drawn per sample, with probability `probability`.
+
+    Args:
+      length: (min, max) line length in pixels, within [3, 31] (Albumentations' `blur_limit`).
+      angle: (min, max) degrees, counter-clockwise from the x axis.
+      probability: probability that a sample is blurred.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, length: Tuple[int, int] = (3, 7), angle: Range = (0.0, 360.0), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        length = tuple(int(v) for v in length)
+        check_range("length", length, 3, 31)
+        if len(angle) != 2 or not angle[0] <= angle[1]:
+            raise ValueError(f"angle must be (min, max) degrees with min <= max, got {angle}")
+        _check_probability(probability)
+        self.length, self.angle = length, tuple(float(a) for a in angle)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_motion_blur
+        return random_motion_blur(images, self.length, self.angle, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(length=self.length, angle=self.angle, probability=self.probability, seed=self.seed)
+
+
+class PCALighting(_Photometric):
+    """`tfgpuaug.augment.pca_lighting` (AlexNet's lighting noise, as TF Model Garden's and
+    fb.resnet's) as a transform: a per-sample RGB shift along ImageNet's principal components,
+    weights N(0, std^2), with probability `probability`.
+
+    Args:
+      std: standard deviation of the components' weights (0.1 in AlexNet).
+      probability: probability that a sample is changed.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, std: float = 0.1, probability: float = 1.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability
+        if not std >= 0.0:
+            raise ValueError(f"std must be >= 0, got {std}")
+        _check_probability(probability)
+        self.std, self.probability = float(std), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import pca_lighting
+        return pca_lighting(images, self.std, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(std=self.std, probability=self.probability, seed=self.seed)
+
+
 class TrivialAugment(_Policy):
     """TrivialAugmentWide (`tfgpuaug.augment.trivial_augment`): one op per sample, chosen
     uniformly, at a uniformly drawn magnitude bin. uint8 in, uint8 out.

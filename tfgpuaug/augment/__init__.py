@@ -4,8 +4,9 @@ from tfgpuaug.augment import ops
 from tfgpuaug.augment.color_jitter import color_jitter
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
-from tfgpuaug.augment.photometric import (channel_shuffle, random_gamma, random_gaussian_blur,
-                                          random_gaussian_noise, rgb_shift, to_gray)
+from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_emboss, random_gamma,
+                                          random_gaussian_blur, random_gaussian_noise, random_median_blur,
+                                          random_motion_blur, random_sharpen, rgb_shift, to_gray)
 from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augment
 from tfgpuaug.augment.grid_mask import grid_mask
 from tfgpuaug.augment.jpeg_quality import jpeg_quality
@@ -18,6 +19,7 @@ __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
     "rand_augment",
-    "random_apply", "random_choice", "random_erasing", "random_gamma", "random_gaussian_blur",
-    "random_gaussian_noise", "random_perspective", "rgb_shift", "to_gray", "trivial_augment",
+    "pca_lighting", "random_apply", "random_choice", "random_emboss", "random_erasing", "random_gamma",
+    "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
+    "random_perspective", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
 ]

@@ -201,3 +201,41 @@ def rgb_shift(images, shifts):
     n = tf.shape(images)[0]
     shifts = tf.broadcast_to(tf.cast(shifts, tf.float32), [n, 3])
     return _single("rgb_shift", images, shifts[:, 0], shifts[:, 1:])
+
+
+def _with_amount(name: str, images, alpha, amount, base: float):
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    amount = tf.broadcast_to(tf.cast(amount, tf.float32), [n])
+    return _single(name, images, alpha, tf.stack([amount - base, tf.zeros([n])], axis=1))
+
+
+def sharpen(images, alpha, lightness=1.0):
+    """Albumentations' Sharpen: the 3x3 kernel (1 - alpha) * identity + alpha * (-1 around
+    8 + lightness), reflect-101 border, every channel, rounded and saturated. `alpha` in
+    [0, 1] and `lightness` in [0.5, 1.5] (scalars or `[B]`), clamped."""
+    return _with_amount("sharpen", images, alpha, lightness, 0.5)
+
+
+def emboss(images, alpha, strength=0.5):
+    """Albumentations' Emboss: the 3x3 kernel (1 - alpha) * identity + alpha * the relief
+    [[-1-s, -s, 0], [-s, 1, s], [0, s, 1+s]] of strength s, reflect-101 border, every channel.
+    `alpha` in [0, 1] and `strength` in [0.2, 1.2] (scalars or `[B]`), clamped."""
+    return _with_amount("emboss", images, alpha, strength, 0.2)
+
+
+def median_blur(images, size):
+    """The median of each pixel's `size` x `size` window per channel (odd, 3..7; even sizes
+    round down to odd, below 2 keeps the image), border replicated (OpenCV's medianBlur)."""
+    return _single("median_blur", images, size)
+
+
+def motion_blur(images, length, angle):
+    """The mean of `length` pixels (3..31, clamped; below 2 keeps the image) along a line
+    through each pixel at `angle` degrees counter-clockwise from the x axis (scalars or `[B]`),
+    offsets rounded to whole pixels, reflect-101 border."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    turn = tf.math.floormod(tf.broadcast_to(tf.cast(angle, tf.float32), [n]), 360.0) / 360.0
+    # The kernel's y axis points down: counter-clockwise on screen is a negative y step.
+    return _single("motion_blur", images, length, tf.stack([1.0 - turn, tf.zeros([n])], axis=1))

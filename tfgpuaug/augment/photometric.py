@@ -186,3 +186,129 @@ def random_gaussian_noise(images: Images, std: Range = (5.0, 25.0), probability:
     s = tf.random.stateless_uniform([n], s_value, std[0], std[1])
     return _one_stage(images, "gaussian_noise", s, tf.random.stateless_uniform([n], s_apply) < probability,
                       aux=tf.random.stateless_uniform([n, 2], s_stream), return_plan=return_plan)
+
+
+def random_sharpen(images: Images, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0),
+                   probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """Albumentations' Sharpen per sample: alpha and lightness uniform in their ranges, with
+    probability `probability` (3x3 kernel, reflect-101 border, every channel).
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      alpha: (min, max) blend of the sharpened image, within [0, 1].
+      lightness: (min, max) centre weight added to 8, within [0.5, 1.5].
+      probability: probability that a sample is sharpened.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    return _relief(images, "sharpen", alpha, lightness, "lightness", 0.5, probability, seed, return_plan)
+
+
+def random_emboss(images: Images, alpha: Range = (0.2, 0.5), strength: Range = (0.2, 0.7),
+                  probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """Albumentations' Emboss per sample: alpha and strength uniform in their ranges, with
+    probability `probability` (3x3 relief kernel, reflect-101 border, every channel).
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      alpha: (min, max) blend of the embossed image, within [0, 1].
+      strength: (min, max) relief strength, within [0.2, 1.2].
+      probability: probability that a sample is embossed.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    return _relief(images, "emboss", alpha, strength, "strength", 0.2, probability, seed, return_plan)
+
+
+def _relief(images, name, alpha, amount, amount_name, base, probability, seed, return_plan):
+    check_range("alpha", tuple(alpha), 0.0, 1.0)
+    check_range(amount_name, tuple(amount), base, base + 1.0)
+    _check_probability(probability)
+    images, n, (s_alpha, s_amount, s_apply) = _draws(images, seed, 3)
+    a = tf.random.stateless_uniform([n], s_alpha, alpha[0], alpha[1])
+    m = tf.random.stateless_uniform([n], s_amount, amount[0], amount[1]) - base
+    return _one_stage(images, name, a, tf.random.stateless_uniform([n], s_apply) < probability,
+                      aux=tf.stack([m, tf.zeros([n])], axis=1), return_plan=return_plan)
+
+
+def random_median_blur(images: Images, size: Tuple[int, int] = (3, 7), probability: float = 0.5,
+                       seed: Seed = None, return_plan: bool = False) -> Output:
+    """Median blur per sample, the window side drawn uniformly from the odd sizes in `size`
+    (Albumentations' MedianBlur blur_limit; OpenCV's medianBlur, border replicated), with
+    probability `probability`.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel.
+      size: (min, max) odd window sides within [3, 7].
+      probability: probability that a sample is blurred.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    size = tuple(int(s) for s in size)
+    if len(size) != 2 or not 3 <= size[0] <= size[1] <= 7 or size[0] % 2 == 0 or size[1] % 2 == 0:
+        raise ValueError(f"size must be (min, max) odd window sides with 3 <= min <= max <= 7, got {size}")
+    _check_probability(probability)
+    images, n, (s_value, s_apply) = _draws(images, seed, 2)
+    half = tf.random.stateless_uniform([n], s_value, size[0] // 2, size[1] // 2 + 1, dtype=tf.int32)
+    return _one_stage(images, "median_blur", tf.cast(2 * half + 1, tf.float32),
+                      tf.random.stateless_uniform([n], s_apply) < probability, return_plan=return_plan)
+
+
+def random_motion_blur(images: Images, length: Tuple[int, int] = (3, 7), angle: Range = (0.0, 360.0),
+                       probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """Motion blur per sample: the mean along a line of `length` pixels (uniform integer in the
+    range) at an angle uniform in `angle` degrees, with probability `probability`. Albumentations'
+    MotionBlur rasterizes a random line into its kernel; this one rounds the line's offsets to
+    whole pixels (reflect-101 border), so the two differ in detail, not in kind.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel.
+      length: (min, max) line length in pixels, within [3, 31].
+      angle: (min, max) degrees, counter-clockwise from the x axis.
+      probability: probability that a sample is blurred.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    length = tuple(int(v) for v in length)
+    check_range("length", length, 3, 31)
+    if len(angle) != 2 or not angle[0] <= angle[1]:
+        raise ValueError(f"angle must be (min, max) degrees with min <= max, got {angle}")
+    _check_probability(probability)
+    images, n, (s_length, s_angle, s_apply) = _draws(images, seed, 3)
+    lengths = tf.random.stateless_uniform([n], s_length, length[0], length[1] + 1, dtype=tf.int32)
+    degrees = tf.random.stateless_uniform([n], s_angle, angle[0], angle[1])
+    turn = tf.math.floormod(degrees, 360.0) / 360.0
+    return _one_stage(images, "motion_blur", tf.cast(lengths, tf.float32),
+                      tf.random.stateless_uniform([n], s_apply) < probability,
+                      aux=tf.stack([1.0 - turn, tf.zeros([n])], axis=1), return_plan=return_plan)
+
+
+# AlexNet's PCA of ImageNet's RGB pixels (Krizhevsky et al. 2012; as in fb.resnet.torch and TF
+# Model Garden): eigenvalues on the 0..1 scale, eigenvectors as columns.
+IMAGENET_EIGENVALUES = (0.2175, 0.0188, 0.0045)
+IMAGENET_EIGENVECTORS = ((-0.5675, 0.7192, 0.4009), (-0.5808, -0.0045, -0.8140), (-0.5836, -0.6948, 0.4203))
+
+
+def pca_lighting(images: Images, std: float = 0.1, probability: float = 1.0, seed: Seed = None,
+                 return_plan: bool = False) -> Output:
+    """AlexNet's lighting noise: add `eigenvectors @ (alpha * eigenvalues) * 255` to a sample's
+    RGB, `alpha ~ N(0, std^2)` per sample and component, with ImageNet's PCA, rounded to whole
+    levels and saturated (one rgb_shift stage), with probability `probability`. Albumentations'
+    FancyPCA uses each image's own PCA instead.
+
+    Args:
+      images: uint8 `[B, H, W, C]`; gray images and alpha are left alone.
+      std: standard deviation of the components' weights (0.1 in AlexNet).
+      probability: probability that a sample is changed.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    if not std >= 0.0:
+        raise ValueError(f"std must be >= 0, got {std}")
+    _check_probability(probability)
+    images, n, (s_alpha, s_apply) = _draws(images, seed, 2)
+    alpha = tf.random.stateless_normal([n, 3], s_alpha, stddev=std)
+    vectors = tf.constant(IMAGENET_EIGENVECTORS, tf.float32)
+    shifts = 255.0 * tf.linalg.matvec(vectors, alpha * tf.constant(IMAGENET_EIGENVALUES, tf.float32))
+    apply = tf.random.stateless_uniform([n], s_apply) < probability
+    return _one_stage(images, "rgb_shift", shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)

@@ -84,8 +84,14 @@ STANDARD = _table([
     Augmentation("equalize"),
     Augmentation("auto_contrast"),
     Augmentation("invert"),
-    # Beyond the papers' lists (usable in policies by name): gamma 0.5 .. 1.5.
+    # Beyond the papers' lists (usable in policies by name): gamma 0.5 .. 1.5, sharpen and
+    # emboss alpha 0 .. 0.9 (lightness 0.5 .. 1.5 / strength 0.2 .. 1.2 from the stage's aux),
+    # median blur 3 .. 7, motion blur 3 .. 15 (angle from aux).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
+    Augmentation("sharpen", (0.0, 0.9)),
+    Augmentation("emboss", (0.0, 0.9)),
+    Augmentation("median_blur", (3.0, 7.0)),
+    Augmentation("motion_blur", (3.0, 15.0)),
 ])
 
 # TrivialAugmentWide's wider ranges.

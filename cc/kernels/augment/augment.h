@@ -44,7 +44,11 @@ namespace tfgpuaug {
   X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */              \
   X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */           \
   X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */           \
-  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */
+  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */        \
+  X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */               \
+  X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                \
+  X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */        \
+  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -324,6 +328,44 @@ TFGPUAUG_HD void BlurWeights(float sigma, int r, float* w) {
   for (int i = 0; i <= 2 * r; ++i) w[i] /= sum;
 }
 
+// Sharpen and emboss (Albumentations' matrices): (1 - alpha) * identity + alpha * effect,
+// where sharpen's effect is -1 around 8 + lightness and emboss's the diagonal relief of
+// `strength`; row-major 3x3 weights. aux[0] in [0, 1] gives lightness 0.5 .. 1.5 and strength
+// 0.2 .. 1.2 (Albumentations' default ranges inside), so a policy's uniform aux draws sensible
+// ones. Parameters outside their ranges are clamped, and NaN means 0.
+TFGPUAUG_HD float Clamped(float v, float lo, float hi) { return v >= lo ? (v <= hi ? v : hi) : lo; }
+
+TFGPUAUG_HD void ReliefKernel(int op, float alpha, float aux, float* w) {
+  alpha = Clamped(alpha, 0.f, 1.f);
+  if (op == int(AugmentOp::kSharpen)) {
+    const float lightness = 0.5f + Clamped(aux, 0.f, 1.f);
+    for (int i = 0; i < 9; ++i) w[i] = -alpha;
+    w[4] = (1.f - alpha) + alpha * (8.f + lightness);
+  } else {
+    const float s = 0.2f + Clamped(aux, 0.f, 1.f);
+    const float effect[9] = {-1.f - s, -s, 0.f, -s, 1.f, s, 0.f, s, 1.f + s};
+    for (int i = 0; i < 9; ++i) w[i] = alpha * effect[i];
+    w[4] += 1.f - alpha;
+  }
+}
+
+// Median blur's window side: param rounded to the nearest odd number in 3..7; 0 (the
+// identity) below 2 or for NaN.
+constexpr int kMaxMedianSide = 7;
+TFGPUAUG_HD int MedianSide(float param) {
+  if (!(param >= 2.f)) return 0;
+  const int side = 2 * static_cast<int>(floorf(Clamped(param, 2.f, 8.f) * 0.5f)) + 1;
+  return side > kMaxMedianSide ? kMaxMedianSide : side;
+}
+
+// Motion blur: the mean of `length` pixels along a line through the pixel at angle
+// aux[0] * 360 degrees, the offsets rounded to whole pixels (reflect-101 border).
+constexpr int kMaxMotionLength = 31;
+TFGPUAUG_HD int MotionLength(float param) {
+  if (!(param >= 2.f)) return 0;
+  return static_cast<int>(floorf(Clamped(param, 3.f, float(kMaxMotionLength)) + 0.5f));
+}
+
 // What one stage needs for one sample, computed once per sample (not per pixel).
 struct StageParams {
   int op;
@@ -333,6 +375,9 @@ struct StageParams {
   uint32_t seed;    // gaussian noise
   int blur_radius;  // gaussian blur: radius and weights w[0 .. 2r] (offsets -r .. r)
   float blur[2 * kMaxBlurRadius + 1];
+  float relief[9];  // sharpen, emboss: 3x3 weights
+  int window;       // median blur: side; motion blur: length
+  int8_t motion_dy[kMaxMotionLength], motion_dx[kMaxMotionLength];
 };
 
 TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& image_info) {
@@ -345,6 +390,21 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
   stage_params.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
   stage_params.blur_radius = op == int(AugmentOp::kGaussianBlur) ? BlurRadius(param) : 0;
   if (stage_params.blur_radius > 0) BlurWeights(param, stage_params.blur_radius, stage_params.blur);
+  if (op == int(AugmentOp::kSharpen) || op == int(AugmentOp::kEmboss)) {
+    ReliefKernel(op, param, aux[0], stage_params.relief);
+  }
+  stage_params.window = op == int(AugmentOp::kMedianBlur)   ? MedianSide(param)
+                        : op == int(AugmentOp::kMotionBlur) ? MotionLength(param)
+                                                            : 0;
+  if (op == int(AugmentOp::kMotionBlur) && stage_params.window > 0) {
+    const float turn = Clamped(aux[0], 0.f, 1.f) * 6.28318530717958647692f;
+    const float dy = sinf(turn), dx = cosf(turn);
+    for (int i = 0; i < stage_params.window; ++i) {
+      const float t = float(i) - 0.5f * float(stage_params.window - 1);
+      stage_params.motion_dy[i] = static_cast<int8_t>(floorf(t * dy + 0.5f));
+      stage_params.motion_dx[i] = static_cast<int8_t>(floorf(t * dx + 0.5f));
+    }
+  }
   return stage_params;
 }
 
@@ -396,6 +456,50 @@ TFGPUAUG_HD uint8_t BlurPixel(const uint8_t* src, const AugmentImage& image_info
     acc += w[dy + r] * h;
   }
   return SaturateToUint8(acc);
+}
+
+// Channel k of pixel (y, x) under a 3x3 kernel, reflect-101 border, rows then columns in
+// ascending order.
+TFGPUAUG_HD uint8_t ReliefPixel(const uint8_t* src, const AugmentImage& image_info, const float* w, int y,
+                                int x, int k) {
+  float acc = 0.f;
+  for (int dy = -1; dy <= 1; ++dy) {
+    const uint8_t* row = src + size_t(Reflect101(y + dy, image_info.h)) * image_info.w * image_info.c + k;
+    for (int dx = -1; dx <= 1; ++dx)
+      acc += w[(dy + 1) * 3 + dx + 1] * row[Reflect101(x + dx, image_info.w) * image_info.c];
+  }
+  return SaturateToUint8(acc);
+}
+
+// Channel k of pixel (y, x): the median of its side x side window, border replicated.
+TFGPUAUG_HD uint8_t MedianPixel(const uint8_t* src, const AugmentImage& image_info, int side, int y, int x,
+                                int k) {
+  uint8_t v[kMaxMedianSide * kMaxMedianSide];
+  int n = 0;
+  const int r = side / 2;
+  for (int dy = -r; dy <= r; ++dy) {
+    const int yy = y + dy < 0 ? 0 : (y + dy >= image_info.h ? image_info.h - 1 : y + dy);
+    for (int dx = -r; dx <= r; ++dx) {
+      const int xx = x + dx < 0 ? 0 : (x + dx >= image_info.w ? image_info.w - 1 : x + dx);
+      uint8_t value = src[(size_t(yy) * image_info.w + xx) * image_info.c + k];
+      int i = n++;
+      for (; i > 0 && v[i - 1] > value; --i) v[i] = v[i - 1];  // insertion sort
+      v[i] = value;
+    }
+  }
+  return v[n / 2];
+}
+
+// Channel k of pixel (y, x): the mean along the stage's line, reflect-101 border.
+TFGPUAUG_HD uint8_t MotionPixel(const uint8_t* src, const AugmentImage& image_info, const StageParams& s,
+                                int y, int x, int k) {
+  int sum = 0;
+  for (int i = 0; i < s.window; ++i) {
+    const int yy = Reflect101(y + s.motion_dy[i], image_info.h),
+              xx = Reflect101(x + s.motion_dx[i], image_info.w);
+    sum += src[(size_t(yy) * image_info.w + xx) * image_info.c + k];
+  }
+  return static_cast<uint8_t>((2 * sum + s.window) / (2 * s.window));  // rounded, half up
 }
 
 // All channels of output pixel (y, x) of a non-LUT stage applied to `src`.
@@ -458,6 +562,20 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       for (int k = 0; k < 3; ++k) out[k] = px[perm[k]];
       return;
     }
+    case AugmentOp::kSharpen:
+    case AugmentOp::kEmboss:
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = ReliefPixel(src, image_info, stage_params.relief, y, x, k);
+      return;
+    case AugmentOp::kMedianBlur:
+      if (stage_params.window == 0) return;
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = MedianPixel(src, image_info, stage_params.window, y, x, k);
+      return;
+    case AugmentOp::kMotionBlur:
+      if (stage_params.window == 0) return;
+      for (int k = 0; k < image_info.c; ++k) out[k] = MotionPixel(src, image_info, stage_params, y, x, k);
+      return;
     case AugmentOp::kRgbShift: {
       if (!color_channels) return;
       const float shift[3] = {stage_params.param, stage_params.aux[0], stage_params.aux[1]};
