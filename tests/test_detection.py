@@ -142,11 +142,13 @@ CASES = {
     "trivial_augment": (lambda: [tga.Resize(160), tga.TrivialAugment(interpolation="nearest")], 2.5),
     "random_perspective": (lambda: [tga.Resize(160), tga.RandomPerspective(0.6, probability=1.0,
                                                                            interpolation="nearest")], 1.5),
+    "random_affine": (lambda: [tga.Resize(160), tga.RandomAffine(25, (0.15, 0.1), (0.7, 1.3), (-10, 10, -5, 5),
+                                                                 interpolation="nearest")], 1.5),
 }
 # A two-stage plan may cut a box at its first stage and move it back in at its second: the
 # containment check only. One-stage plans are compared exactly away from the border.
 ROTATES = {"rand_augment_geometric": "stages", "trivial_augment": True, "one_geometric_op": True,
-           "random_perspective": True}
+           "random_perspective": True, "random_affine": True}
 
 
 @pytest.mark.parametrize("encoded", [True, False], ids=["encoded", "decoded"])

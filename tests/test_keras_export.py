@@ -152,6 +152,8 @@ TRANSFORM_ARGS = {
     "MedianBlur": dict(size=(5, 7), probability=0.9, seed=27),
     "MotionBlur": dict(length=(5, 11), angle=(10.0, 80.0), probability=0.9, seed=28),
     "PCALighting": dict(std=0.3, probability=0.9, seed=29),
+    "RandomAffine": dict(degrees=(-20.0, 10.0), translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5.0, 5.0, -3.0, 3.0),
+                         probability=0.9, interpolation="nearest", fill=3.0, seed=30),
 }
 
 

@@ -206,6 +206,7 @@ Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
 RandomPerspective = _layer(_t.RandomPerspective)
+RandomAffine = _layer(_t.RandomAffine)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
 RandomGamma = _layer(_t.RandomGamma)
@@ -272,4 +273,4 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting)
+          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine)

@@ -1014,6 +1014,67 @@ class RandomPerspective(Transform):
                     interpolation=self.interpolation, fill=self.fill, seed=self.seed)
 
 
+class RandomAffine(Transform):
+    """`tfgpuaug.augment.random_affine` (torchvision's RandomAffine, Albumentations' Affine and
+    ShiftScaleRotate) as a transform: rotation, scale, shear and translation in one matrix per
+    sample; boxes become the enclosing box of their moved corners (clipped, filtered), masks are
+    warped with nearest sampling and fill 0, keypoints move; inference leaves images alone.
+
+    Args:
+      degrees: v (meaning (-v, v)) or (min, max), counter-clockwise.
+      translate: (x, y) maximum shifts as fractions of the width and height (whole pixels).
+      scale: (min, max) zoom.
+      shear: v, (min, max) for x, or (x min, x max, y min, y max), degrees.
+      probability: probability that a sample is warped.
+      interpolation: "bilinear" or "nearest".
+      fill: the value of pixels that map outside the image.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> tga.RandomAffine(degrees=15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)
+    """
+
+    accepts_float = True
+
+    def __init__(self, degrees: Union[float, Range] = 0.0, translate: Range = (0.0, 0.0),
+                 scale: Range = (1.0, 1.0), shear: Union[float, Sequence[float]] = 0.0, probability: float = 1.0,
+                 interpolation: str = "bilinear", fill: float = 0.0, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.random_affine import affine_ranges, check_random_affine_args
+        affine_ranges(degrees, translate, scale, shear)
+        check_random_affine_args(probability, interpolation)
+        as_list = lambda v: float(v) if isinstance(v, (int, float)) else tuple(float(x) for x in v)  # noqa: E731
+        self.degrees, self.translate, self.scale = as_list(degrees), as_list(translate), as_list(scale)
+        self.shear, self.probability = as_list(shear), float(probability)
+        self.interpolation, self.fill = interpolation, float(fill)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        from tfgpuaug.augment.random_affine import affine_matrices
+        from tfgpuaug.augment.random_perspective import warp_perspective
+        shape = tf.shape(images)
+        matrices = affine_matrices(shape[0], shape[1], shape[2], self.degrees, self.translate, self.scale,
+                                   self.shear, self.probability, self._next_seed(seed))
+        out = warp_perspective(images, matrices, self.interpolation, self.fill)
+        if targets is None or not targets.moves:
+            return out, targets
+        if targets.masks is not None:
+            targets = targets.replace(masks=warp_perspective(targets.masks, matrices, "nearest", 0.0))
+        forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
+        return out, targets.affine(forward, tg.image_sizes(images))
+
+    def get_config(self) -> dict:
+        return dict(degrees=self.degrees, translate=self.translate, scale=self.scale, shear=self.shear,
+                    probability=self.probability, interpolation=self.interpolation, fill=self.fill,
+                    seed=self.seed)
+
+
 class GridMask(Transform):
     """`tfgpuaug.augment.grid_mask` (GridMask, the authors' reference semantics) as a transform.
     Boxes, masks and keypoints pass through; inference leaves images alone.

@@ -11,6 +11,7 @@ from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augmen
 from tfgpuaug.augment.grid_mask import grid_mask
 from tfgpuaug.augment.jpeg_quality import jpeg_quality
 from tfgpuaug.augment.random_erasing import random_erasing
+from tfgpuaug.augment.random_affine import random_affine
 from tfgpuaug.augment.random_perspective import random_perspective
 from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
                                        TRIVIAL_AUGMENT_OPS, WIDE, Augmentation)
@@ -21,5 +22,5 @@ __all__ = [
     "rand_augment",
     "pca_lighting", "random_apply", "random_choice", "random_emboss", "random_erasing", "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
-    "random_perspective", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
+    "random_affine", "random_perspective", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
 ]
