@@ -154,6 +154,7 @@ TRANSFORM_ARGS = {
     "PCALighting": dict(std=0.3, probability=0.9, seed=29),
     "RandomAffine": dict(degrees=(-20.0, 10.0), translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5.0, 5.0, -3.0, 3.0),
                          probability=0.9, interpolation="nearest", fill=3.0, seed=30),
+    "RandomZoomOut": dict(side_range=(1.5, 3.0), probability=0.9, fill=11.0, seed=31),
 }
 
 

@@ -78,3 +78,39 @@ def test_inference_probability_and_refusals():
         with pytest.raises(ValueError, match=match):
             tga.RandomAffine(**bad)
     assert math.isclose(tga.RandomAffine(degrees=5).get_config()["degrees"], 5.0)
+
+
+def test_zoom_out_shrinks_the_image_into_the_frame_and_fills_the_rest():
+    """RandomZoomOut at a fixed size (torchvision's RandomZoomOut, then the resize back): the
+    image shrinks by 1/r with r in side_range and lies wholly inside the output; the pixels
+    equal PIL's AFFINE resampling through the same map (within 1 level inside), the fill
+    outside; side_range (1, 1) is the identity."""
+    from tfgpuaug.augment.random_affine import zoom_out_matrices
+    n = 500
+    m = zoom_out_matrices(n, H, W, (1.5, 3.0), 1.0, tf.constant([4, 5], tf.int64)).numpy()
+    forward = np.linalg.inv(m)
+    r = 1.0 / forward[:, 0, 0]
+    assert 1.5 <= r.min() < 1.55 and 2.95 < r.max() <= 3.0
+    np.testing.assert_allclose(forward[:, 1, 1], forward[:, 0, 0])
+    corners = forward[:, :2, :2] @ np.array([[0, W], [0, H]], float) + forward[:, :2, 2:]
+    assert (corners >= -1e-9).all() and (corners[:, 0] <= W + 1e-9).all() and (corners[:, 1] <= H + 1e-9).all()
+    assert forward[:, 0, 2].max() > 0.8 * (W - W / 1.5) * 0.5  # positions spread over the free room
+    ident = zoom_out_matrices(4, H, W, (1.0, 1.0), 1.0, tf.constant([1, 1], tf.int64)).numpy()
+    np.testing.assert_allclose(ident, np.tile(np.eye(3), (4, 1, 1)), atol=1e-12)
+    from tfgpuaug.augment.random_perspective import warp_perspective
+    img = fixtures.photo(H, W, 3, seed=6)
+    plan = zoom_out_matrices(3, H, W, (2.0, 2.5), 1.0, tf.constant([7, 8], tf.int64))
+    out = warp_perspective(np.repeat(img[None], 3, 0), plan, "bilinear", 9.0).numpy()
+    for i, mi in enumerate(plan.numpy()):
+        ref = np.asarray(Image.fromarray(img).transform((W, H), Image.AFFINE, tuple(mi[:2].reshape(-1)),
+                                                         Image.BILINEAR, fillcolor=(9, 9, 9))).astype(float)
+        ys, xs = np.mgrid[0:H, 0:W] + 0.5
+        xin, yin = mi[0, 0] * xs + mi[0, 2] - 0.5, mi[1, 1] * ys + mi[1, 2] - 0.5
+        inside = (xin >= 0) & (xin <= W - 1) & (yin >= 0) & (yin <= H - 1)
+        outside = (xin < -1) | (xin > W) | (yin < -1) | (yin > H)
+        assert 0.1 < inside.mean() < 0.3 and outside.mean() > 0.5
+        assert np.abs(out[i].astype(float) - ref)[inside].max() <= 1.0
+        np.testing.assert_array_equal(out[i][outside], 9)
+    np.testing.assert_array_equal(tga.RandomZoomOut()(tf.constant(img[None]), training=False).numpy(), img[None])
+    with pytest.raises(ValueError, match="side_range"):
+        tga.RandomZoomOut((0.5, 2.0))

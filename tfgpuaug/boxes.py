@@ -21,7 +21,7 @@ from typing import Optional, Tuple, Union
 
 import tensorflow as tf
 
-__all__ = ["FORMATS", "convert_format", "clip_to_image", "area", "iou", "pad", "unpad"]
+__all__ = ["FORMATS", "convert_format", "clip_to_image", "area", "iou", "pad", "unpad", "sanitize"]
 
 FORMATS = ("xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw",
            "rel_xyxy", "rel_yxyx", "rel_xywh", "rel_center_xywh")
@@ -201,3 +201,51 @@ def unpad(boxes: tf.Tensor, labels: Optional[tf.Tensor] = None
         keep = tf.logical_not(tf.reduce_all(tf.equal(boxes, -1.0), axis=-1))
     ragged = tf.ragged.boolean_mask(boxes, keep)
     return ragged, (None if labels is None else tf.ragged.boolean_mask(labels, keep))
+
+
+def sanitize(boxes: Boxes, labels: Optional[Boxes] = None, height: Dim = None, width: Dim = None,
+             format: str = "xyxy", min_size: float = 1.0) -> Tuple[Boxes, Optional[Boxes]]:
+    """torchvision's SanitizeBoundingBoxes, usable alone: clips boxes to the image (when
+    `height` and `width` are given) and drops those narrower or lower than `min_size` pixels
+    (degenerate, inverted or non-finite ones included), with their labels.
+
+    Args:
+      boxes: `[N, 4]` (one image) or ragged `[B, (N), 4]`, in `format`.
+      labels: `[N]` or ragged `[B, (N)]`, or None.
+      height: the image height (a scalar or one per image), or None: no clipping.
+      width: the image width, as `height`.
+      format: the boxes' format (Keras 3's names).
+      min_size: the smallest width and height kept, in pixels (relative formats: after
+        conversion with `height` and `width`).
+
+    Returns:
+      `(boxes, labels)` of the kept boxes, in the input's format and layout.
+    """
+    check_format(format)
+    boxes = _check_boxes(boxes)
+    if not min_size >= 0.0:
+        raise ValueError(f"min_size must be >= 0, got {min_size}")
+    if not isinstance(boxes, tf.RaggedTensor) and boxes.shape.rank != 2:
+        raise ValueError(f"sanitize takes [N, 4] boxes or ragged [B, (N), 4], got shape {boxes.shape}; unpad a "
+                         "padded batch first (tfgpuaug.boxes.unpad)")
+    if (height is None) != (width is None):
+        raise ValueError("give both height and width (to clip), or neither")
+    if format.startswith("rel_") and height is None:
+        raise ValueError(f"{format} boxes need height and width")
+    xyxy = convert_format(boxes, format, "xyxy", height, width)
+    if height is not None:
+        xyxy = clip_to_image(xyxy, height, width)
+    values = xyxy.flat_values if isinstance(xyxy, tf.RaggedTensor) else xyxy
+    x0, y0, x1, y1 = tf.unstack(values, axis=-1)
+    keep = (x1 - x0 >= min_size) & (y1 - y0 >= min_size) & tf.reduce_all(tf.math.is_finite(values), axis=-1)
+    out = convert_format(xyxy, "xyxy", format, height, width)
+    if isinstance(out, tf.RaggedTensor):
+        keep = tf.RaggedTensor.from_row_splits(keep, out.row_splits)
+        kept = tf.ragged.boolean_mask(out, keep)
+        if labels is None:
+            return kept, None
+        if not isinstance(labels, tf.RaggedTensor):
+            raise ValueError("ragged boxes take ragged labels [B, (N)]")
+        return kept, tf.ragged.boolean_mask(labels, keep)
+    kept = tf.boolean_mask(out, keep)
+    return kept, (None if labels is None else tf.boolean_mask(tf.convert_to_tensor(labels), keep))

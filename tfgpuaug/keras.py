@@ -207,6 +207,7 @@ ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
 RandomPerspective = _layer(_t.RandomPerspective)
 RandomAffine = _layer(_t.RandomAffine)
+RandomZoomOut = _layer(_t.RandomZoomOut)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
 RandomGamma = _layer(_t.RandomGamma)
@@ -273,4 +274,5 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine)
+          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
+          RandomZoomOut)

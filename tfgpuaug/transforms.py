@@ -966,6 +966,21 @@ class RandomErasing(Transform):
                     max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count, seed=self.seed)
 
 
+def _warp_with_targets(images, targets: Optional[tg.Targets], matrices: tf.Tensor, interpolation: str,
+                       fill: float) -> TransformOutput:
+    """Images resampled through output-to-input maps `[B, 3, 3]`; masks warped with nearest
+    sampling and fill 0; boxes (the enclosing box of their moved corners, clipped, filtered)
+    and keypoints mapped forward."""
+    from tfgpuaug.augment.random_perspective import warp_perspective
+    out = warp_perspective(images, matrices, interpolation, fill)
+    if targets is None or not targets.moves:
+        return out, targets
+    if targets.masks is not None:
+        targets = targets.replace(masks=warp_perspective(targets.masks, matrices, "nearest", 0.0))
+    forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
+    return out, targets.affine(forward, tg.image_sizes(images))
+
+
 class RandomPerspective(Transform):
     """`tfgpuaug.augment.random_perspective` (torchvision's RandomPerspective) as a transform:
     boxes become the enclosing box of their moved corners (clipped, filtered), masks are
@@ -997,17 +1012,11 @@ class RandomPerspective(Transform):
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        from tfgpuaug.augment.random_perspective import perspective_matrices, warp_perspective
+        from tfgpuaug.augment.random_perspective import perspective_matrices
         shape = tf.shape(images)
         matrices = perspective_matrices(shape[0], shape[1], shape[2], self.distortion_scale, self.probability,
                                         self._next_seed(seed))
-        out = warp_perspective(images, matrices, self.interpolation, self.fill)
-        if targets is None or not targets.moves:
-            return out, targets
-        if targets.masks is not None:
-            targets = targets.replace(masks=warp_perspective(targets.masks, matrices, "nearest", 0.0))
-        forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
-        return out, targets.affine(forward, tg.image_sizes(images))
+        return _warp_with_targets(images, targets, matrices, self.interpolation, self.fill)
 
     def get_config(self) -> dict:
         return dict(distortion_scale=self.distortion_scale, probability=self.probability,
@@ -1057,22 +1066,57 @@ class RandomAffine(Transform):
         if not training:
             return images, targets
         from tfgpuaug.augment.random_affine import affine_matrices
-        from tfgpuaug.augment.random_perspective import warp_perspective
         shape = tf.shape(images)
         matrices = affine_matrices(shape[0], shape[1], shape[2], self.degrees, self.translate, self.scale,
                                    self.shear, self.probability, self._next_seed(seed))
-        out = warp_perspective(images, matrices, self.interpolation, self.fill)
-        if targets is None or not targets.moves:
-            return out, targets
-        if targets.masks is not None:
-            targets = targets.replace(masks=warp_perspective(targets.masks, matrices, "nearest", 0.0))
-        forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
-        return out, targets.affine(forward, tg.image_sizes(images))
+        return _warp_with_targets(images, targets, matrices, self.interpolation, self.fill)
 
     def get_config(self) -> dict:
         return dict(degrees=self.degrees, translate=self.translate, scale=self.scale, shear=self.shear,
                     probability=self.probability, interpolation=self.interpolation, fill=self.fill,
                     seed=self.seed)
+
+
+class RandomZoomOut(Transform):
+    """torchvision's RandomZoomOut (SSD's "expand") at a fixed output size: with probability
+    `probability`, a sample is placed on a canvas `r` times its size (`r` uniform in
+    `side_range`), at a uniformly random position, filled with `fill`, and the canvas is
+    resampled back to the input size (bilinear, no antialiasing, as SSD's resize of the
+    expanded canvas). Boxes, masks and keypoints follow; inference leaves images alone.
+
+    Args:
+      side_range: (min, max) canvas side as a multiple of the image's, min >= 1.
+      probability: probability that a sample is zoomed out.
+      fill: the canvas value.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    accepts_float = True
+
+    def __init__(self, side_range: Range = (1.0, 4.0), probability: float = 0.5, fill: float = 0.0,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.random_affine import check_zoom_out_args
+        check_zoom_out_args(side_range, probability)
+        self.side_range, self.probability = tuple(float(v) for v in side_range), float(probability)
+        self.fill = float(fill)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        from tfgpuaug.augment.random_affine import zoom_out_matrices
+        shape = tf.shape(images)
+        matrices = zoom_out_matrices(shape[0], shape[1], shape[2], self.side_range, self.probability,
+                                     self._next_seed(seed))
+        return _warp_with_targets(images, targets, matrices, "bilinear", self.fill)
+
+    def get_config(self) -> dict:
+        return dict(side_range=self.side_range, probability=self.probability, fill=self.fill, seed=self.seed)
 
 
 class GridMask(Transform):

@@ -126,3 +126,30 @@ def check_random_affine_args(probability: float, interpolation: str) -> None:
         raise ValueError(f"probability must be in [0, 1], got {probability}")
     if interpolation not in INTERPOLATIONS:
         raise ValueError(f"interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}")
+
+
+def check_zoom_out_args(side_range, probability: float) -> None:
+    side_range = tuple(side_range)
+    if len(side_range) != 2 or not 1.0 <= side_range[0] <= side_range[1]:
+        raise ValueError(f"side_range must be (min, max) with 1 <= min <= max, got {side_range}")
+    if not 0.0 <= probability <= 1.0:
+        raise ValueError(f"probability must be in [0, 1], got {probability}")
+
+
+def zoom_out_matrices(n, height, width, side_range=(1.0, 4.0), probability: float = 0.5, seed=None) -> tf.Tensor:
+    """`[n, 3, 3]` output-to-input maps (float64) of torchvision's RandomZoomOut resampled back
+    to the input size: the image shrinks by 1 / r into a canvas r times its size, its top-left
+    corner at a uniform fraction of the free room (whole canvas pixels, as torchvision)."""
+    check_zoom_out_args(side_range, probability)
+    seeds = tf.unstack(tf.random.experimental.stateless_split(seed, 4))
+    r = tf.random.stateless_uniform([n], seeds[0], side_range[0], side_range[1], dtype=tf.float64)
+    h, w = tf.cast(height, tf.float64), tf.cast(width, tf.float64)
+    # torchvision: left = int((canvas_width - width) * u), top likewise, in canvas pixels
+    left = tf.floor((w * r - w) * tf.random.stateless_uniform([n], seeds[1], dtype=tf.float64))
+    top = tf.floor((h * r - h) * tf.random.stateless_uniform([n], seeds[2], dtype=tf.float64))
+    zero, one = tf.zeros([n], tf.float64), tf.ones([n], tf.float64)
+    # input -> canvas (shift) -> output (scale by w / (w r), h / (h r): 1 / r on both axes)
+    forward = tf.stack([tf.stack([1.0 / r, zero, left / r], -1), tf.stack([zero, 1.0 / r, top / r], -1),
+                        tf.stack([zero, zero, one], -1)], axis=1)
+    applied = tf.random.stateless_uniform([n], seeds[3]) < probability
+    return tf.where(applied[:, None, None], tf.linalg.inv(forward), tf.eye(3, batch_shape=[n], dtype=tf.float64))
