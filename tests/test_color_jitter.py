@@ -133,3 +133,36 @@ def test_transform_in_the_stage_with_boxes():
                                              seed=1))))
     assert out["images"].shape == (2, 40, 50, 3)
     np.testing.assert_allclose(out["bounding_boxes"]["boxes"].to_list(), boxes.to_list())
+
+
+def test_random_photometric_distort_is_torchvisions_stage_sequence():
+    """Each sample's plan is torchvision's: brightness, contrast (before or after), saturation
+    (PIL's colour blend), hue, channel permutation, each drawn with the probability, factors
+    in their ranges; the output equals the kernel's stages applied one by one, and the draw
+    frequencies match the probability."""
+    from tfgpuaug.augment.ops import apply_stages
+    rng = np.random.default_rng(2)
+    images = rng.integers(0, 256, [400, 6, 5, 3]).astype(np.uint8)
+    out, ids, params = tga.augment.random_photometric_distort(images, probability=0.5, seed=4, return_plan=True)
+    ids, params = ids.numpy(), params.numpy()
+    assert ids.shape == (400, 6)
+    names = {v: k for k, v in OP_IDS.items()}
+    allowed = [{"brightness"}, {"contrast"}, {"color"}, {"hue"}, {"contrast"}, {"channel_shuffle"}]
+    for col in range(6):
+        used = {names[i] for i in ids[:, col]} - {"identity"}
+        assert used == allowed[col], (col, used)
+    both = ((ids[:, 1] == OP_IDS["contrast"]) & (ids[:, 4] == OP_IDS["contrast"])).sum()
+    assert both == 0  # contrast once, before or after
+    for col, (lo, hi) in ((0, (0.875, 1.125)), (1, (0.5, 1.5)), (2, (0.5, 1.5)), (3, (-0.05, 0.05))):
+        on = ids[:, col] != OP_IDS["identity"]
+        assert lo <= params[on, col].min() and params[on, col].max() <= hi
+    rate = (ids[:, [0, 2, 3, 5]] != OP_IDS["identity"]).mean()
+    assert abs(rate - 0.5) < 0.06  # 1600 draws at p = 0.5: 4.8 sigma
+    one_by_one = images
+    for col in range(6):
+        one_by_one = apply_stages(one_by_one, ids[:, col:col + 1], params[:, col:col + 1]).numpy()
+    np.testing.assert_array_equal(out.numpy(), one_by_one)
+    none = tga.augment.random_photometric_distort(images, probability=0.0, seed=1).numpy()
+    np.testing.assert_array_equal(none, images)
+    with pytest.raises(ValueError, match="hue"):
+        tga.RandomPhotometricDistort(hue=(-0.6, 0.0))

@@ -155,6 +155,8 @@ TRANSFORM_ARGS = {
     "RandomAffine": dict(degrees=(-20.0, 10.0), translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5.0, 5.0, -3.0, 3.0),
                          probability=0.9, interpolation="nearest", fill=3.0, seed=30),
     "RandomZoomOut": dict(side_range=(1.5, 3.0), probability=0.9, fill=11.0, seed=31),
+    "RandomPhotometricDistort": dict(brightness=(0.8, 1.2), contrast=(0.6, 1.4), saturation=(0.7, 1.3),
+                                     hue=(-0.1, 0.05), probability=0.7, seed=32),
 }
 
 

@@ -10,7 +10,7 @@ from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, i
 from tfgpuaug.transforms import (  # noqa: E402
     AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Emboss, GaussianBlur, GaussNoise,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
-    RandAugment, RandomAffine, RandomZoomOut,
+    RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
     RandomFlip, RandomGamma, RandomIoUCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize,
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
@@ -27,6 +27,7 @@ __all__ = [
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur", "GaussNoise",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
+    "RandomPhotometricDistort",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

@@ -1492,6 +1492,42 @@ class MotionBlur(_Photometric):
         return dict(length=self.length, angle=self.angle, probability=self.probability, seed=self.seed)
 
 
+class RandomPhotometricDistort(_Photometric):
+    """`tfgpuaug.augment.random_photometric_distort` (torchvision's RandomPhotometricDistort,
+    SSD's photometric distortions) as a transform: brightness, contrast (before or after the
+    colour stages), saturation and hue, each with probability `probability`, then a random RGB
+    permutation with probability `probability`; one kernel pass per batch.
+
+    Args:
+      brightness: (min, max) factor.
+      contrast: (min, max) factor.
+      saturation: (min, max) factor.
+      hue: (min, max) shift in turns.
+      probability: probability of each distortion and of the permutation.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, brightness: Range = (0.875, 1.125), contrast: Range = (0.5, 1.5),
+                 saturation: Range = (0.5, 1.5), hue: Range = (-0.05, 0.05), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.color_jitter import check_photometric_distort_args
+        ranges = [tuple(float(v) for v in r) for r in (brightness, contrast, saturation, hue)]
+        check_photometric_distort_args(*ranges, probability)
+        self.brightness, self.contrast, self.saturation, self.hue = ranges
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.color_jitter import random_photometric_distort
+        return random_photometric_distort(images, self.brightness, self.contrast, self.saturation, self.hue,
+                                          self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(brightness=self.brightness, contrast=self.contrast, saturation=self.saturation, hue=self.hue,
+                    probability=self.probability, seed=self.seed)
+
+
 class PCALighting(_Photometric):
     """`tfgpuaug.augment.pca_lighting` (AlexNet's lighting noise, as TF Model Garden's and
     fb.resnet's) as a transform: a per-sample RGB shift along ImageNet's principal components,

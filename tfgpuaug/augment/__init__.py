@@ -1,7 +1,7 @@
 """Batched per-sample augmentation: single ops, one registry, the auto-augment policies,
 conditional execution and label-mixing augmentations."""
 from tfgpuaug.augment import ops
-from tfgpuaug.augment.color_jitter import color_jitter
+from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_emboss, random_gamma,
@@ -22,5 +22,6 @@ __all__ = [
     "rand_augment",
     "pca_lighting", "random_apply", "random_choice", "random_emboss", "random_erasing", "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
-    "random_affine", "random_perspective", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
+    "random_affine", "random_perspective",
+    "random_photometric_distort", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
 ]

@@ -59,3 +59,64 @@ def color_jitter(images: Images, brightness: float = 0.0, contrast: float = 0.0,
     params = tf.gather(params, order, batch_dims=1)
     out = apply_stages(images, ids, params)
     return (out, ids, params) if return_plan else out
+
+
+def check_photometric_distort_args(brightness, contrast, saturation, hue, probability) -> None:
+    for name, r in (("brightness", brightness), ("contrast", contrast), ("saturation", saturation)):
+        if len(r) != 2 or not 0.0 <= r[0] <= r[1]:
+            raise ValueError(f"{name} must be (min, max) factors with 0 <= min <= max, got {r}")
+    if len(hue) != 2 or not -0.5 <= hue[0] <= hue[1] <= 0.5:
+        raise ValueError(f"hue must be (min, max) turns within [-0.5, 0.5], got {hue}")
+    if not 0.0 <= probability <= 1.0:
+        raise ValueError(f"probability must be in [0, 1], got {probability}")
+
+
+def random_photometric_distort(images: Images, brightness=(0.875, 1.125), contrast=(0.5, 1.5),
+                               saturation=(0.5, 1.5), hue=(-0.05, 0.05), probability: float = 0.5,
+                               seed: Seed = None, return_plan: bool = False
+                               ) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor, tf.Tensor]]:
+    """torchvision's RandomPhotometricDistort (SSD's photometric distortions) per sample, in one
+    pass of the augment kernel: brightness, contrast, saturation and hue each applied with
+    probability `probability` (factors and shift uniform in their ranges), contrast before the
+    colour stages or after them (even odds), then a random channel permutation with probability
+    `probability`; the stages are torchvision's (as `color_jitter`'s).
+
+    Args:
+      images: uint8 `[B, H, W, C]`; gray images and alpha keep their channels (the colour
+        stages and the permutation act on RGB).
+      brightness: (min, max) factor.
+      contrast: (min, max) factor.
+      saturation: (min, max) factor.
+      hue: (min, max) shift in turns.
+      probability: probability of each distortion and of the permutation.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the `[B, 6]` op ids and parameters each sample applied.
+    """
+    from tfgpuaug.geometry import _seed_tensor
+
+    ranges = [tuple(float(v) for v in r) for r in (brightness, contrast, saturation, hue)]
+    check_photometric_distort_args(*ranges, probability)
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    s_value, s_apply, s_before, s_perm = tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), 4))
+    lows = tf.constant([r[0] for r in ranges])
+    highs = tf.constant([r[1] for r in ranges])
+    values = lows + tf.random.stateless_uniform([n, 4], s_value) * (highs - lows)
+    applied = tf.random.stateless_uniform([n, 5], s_apply) < probability  # 4 distortions + permutation
+    before = tf.random.stateless_uniform([n], s_before) < 0.5
+    identity = OP_IDS["identity"]
+
+    def stage(name, value, on):
+        return tf.where(on, OP_IDS[name], identity), tf.where(on, value, 0.0)
+
+    order = tf.cast(tf.random.stateless_uniform([n], s_perm, 0, 6, dtype=tf.int32), tf.float32)
+    stages = [stage("brightness", values[:, 0], applied[:, 0]),
+              stage("contrast", values[:, 1], applied[:, 1] & before),
+              stage("color", values[:, 2], applied[:, 2]),
+              stage("hue", values[:, 3], applied[:, 3]),
+              stage("contrast", values[:, 1], applied[:, 1] & ~before),
+              stage("channel_shuffle", order, applied[:, 4])]
+    ids = tf.stack([s[0] for s in stages], axis=1)
+    params = tf.stack([s[1] for s in stages], axis=1)
+    out = apply_stages(images, ids, params)
+    return (out, ids, params) if return_plan else out
