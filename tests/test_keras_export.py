@@ -157,6 +157,8 @@ TRANSFORM_ARGS = {
     "RandomZoomOut": dict(side_range=(1.5, 3.0), probability=0.9, fill=11.0, seed=31),
     "RandomPhotometricDistort": dict(brightness=(0.8, 1.2), contrast=(0.6, 1.4), saturation=(0.7, 1.3),
                                      hue=(-0.1, 0.05), probability=0.7, seed=32),
+    "AugMix": dict(severity=4, mixture_width=2, chain_depth=2, alpha=0.5, all_ops=False, fill_value=5.0,
+                   interpolation="nearest", seed=33),
 }
 
 

@@ -209,6 +209,7 @@ RandomPerspective = _layer(_t.RandomPerspective)
 RandomAffine = _layer(_t.RandomAffine)
 RandomZoomOut = _layer(_t.RandomZoomOut)
 RandomPhotometricDistort = _layer(_t.RandomPhotometricDistort)
+AugMix = _layer(_t.AugMix)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
 RandomGamma = _layer(_t.RandomGamma)
@@ -276,4 +277,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
-          RandomZoomOut, RandomPhotometricDistort)
+          RandomZoomOut, RandomPhotometricDistort, AugMix)

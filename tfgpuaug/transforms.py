@@ -14,7 +14,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import _skip, geometry
+from tfgpuaug import _checks, _skip, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape
@@ -1490,6 +1490,58 @@ class MotionBlur(_Photometric):
 
     def get_config(self) -> dict:
         return dict(length=self.length, angle=self.angle, probability=self.probability, seed=self.seed)
+
+
+class AugMix(Transform):
+    """`tfgpuaug.augment.augmix` (AugMix, torchvision's semantics) as a transform: per sample, a
+    Beta-weighted blend of the image with a Dirichlet-weighted mix of `mixture_width` chains of
+    1 to 3 operations from torchvision's AugMix space; one kernel pass per chain. For
+    classification: with boxes, masks or keypoints it is refused (the chains warp the image
+    differently, so they have no single place); inference leaves images alone.
+
+    Args:
+      severity: magnitude bins drawn in [0, severity) of 10.
+      mixture_width: chains mixed.
+      chain_depth: operations per chain, or -1 for 1 to 3 per chain and sample.
+      alpha: the Dirichlet and Beta concentration.
+      all_ops: include brightness, color, contrast and sharpness (torchvision's default).
+      fill_value: the value of pixels a geometric op moves in (torchvision's default: 0).
+      interpolation: "bilinear" or "nearest" for the geometric ops.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, severity: int = 3, mixture_width: int = 3, chain_depth: int = -1, alpha: float = 1.0,
+                 all_ops: bool = True, fill_value: float = 0.0, interpolation: str = "bilinear",
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.augmix import check_augmix_args
+        from tfgpuaug.augment.ops import INTERPOLATIONS
+        check_augmix_args(severity, mixture_width, chain_depth, alpha)
+        _checks.one_of("interpolation", interpolation, INTERPOLATIONS)
+        self.severity, self.mixture_width, self.chain_depth = int(severity), int(mixture_width), int(chain_depth)
+        self.alpha, self.all_ops = float(alpha), bool(all_ops)
+        self.fill_value, self.interpolation = float(fill_value), interpolation
+
+    def __call__(self, images, seed=None, training: bool = True):
+        if not training:
+            return images
+        from tfgpuaug.augment.augmix import augmix
+        return augmix(images, self.severity, self.mixture_width, self.chain_depth, self.alpha, self.all_ops,
+                      self.fill_value, self.interpolation, self._next_seed(seed))
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if training and targets is not None and targets.moves:
+            raise ValueError("AugMix mixes differently warped copies of each image, so boxes, masks and keypoints "
+                             "have no single place in the result: use it for classification, or use RandAugment / "
+                             "TrivialAugment, whose geometric ops move annotations")
+        return self(images, seed, training=training), targets
+
+    def get_config(self) -> dict:
+        return dict(severity=self.severity, mixture_width=self.mixture_width, chain_depth=self.chain_depth,
+                    alpha=self.alpha, all_ops=self.all_ops, fill_value=self.fill_value,
+                    interpolation=self.interpolation, seed=self.seed)
 
 
 class RandomPhotometricDistort(_Photometric):

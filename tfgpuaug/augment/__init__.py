@@ -1,6 +1,7 @@
 """Batched per-sample augmentation: single ops, one registry, the auto-augment policies,
 conditional execution and label-mixing augmentations."""
 from tfgpuaug.augment import ops
+from tfgpuaug.augment.augmix import augmix
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
@@ -18,7 +19,7 @@ from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
 
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
-    "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
+    "augmix", "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
     "rand_augment",
     "pca_lighting", "random_apply", "random_choice", "random_emboss", "random_erasing", "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
