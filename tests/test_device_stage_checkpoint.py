@@ -98,25 +98,9 @@ def test_checkpoint_with_skipped_images(folder, tmp_path):
     assert sizes == [4] * (2 * BATCHES_PER_EPOCH) and 7 not in np.concatenate([b[1] for b in rest])
 
 
-_RESUME = """
-import hashlib, sys
-import tensorflow as tf
-sys.path.insert(0, {tests!r})
-import test_device_stage_checkpoint as t
-it = iter(t.make_dataset({folder!r}, 7).repeat())
-if sys.argv[1] == "save":
-    for _ in range(t.BATCHES_PER_EPOCH + 1):
-        next(it)
-    tf.train.Checkpoint(iterator=it).save({prefix!r})
-else:
-    tf.train.Checkpoint(iterator=it).restore(tf.train.latest_checkpoint({folder_ckpt!r}))
-for _ in range(2 * t.BATCHES_PER_EPOCH):
-    print(hashlib.sha256(next(it)[0].numpy().tobytes()).hexdigest())
-"""
-
-
 def test_checkpoint_resumes_in_a_fresh_process(folder, tmp_path):
-    code = _RESUME.format(tests=os.path.join(ROOT, "tests"), folder=folder,
+    from test_epochs import _RESUME  # the same save / load script, over this file's make_dataset
+    code = _RESUME.format(module="test_device_stage_checkpoint", tests=os.path.join(ROOT, "tests"), folder=folder,
                           prefix=str(tmp_path / "ckpt" / "it"), folder_ckpt=str(tmp_path / "ckpt"))
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     run = lambda mode: subprocess.run([sys.executable, "-c", code, mode], cwd=ROOT, env=env,  # noqa: E731

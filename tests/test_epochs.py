@@ -62,7 +62,7 @@ def test_repeat_after_the_stage_draws_a_fresh_epoch(folder):
 _THREE_EPOCHS = """
 import hashlib, sys
 sys.path.insert(0, {tests!r})
-import test_epochs as t
+import {module} as t
 ds = t.make_dataset({folder!r}, 7)
 h = hashlib.sha256()
 for _ in range(3):
@@ -112,7 +112,7 @@ _RESUME = """
 import hashlib, sys
 import tensorflow as tf
 sys.path.insert(0, {tests!r})
-import test_epochs as t
+import {module} as t
 it = iter(t.make_dataset({folder!r}, 7).repeat())
 if sys.argv[1] == "save":
     for _ in range(t.BATCHES_PER_EPOCH + 1):
@@ -126,7 +126,7 @@ for _ in range(2 * t.BATCHES_PER_EPOCH):
 
 
 def test_checkpoint_resumes_in_a_fresh_process(folder, tmp_path):
-    code = _RESUME.format(tests=os.path.join(ROOT, "tests"), folder=folder,
+    code = _RESUME.format(module="test_epochs", tests=os.path.join(ROOT, "tests"), folder=folder,
                           prefix=str(tmp_path / "ckpt" / "it"), folder_ckpt=str(tmp_path / "ckpt"))
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     run = lambda mode: subprocess.run([sys.executable, "-c", code, mode], cwd=ROOT, env=env,

@@ -1368,7 +1368,34 @@ class GaussNoise(_Photometric):
         return dict(std=self.std, probability=self.probability, seed=self.seed)
 
 
-class Sharpen(_Photometric):
+class _Relief(_Photometric):
+    """Sharpen and Emboss: alpha and one more range (`amount`, named by the subclass), drawn per
+    sample, through one 3x3 kernel stage."""
+
+    amount: str  # the second range's argument name
+    amount_limits: Tuple[float, float]
+    function: str  # tfgpuaug.augment.photometric's random_* function
+
+    def _setup(self, alpha: Range, amount: Range, probability: float) -> None:
+        from tfgpuaug.augment.photometric import _check_probability, check_range
+        check_range("alpha", tuple(alpha), 0.0, 1.0)
+        check_range(self.amount, tuple(amount), *self.amount_limits)
+        _check_probability(probability)
+        self.alpha = tuple(float(a) for a in alpha)
+        setattr(self, self.amount, tuple(float(v) for v in amount))
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment import photometric
+        return getattr(photometric, self.function)(images, self.alpha, getattr(self, self.amount), self.probability,
+                                                   seed)
+
+    def get_config(self) -> dict:
+        return {"alpha": self.alpha, self.amount: getattr(self, self.amount), "probability": self.probability,
+                "seed": self.seed}
+
+
+class Sharpen(_Relief):
     """`tfgpuaug.augment.random_sharpen` (Albumentations' Sharpen) as a transform: per sample,
     the 3x3 kernel (1 - alpha) * identity + alpha * (-1 around 8 + lightness), alpha and
     lightness uniform in their ranges, with probability `probability`.
@@ -1381,25 +1408,15 @@ class Sharpen(_Photometric):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
+    amount, amount_limits, function = "lightness", (0.5, 1.5), "random_sharpen"
+
     def __init__(self, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0), probability: float = 0.5,
                  seed: Optional[int] = None):
         super().__init__(seed)
-        from tfgpuaug.augment.photometric import _check_probability, check_range
-        check_range("alpha", tuple(alpha), 0.0, 1.0)
-        check_range("lightness", tuple(lightness), 0.5, 1.5)
-        _check_probability(probability)
-        self.alpha, self.lightness = tuple(float(a) for a in alpha), tuple(float(v) for v in lightness)
-        self.probability = float(probability)
-
-    def _run(self, images, seed):
-        from tfgpuaug.augment.photometric import random_sharpen
-        return random_sharpen(images, self.alpha, self.lightness, self.probability, seed)
-
-    def get_config(self) -> dict:
-        return dict(alpha=self.alpha, lightness=self.lightness, probability=self.probability, seed=self.seed)
+        self._setup(alpha, lightness, probability)
 
 
-class Emboss(_Photometric):
+class Emboss(_Relief):
     """`tfgpuaug.augment.random_emboss` (Albumentations' Emboss) as a transform: per sample, the
     3x3 relief kernel of strength s blended by alpha, both uniform in their ranges, with
     probability `probability`.
@@ -1412,22 +1429,12 @@ class Emboss(_Photometric):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
+    amount, amount_limits, function = "strength", (0.2, 1.2), "random_emboss"
+
     def __init__(self, alpha: Range = (0.2, 0.5), strength: Range = (0.2, 0.7), probability: float = 0.5,
                  seed: Optional[int] = None):
         super().__init__(seed)
-        from tfgpuaug.augment.photometric import _check_probability, check_range
-        check_range("alpha", tuple(alpha), 0.0, 1.0)
-        check_range("strength", tuple(strength), 0.2, 1.2)
-        _check_probability(probability)
-        self.alpha, self.strength = tuple(float(a) for a in alpha), tuple(float(v) for v in strength)
-        self.probability = float(probability)
-
-    def _run(self, images, seed):
-        from tfgpuaug.augment.photometric import random_emboss
-        return random_emboss(images, self.alpha, self.strength, self.probability, seed)
-
-    def get_config(self) -> dict:
-        return dict(alpha=self.alpha, strength=self.strength, probability=self.probability, seed=self.seed)
+        self._setup(alpha, strength, probability)
 
 
 class MedianBlur(_Photometric):
