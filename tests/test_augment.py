@@ -628,3 +628,35 @@ def test_random_blur_and_relief_functions_draw_per_sample(photos):
         tga.augment.random_sharpen(photos, lightness=(0.0, 4.0))
     for name in ("sharpen", "emboss", "median_blur", "motion_blur"):
         assert name in tga.augment.STANDARD and name in tga.augment.WIDE
+
+
+def _downscale_reference(img: np.ndarray, scale: float) -> np.ndarray:
+    """OpenCV's cv2.resize(img, None, fx=scale, fy=scale, INTER_NEAREST) and back to the size
+    with INTER_NEAREST, in numpy: sizes by cvRound (half to even), sources floor(d * src / dst).
+    In float32, as the kernel's parameter is: for a scale float32 holds exactly (0.25, 0.5) this
+    is OpenCV's double arithmetic too; for others (0.3) a source index can differ by one."""
+    f = np.float32
+    h, w = img.shape[:2]
+    sh, sw = max(1, int(np.rint(f(h) * f(scale)))), max(1, int(np.rint(f(w) * f(scale))))
+    down_y = np.minimum(np.floor(np.arange(sh, dtype=f) / f(scale)).astype(int), h - 1)
+    down_x = np.minimum(np.floor(np.arange(sw, dtype=f) / f(scale)).astype(int), w - 1)
+    small = img[down_y][:, down_x]
+    up_y = np.minimum(np.floor(np.arange(h, dtype=f) * f(sh) / f(h)).astype(int), sh - 1)
+    up_x = np.minimum(np.floor(np.arange(w, dtype=f) * f(sw) / f(w)).astype(int), sw - 1)
+    return small[up_y][:, up_x]
+
+
+def test_downscale_is_opencvs_nearest_down_and_up(photos):
+    scales = [0.25, 0.5, 0.3, 0.9][:len(photos)]
+    got = ops.downscale(photos, scales).numpy()
+    for i, img in enumerate(photos):
+        np.testing.assert_array_equal(got[i], _downscale_reference(img, scales[i]), err_msg=str(scales[i]))
+    odd = np.ascontiguousarray(photos[:, :37, :53])
+    for s in (0.1, 0.25, 0.7):
+        np.testing.assert_array_equal(ops.downscale(odd, s).numpy()[0], _downscale_reference(odd[0], s))
+    for keep in (0.0, 1.0, float("nan"), -2.0):
+        np.testing.assert_array_equal(ops.downscale(photos, keep).numpy(), photos)
+    out, _, params = tga.augment.random_downscale(photos, (0.2, 0.4), probability=1.0, seed=1, return_plan=True)
+    assert 0.2 <= params.numpy().min() and params.numpy().max() <= 0.4
+    with pytest.raises(ValueError, match="scale"):
+        tga.Downscale((0.5, 1.0))

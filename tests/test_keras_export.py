@@ -159,6 +159,7 @@ TRANSFORM_ARGS = {
                                      hue=(-0.1, 0.05), probability=0.7, seed=32),
     "AugMix": dict(severity=4, mixture_width=2, chain_depth=2, alpha=0.5, all_ops=False, fill_value=5.0,
                    interpolation="nearest", seed=33),
+    "Downscale": dict(scale=(0.3, 0.6), probability=0.9, seed=34),
 }
 
 

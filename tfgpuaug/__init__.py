@@ -8,7 +8,8 @@ from tfgpuaug.geometry import (  # noqa: E402
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
 from tfgpuaug.transforms import (  # noqa: E402
-    AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Emboss, GaussianBlur, GaussNoise,
+    AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
+    GaussianBlur, GaussNoise,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
     RandomFlip, RandomGamma, RandomIoUCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize,
@@ -27,7 +28,7 @@ __all__ = [
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur", "GaussNoise",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
-    "RandomPhotometricDistort", "AugMix",
+    "RandomPhotometricDistort", "AugMix", "Downscale",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

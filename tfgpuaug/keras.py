@@ -210,6 +210,7 @@ RandomAffine = _layer(_t.RandomAffine)
 RandomZoomOut = _layer(_t.RandomZoomOut)
 RandomPhotometricDistort = _layer(_t.RandomPhotometricDistort)
 AugMix = _layer(_t.AugMix)
+Downscale = _layer(_t.Downscale)
 GridMask = _layer(_t.GridMask)
 JpegQuality = _layer(_t.JpegQuality)
 RandomGamma = _layer(_t.RandomGamma)
@@ -277,4 +278,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
-          RandomZoomOut, RandomPhotometricDistort, AugMix)
+          RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale)

@@ -1551,6 +1551,35 @@ class AugMix(Transform):
                     interpolation=self.interpolation, seed=self.seed)
 
 
+class Downscale(_Photometric):
+    """`tfgpuaug.augment.random_downscale` (Albumentations' Downscale, nearest down and up) as a
+    transform: per sample, down by a scale uniform in `scale` and back up, with probability
+    `probability`.
+
+    Args:
+      scale: (min, max) within (0, 1) (Albumentations' `scale_range`).
+      probability: probability that a sample is downscaled.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, scale: Range = (0.25, 0.25), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        scale = tuple(float(s) for s in scale)
+        if len(scale) != 2 or not 0.0 < scale[0] <= scale[1] < 1.0:
+            raise ValueError(f"scale must be (min, max) with 0 < min <= max < 1, got {scale}")
+        from tfgpuaug.augment.photometric import _check_probability
+        _check_probability(probability)
+        self.scale, self.probability = scale, float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_downscale
+        return random_downscale(images, self.scale, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(scale=self.scale, probability=self.probability, seed=self.seed)
+
+
 class RandomPhotometricDistort(_Photometric):
     """`tfgpuaug.augment.random_photometric_distort` (torchvision's RandomPhotometricDistort,
     SSD's photometric distortions) as a transform: brightness, contrast (before or after the

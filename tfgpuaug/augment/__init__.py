@@ -5,7 +5,8 @@ from tfgpuaug.augment.augmix import augmix
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
-from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_emboss, random_gamma,
+from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_downscale, random_emboss,
+                                          random_gamma,
                                           random_gaussian_blur, random_gaussian_noise, random_median_blur,
                                           random_motion_blur, random_sharpen, rgb_shift, to_gray)
 from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augment
@@ -21,7 +22,8 @@ __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "augmix", "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
     "rand_augment",
-    "pca_lighting", "random_apply", "random_choice", "random_emboss", "random_erasing", "random_gamma",
+    "pca_lighting", "random_apply", "random_choice", "random_downscale", "random_emboss", "random_erasing",
+    "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
     "random_affine", "random_perspective",
     "random_photometric_distort", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",

@@ -239,3 +239,10 @@ def motion_blur(images, length, angle):
     turn = tf.math.floormod(tf.broadcast_to(tf.cast(angle, tf.float32), [n]), 360.0) / 360.0
     # The kernel's y axis points down: counter-clockwise on screen is a negative y step.
     return _single("motion_blur", images, length, tf.stack([1.0 - turn, tf.zeros([n])], axis=1))
+
+
+def downscale(images, scale):
+    """Albumentations' Downscale with its default nearest / nearest pair (OpenCV's resize):
+    down to round(size * scale) pixels a side, half to even, then back up. `scale` in (0, 1)
+    (scalar or `[B]`); other values keep the image."""
+    return _single("downscale", images, scale)

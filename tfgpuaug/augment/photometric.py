@@ -312,3 +312,25 @@ def pca_lighting(images: Images, std: float = 0.1, probability: float = 1.0, see
     shifts = 255.0 * tf.linalg.matvec(vectors, alpha * tf.constant(IMAGENET_EIGENVALUES, tf.float32))
     apply = tf.random.stateless_uniform([n], s_apply) < probability
     return _one_stage(images, "rgb_shift", shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
+
+
+def random_downscale(images: Images, scale: Range = (0.25, 0.25), probability: float = 0.5, seed: Seed = None,
+                     return_plan: bool = False) -> Output:
+    """Albumentations' Downscale per sample: down by a scale uniform in `scale` and back up,
+    nearest both ways (its default pair, OpenCV's resize), with probability `probability`.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel.
+      scale: (min, max) within (0, 1).
+      probability: probability that a sample is downscaled.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    scale = tuple(float(s) for s in scale)
+    if len(scale) != 2 or not 0.0 < scale[0] <= scale[1] < 1.0:
+        raise ValueError(f"scale must be (min, max) with 0 < min <= max < 1, got {scale}")
+    _check_probability(probability)
+    images, n, (s_value, s_apply) = _draws(images, seed, 2)
+    s = tf.random.stateless_uniform([n], s_value, scale[0], scale[1])
+    return _one_stage(images, "downscale", s, tf.random.stateless_uniform([n], s_apply) < probability,
+                      return_plan=return_plan)

@@ -48,7 +48,8 @@ namespace tfgpuaug {
   X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */               \
   X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                \
   X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */        \
-  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */
+  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */     \
+  X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -366,6 +367,23 @@ TFGPUAUG_HD int MotionLength(float param) {
   return static_cast<int>(floorf(Clamped(param, 3.f, float(kMaxMotionLength)) + 0.5f));
 }
 
+// Downscale (Albumentations' Downscale with its default nearest / nearest pair, as OpenCV's
+// cv2.resize computes it): the small image is round(size * scale) pixels a side (half to even,
+// as cvRound; at least 1);
+// going down, small pixel d takes source pixel floor(d / scale); going up, output pixel x takes
+// small pixel floor(x * small / size); both clamped, in float (OpenCV's double gives the same for
+// scales float holds exactly, as 0.25 or 0.5). A scale outside (0, 1) or NaN is the identity.
+TFGPUAUG_HD int DownscaledSize(int size, float scale) {
+  const int small = static_cast<int>(rintf(float(size) * scale));
+  return small < 1 ? 1 : (small > size ? size : small);
+}
+TFGPUAUG_HD int DownscaleSource(int x, int size, int small, float scale) {
+  int d = static_cast<int>(floorf(float(x) * float(small) / float(size)));  // up: output -> small
+  d = d < small - 1 ? d : small - 1;
+  int s = static_cast<int>(floorf(float(d) / scale));  // down: small -> source
+  return s < size - 1 ? s : size - 1;
+}
+
 // What one stage needs for one sample, computed once per sample (not per pixel).
 struct StageParams {
   int op;
@@ -576,6 +594,16 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       if (stage_params.window == 0) return;
       for (int k = 0; k < image_info.c; ++k) out[k] = MotionPixel(src, image_info, stage_params, y, x, k);
       return;
+    case AugmentOp::kDownscale: {
+      const float scale = stage_params.param;
+      if (!(scale > 0.f && scale < 1.f)) return;
+      const int sh = DownscaledSize(image_info.h, scale), sw = DownscaledSize(image_info.w, scale);
+      const int sy = DownscaleSource(y, image_info.h, sh, scale),
+                sx = DownscaleSource(x, image_info.w, sw, scale);
+      const uint8_t* from = src + (size_t(sy) * image_info.w + sx) * image_info.c;
+      for (int k = 0; k < image_info.c; ++k) out[k] = from[k];
+      return;
+    }
     case AugmentOp::kRgbShift: {
       if (!color_channels) return;
       const float shift[3] = {stage_params.param, stage_params.aux[0], stage_params.aux[1]};
