@@ -516,7 +516,7 @@ def _conv3x3(img: np.ndarray, w: np.ndarray) -> np.ndarray:
     pad = np.pad(img.astype(np.float64), ((1, 1), (1, 1), (0, 0)), mode="reflect")  # reflect-101
     h, wd = img.shape[:2]
     acc = sum(w[dy, dx] * pad[dy:dy + h, dx:dx + wd] for dy in range(3) for dx in range(3))
-    return np.floor(np.clip(acc, 0, 255) + 0.5).astype(np.uint8)
+    return np.rint(np.clip(acc, 0, 255)).astype(np.uint8)  # half to even, as OpenCV's filter2D
 
 
 def _sharpen_matrix(alpha, lightness):
@@ -539,9 +539,9 @@ def test_sharpen_and_emboss_are_albumentations_matrices(photos, channels):
         for got, want in ((sharp[i], _conv3x3(img, _sharpen_matrix(alphas[i], amounts[i]))),
                           (emb[i], _conv3x3(img, _emboss_matrix(alphas[i], [0.2, 0.7, 1.2, 0.5][i])))):
             diff = np.abs(got.astype(int) - want)
-            # float32 sums against float64: weights like -0.2 put many sums on a half level, which
-            # rounds either way (OpenCV's filter2D rounds those half to even): one level at most
-            assert diff.max() <= 1 and diff.mean() < 0.1, (i, diff.max(), diff.mean())
+            # float32 sums against float64: a sum on a half level (weights like -0.2) can land on
+            # either side of it: one level at most, rarely
+            assert diff.max() <= 1 and diff.mean() < 0.05, (i, diff.max(), diff.mean())
     np.testing.assert_array_equal(ops.sharpen(imgs, 0.0).numpy(), imgs)  # alpha 0 is the identity
     np.testing.assert_array_equal(ops.sharpen(imgs, float("nan")).numpy(), imgs)  # NaN alpha means 0
 

@@ -71,8 +71,9 @@ def check_photometric_distort_args(brightness, contrast, saturation, hue, probab
         raise ValueError(f"probability must be in [0, 1], got {probability}")
 
 
-def random_photometric_distort(images: Images, brightness=(0.875, 1.125), contrast=(0.5, 1.5),
-                               saturation=(0.5, 1.5), hue=(-0.05, 0.05), probability: float = 0.5,
+def random_photometric_distort(images: Images, brightness: Tuple[float, float] = (0.875, 1.125),
+                               contrast: Tuple[float, float] = (0.5, 1.5), saturation: Tuple[float, float] = (0.5, 1.5),
+                               hue: Tuple[float, float] = (-0.05, 0.05), probability: float = 0.5,
                                seed: Seed = None, return_plan: bool = False
                                ) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor, tf.Tensor]]:
     """torchvision's RandomPhotometricDistort (SSD's photometric distortions) per sample, in one

@@ -92,9 +92,10 @@ def affine_matrices(n, height, width, degrees=0.0, translate=(0.0, 0.0), scale=(
     return tf.where(applied[:, None, None], tf.linalg.inv(forward), eye)
 
 
-def random_affine(images: Images, degrees=0.0, translate=(0.0, 0.0), scale=(1.0, 1.0), shear=0.0,
-                  probability: float = 1.0, interpolation: str = "bilinear", fill: float = 0.0,
-                  seed: Seed = None, return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
+def random_affine(images: Images, degrees: Union[float, Range] = 0.0, translate: Range = (0.0, 0.0),
+                  scale: Range = (1.0, 1.0), shear: Union[float, Sequence[float]] = 0.0, probability: float = 1.0,
+                  interpolation: str = "bilinear", fill: float = 0.0, seed: Seed = None,
+                  return_plan: bool = False) -> Union[tf.Tensor, Tuple[tf.Tensor, tf.Tensor]]:
     """`images` `[B, H, W, C]` (uint8 or float) warped per sample by a random affine map (see
     the module), with probability `probability`.
 

@@ -72,16 +72,98 @@ def run(blobs: List[bytes], batch: int, rounds: int = 3, iters: int = 5) -> List
               "translate_y": 30.0, "brightness": 1.3, "color": 1.3, "contrast": 1.3,
               "sharpness": 1.3, "posterize": 4.0, "solarize": 128.0, "solarize_add": 40.0,
               "cutout": 40.0, "hue": 0.1, "saturation": 1.3, "gaussian_noise": 10.0,
-              "gaussian_blur": 1.0}
+              "gaussian_blur": 1.0, "gamma": 1.5, "channel_shuffle": 3.0, "rgb_shift": 20.0, "sharpen": 0.5,
+              "emboss": 0.5, "median_blur": 5.0, "motion_blur": 7.0, "downscale": 0.25}
     for name, op_id in aug_ops.OP_IDS.items():
         ids = tf.fill([n, 1], op_id)
         mags = tf.fill([n, 1], params.get(name, 0.0))
         cases.append((f"augment {name}", "tfgpuaug.augment (one stage)",
                       lambda ids=ids, mags=mags: aug_ops.apply_stages(small, ids, mags), 2 * in_small))
 
+    cases += keras_cases(small, 2 * in_small)
+
     results = []
     for op, impl, fn, nbytes in cases:
         seconds = _seconds(tf.function(fn), rounds, iters)
         results.append(dict(op=op, implementation=impl, bytes=nbytes, seconds=seconds,
                             gb_per_s=nbytes / seconds / 1e9, images_per_s=n / seconds))
+    for op, impl, fn in albumentations_cases(small.numpy()):
+        seconds = _python_seconds(fn, rounds, iters)
+        results.append(dict(op=op, implementation=impl, bytes=2 * in_small, seconds=seconds,
+                            gb_per_s=2 * in_small / seconds / 1e9, images_per_s=n / seconds))
     return results
+
+
+def keras_cases(images: tf.Tensor, nbytes: int) -> List[tuple]:
+    """Keras 3's preprocessing layers for the kernel ops they have, as `model.fit` users run
+    them (uint8 in, training=True, every sample changed where the layer allows it), under the
+    augment op each one matches, for side-by-side rows (issue 36's "5x Keras 3" target)."""
+    import keras
+    L = keras.layers
+    layers = {
+        "gaussian_blur": lambda: L.RandomGaussianBlur(factor=1.0, kernel_size=7, sigma=1.0, seed=1),
+        "sharpness": lambda: L.RandomSharpness(factor=0.5, seed=1),
+        "grayscale": lambda: L.RandomGrayscale(factor=1.0, seed=1),
+        "posterize": lambda: L.RandomPosterization(factor=4, seed=1),
+        "invert": lambda: L.RandomInvert(factor=1.0, seed=1),
+        "color": lambda: L.RandomColorDegeneration(factor=0.3, seed=1),
+        "hue": lambda: L.RandomHue(factor=0.1, seed=1),
+        "saturation": lambda: L.RandomSaturation(factor=0.3, seed=1),
+        "brightness": lambda: L.RandomBrightness(factor=0.3, seed=1),
+        "contrast": lambda: L.RandomContrast(factor=0.3, seed=1),
+        "rotate": lambda: L.RandomRotation(factor=0.05, fill_mode="constant", seed=1),
+        "shear_x": lambda: L.RandomShear(x_factor=0.2, fill_mode="constant", seed=1),
+    }
+    cases = []
+    for name, make in layers.items():
+        layer = make()
+        cases.append((f"augment {name}", f"keras.layers.{type(layer).__name__}",
+                      lambda layer=layer: layer(images, training=True), nbytes))
+    return cases
+
+
+def _python_seconds(fn: Callable[[], object], rounds: int, iters: int) -> float:
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        times.append((time.perf_counter() - start) / iters)
+    return statistics.median(times)
+
+
+def albumentations_cases(images: np.ndarray) -> List[tuple]:
+    """Albumentations (when installed: a benchmark-only dependency) for the ops it has, always
+    applied, image by image over the batch on one thread (its own loop, no tf.data around it:
+    its best case), under the augment op each matches. Transforms whose arguments this
+    Albumentations does not take are left out."""
+    try:
+        import albumentations as A
+    except ImportError:
+        return []
+    makers = {
+        "gaussian_blur": lambda: A.GaussianBlur(blur_limit=(7, 7), sigma_limit=(1.0, 1.0), p=1.0),
+        "sharpen": lambda: A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0),
+        "emboss": lambda: A.Emboss(alpha=(0.5, 0.5), strength=(0.7, 0.7), p=1.0),
+        "median_blur": lambda: A.MedianBlur(blur_limit=(5, 5), p=1.0),
+        "motion_blur": lambda: A.MotionBlur(blur_limit=(7, 7), p=1.0),
+        "downscale": lambda: A.Downscale(scale_range=(0.25, 0.25), p=1.0),
+        "gamma": lambda: A.RandomGamma(gamma_limit=(150, 150), p=1.0),
+        "channel_shuffle": lambda: A.ChannelShuffle(p=1.0),
+        "rgb_shift": lambda: A.RGBShift(r_shift_limit=(20, 20), g_shift_limit=(0, 0), b_shift_limit=(0, 0), p=1.0),
+        "gaussian_noise": lambda: A.GaussNoise(std_range=(10 / 255, 10 / 255), p=1.0),
+        "grayscale": lambda: A.ToGray(p=1.0),
+        "posterize": lambda: A.Posterize(num_bits=4, p=1.0),
+        "invert": lambda: A.InvertImg(p=1.0),
+        "equalize": lambda: A.Equalize(p=1.0),
+    }
+    cases = []
+    for name, make in makers.items():
+        try:
+            transform = make()
+        except (TypeError, ValueError):
+            continue
+        cases.append((f"augment {name}", f"albumentations.{type(transform).__name__}",
+                      lambda t=transform: [t(image=img)["image"] for img in images]))
+    return cases

@@ -477,7 +477,8 @@ TFGPUAUG_HD uint8_t BlurPixel(const uint8_t* src, const AugmentImage& image_info
 }
 
 // Channel k of pixel (y, x) under a 3x3 kernel, reflect-101 border, rows then columns in
-// ascending order.
+// ascending order, rounded half to even as OpenCV's filter2D saturates (weights like 0.5 put
+// many sums on a half level).
 TFGPUAUG_HD uint8_t ReliefPixel(const uint8_t* src, const AugmentImage& image_info, const float* w, int y,
                                 int x, int k) {
   float acc = 0.f;
@@ -486,7 +487,8 @@ TFGPUAUG_HD uint8_t ReliefPixel(const uint8_t* src, const AugmentImage& image_in
     for (int dx = -1; dx <= 1; ++dx)
       acc += w[(dy + 1) * 3 + dx + 1] * row[Reflect101(x + dx, image_info.w) * image_info.c];
   }
-  return SaturateToUint8(acc);
+  acc = acc >= 0.f ? (acc <= 255.f ? acc : 255.f) : 0.f;  // NaN-free: the weights are clamped
+  return static_cast<uint8_t>(rintf(acc));
 }
 
 // Channel k of pixel (y, x): the median of its side x side window, border replicated.
