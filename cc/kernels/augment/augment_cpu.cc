@@ -138,6 +138,91 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const S
 
 }  // namespace
 
+// Downscale: each output row is a source row gathered through one column table (the same
+// DownscaleSource the CUDA kernel calls per pixel).
+void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scale, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c;
+  const size_t row = size_t(w) * c;
+  if (!(scale > 0.f && scale < 1.f)) {
+    std::memcpy(dst, src, row * h);
+    return;
+  }
+  const int sh = DownscaledSize(h, scale), sw = DownscaledSize(w, scale);
+  thread_local std::vector<int> columns;
+  columns.resize(w);
+  for (int x = 0; x < w; ++x) columns[x] = DownscaleSource(x, w, sw, scale) * c;
+  for (int y = 0; y < h; ++y) {
+    const uint8_t* s = src + size_t(DownscaleSource(y, h, sh, scale)) * row;
+    uint8_t* o = dst + size_t(y) * row;
+    for (int x = 0; x < w; ++x)
+      for (int k = 0; k < c; ++k) o[x * c + k] = s[columns[x] + k];
+  }
+}
+
+// Sharpen and emboss: the interior of each row without border arithmetic, summed in
+// ReliefPixel's order (so bit-identical to it); the first and last columns through it.
+void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* wt, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c;
+  const size_t row = size_t(w) * c;
+  for (int y = 0; y < h; ++y) {
+    const uint8_t* rows[3] = {src + size_t(Reflect101(y - 1, h)) * row, src + size_t(y) * row,
+                              src + size_t(Reflect101(y + 1, h)) * row};
+    uint8_t* o = dst + size_t(y) * row;
+    // One flat loop over the interior's bytes (every channel alike), which vectorizes.
+    const uint8_t *up = rows[0], *mid = rows[1], *down = rows[2];
+    for (size_t e = size_t(c); e < row - c; ++e) {
+      float acc = 0.f;
+      acc += wt[0] * up[e - c];
+      acc += wt[1] * up[e];
+      acc += wt[2] * up[e + c];
+      acc += wt[3] * mid[e - c];
+      acc += wt[4] * mid[e];
+      acc += wt[5] * mid[e + c];
+      acc += wt[6] * down[e - c];
+      acc += wt[7] * down[e];
+      acc += wt[8] * down[e + c];
+      acc = acc >= 0.f ? (acc <= 255.f ? acc : 255.f) : 0.f;
+      // rintf's round-half-to-even without the libm call (exact for 0 <= acc < 2^23), so the
+      // loop vectorizes; the CUDA kernel's rintf gives the same value.
+      o[e] = static_cast<uint8_t>((acc + 8388608.f) - 8388608.f);
+    }
+    for (int x : {0, w - 1})
+      for (int k = 0; k < c; ++k) o[x * c + k] = ReliefPixel(src, image_info, wt, y, x, k);
+  }
+}
+
+// Channel shuffle and RGB shift on RGB(A): a permutation or one lookup table per channel.
+void ColorChannelsCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info,
+                      uint8_t* dst) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  const int c = image_info.c;
+  if (s.op == int(AugmentOp::kChannelShuffle)) {
+    int perm[3];
+    ChannelPermutation(s.param, perm);
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t* px = src + i * c;
+      uint8_t* o = dst + i * c;
+      o[0] = px[perm[0]];
+      o[1] = px[perm[1]];
+      o[2] = px[perm[2]];
+      for (int k = 3; k < c; ++k) o[k] = px[k];
+    }
+    return;
+  }
+  uint8_t lut[3][256];
+  const float shift[3] = {s.param, s.aux[0], s.aux[1]};
+  for (int k = 0; k < 3; ++k)
+    for (int v = 0; v < 256; ++v) lut[k][v] = SaturateToUint8(float(v) + floorf(shift[k] + 0.5f));
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* px = src + i * c;
+    uint8_t* o = dst + i * c;
+    o[0] = lut[0][px[0]];
+    o[1] = lut[1][px[1]];
+    o[2] = lut[2][px[2]];
+    for (int k = 3; k < c; ++k) o[k] = px[k];
+  }
+}
+
 void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
                      const AugmentImage& image_info, uint8_t* dst) {
   const size_t n = size_t(image_info.h) * image_info.w;
@@ -182,6 +267,11 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return GaussianNoiseAvx2(src, n * image_info.c, stage_params.seed, param, dst);
 #endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
+  if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
+  if ((op == int(AugmentOp::kSharpen) || op == int(AugmentOp::kEmboss)) && image_info.w > 2)
+    return ReliefCpu(src, image_info, stage_params.relief, dst);
+  if ((op == int(AugmentOp::kChannelShuffle) || op == int(AugmentOp::kRgbShift)) && image_info.c >= 3)
+    return ColorChannelsCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kCutout)) {  // a copy, then the square: rows and columns tested apart
     std::memcpy(dst, src, n * image_info.c);
     const CutoutSquare sq = CutoutOf(stage_params, image_info);
