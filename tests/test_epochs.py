@@ -62,7 +62,7 @@ def test_repeat_after_the_stage_draws_a_fresh_epoch(folder):
 _THREE_EPOCHS = """
 import hashlib, sys
 sys.path.insert(0, {tests!r})
-import {module} as t
+import test_epochs as t
 ds = t.make_dataset({folder!r}, 7)
 h = hashlib.sha256()
 for _ in range(3):
