@@ -110,8 +110,10 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.RandomResizedCrop(24), tga.RandomGamma(), tga.ChannelShuffle(), tga.RGBShift(), tga.ToGray(),
      tga.GaussianBlur(), tga.GaussNoise(), tga.Sharpen(), tga.Emboss(), tga.MedianBlur(), tga.MotionBlur(),
      tga.PCALighting(), tga.CropMirrorNormalize()],
+    [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
+     tga.Downscale(), tga.AugMix(), tga.CropMirrorNormalize()],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
-        "perspective-colorjitter", "photometric"])
+        "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     graph, chain = build_graph(folder, transforms)
     types = [op.type for op in chain]
