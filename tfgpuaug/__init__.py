@@ -6,7 +6,8 @@ _loader.ops()  # registers every op exactly once, on import
 from tfgpuaug.geometry import (  # noqa: E402
     IMAGENET_MEAN, IMAGENET_STD, center_crop_boxes, crop_and_resize, crop_mirror_normalize, flip,
     random_crop_boxes, random_resized_crop, resize, resize_and_pad, resize_center_crop, warp_affine)
-from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_animation, decode_image, image_shape  # noqa: E402
+from tfgpuaug.image import (  # noqa: E402
+    DEFAULT_MAX_PIXELS, add_jpeg_restart_markers, decode_animation, decode_image, image_shape)
 from tfgpuaug.transforms import (  # noqa: E402
     AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
     GaussianBlur, GaussNoise,
@@ -33,6 +34,7 @@ __all__ = [
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
-    "crop_mirror_normalize", "decode_animation", "decode_image", "flip", "image_shape", "random_crop_boxes",
+    "add_jpeg_restart_markers", "crop_mirror_normalize", "decode_animation", "decode_image", "flip", "image_shape",
+    "random_crop_boxes",
     "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes",
 ]
