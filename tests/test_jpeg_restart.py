@@ -194,16 +194,19 @@ def _sample_jpegs(count):
 
 def test_add_restart_markers_is_lossless_and_crops_match():
     originals = _sample_jpegs(6)
-    rewritten = tga.add_jpeg_restart_markers(tf.constant(originals), interval=4).numpy()
+    rewritten = tga.add_jpeg_restart_markers(tf.constant(originals), interval_width=64).numpy()
     for before, after in zip(originals, rewritten):
         interval, rst, sof = _markers(after)
         assert interval >= 1 and rst > 0 and sof in (0xC0, 0xC1)
         full = _decode(before)
         np.testing.assert_array_equal(_decode(after), full)
         h, w = full.shape[:2]
-        mcu_cols = -(-w // _mcu_width(after))
-        assert mcu_cols % interval == 0 and interval <= 4  # the largest divisor of the row not above 4
-        assert all(mcu_cols % n for n in range(interval + 1, 5))
+        mcu = _mcu_width(after)
+        mcu_cols, wanted = -(-w // mcu), 64 // mcu
+        divisors = [n for n in range(1, mcu_cols + 1) if mcu_cols % n == 0]
+        below = max(n for n in divisors if n <= wanted)
+        above = min([n for n in divisors if n >= wanted] or [mcu_cols])
+        assert interval == (below if wanted * wanted <= below * above else above)
         for y, x, wh, ww in _windows(h, w)[:8]:
             np.testing.assert_array_equal(_decode(after, (y, x, wh, ww)), full[y:y + wh, x:x + ww])
 
@@ -225,7 +228,7 @@ def test_random_resized_crop_on_prepared_bytes_equals_the_original():
 @needs_cjpeg
 def test_add_restart_markers_keeps_pixels_of_progressive_and_exif(tmp_path):
     progressive = _cjpeg(tmp_path, _photo(90, 130), "2x1", "0", progressive=True)
-    out = tga.add_jpeg_restart_markers(progressive, interval=2).numpy()
+    out = tga.add_jpeg_restart_markers(progressive, interval_width=32).numpy()
     assert _markers(out)[2] in (0xC0, 0xC1)
     np.testing.assert_array_equal(_decode(out), _decode(progressive))
     buf = io.BytesIO()
@@ -261,5 +264,5 @@ def test_add_restart_markers_refuses_bad_input():
         tga.add_jpeg_restart_markers(b"\x89PNG\r\n\x1a\n not a jpeg").numpy()
     with pytest.raises(tf.errors.InvalidArgumentError, match="over the limit"):
         tga.add_jpeg_restart_markers(good, max_pixels=100).numpy()
-    with pytest.raises(ValueError, match="interval"):
-        tga.add_jpeg_restart_markers(good, interval=0)
+    with pytest.raises(ValueError, match="interval_width"):
+        tga.add_jpeg_restart_markers(good, interval_width=0)

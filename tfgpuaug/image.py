@@ -155,12 +155,12 @@ def image_shape(contents: TensorLike, apply_exif_orientation: bool = False,
         return shape
 
 
-def add_jpeg_restart_markers(contents: TensorLike, interval: int = 4, *, optimize_huffman: bool = True,
+def add_jpeg_restart_markers(contents: TensorLike, interval_width: int = 64, *, optimize_huffman: bool = True,
                              max_pixels: int = 1 << 28, name: Optional[str] = None) -> tf.Tensor:
     """JPEG bytes rewritten losslessly with restart markers, so crops decode only what they cover.
 
     The DCT coefficients are copied as they are (every decoder makes exactly the same pixels)
-    into one sequential scan with a restart marker every `interval` MCUs. `decode_image` with a
+    into one sequential scan with a restart marker every few MCUs. `decode_image` with a
     `crop_window`, and the fused decode-crop-resize of `RandomResizedCrop`/`gpu_augment`, then
     entropy-decode only the restart intervals that cover the crop plus a one-MCU margin
     instead of every row above it and every column beside it. `python -m tfgpuaug.prepare`
@@ -168,10 +168,12 @@ def add_jpeg_restart_markers(contents: TensorLike, interval: int = 4, *, optimiz
 
     Args:
       contents: JPEG bytes, a string tensor of any shape (each element one file).
-      interval: wanted MCUs per restart interval (an MCU is 16x16 pixels for 4:2:0 colour,
-        8x8 for gray or 4:4:4). Each image gets the largest divisor of its MCUs per row that is
-        at most this, so every MCU row starts an interval and crops can cut columns. Smaller:
-        tighter crops, two bytes and some padding bits more per interval.
+      interval_width: the restart interval's width wanted, in pixels. An interval is a run of
+        MCUs (16x16 pixels for 4:2:0 colour, 8x8 for gray or 4:4:4) that divides the MCUs per
+        row, so every MCU row starts an interval and crops can cut columns; each image gets
+        the divisor nearest to this width by ratio (a row of a prime number of MCUs gets one
+        interval per row rather than one per MCU). Narrower: tighter crops, and two bytes and a
+        few padding bits more per interval (benchmarks/restart_interval.py measures both).
       optimize_huffman: per-image Huffman tables (lossless; usually a few percent smaller,
         which pays for the markers).
       max_pixels: larger images are refused before their coefficients are read.
@@ -181,11 +183,11 @@ def add_jpeg_restart_markers(contents: TensorLike, interval: int = 4, *, optimiz
       The rewritten bytes, same shape as `contents`. Progressive files become sequential.
       A damaged or non-JPEG input raises `InvalidArgumentError` naming the problem.
     """
-    interval = int(interval)
-    if not 1 <= interval <= 65535:
-        raise ValueError(f"interval must be in [1, 65535] MCUs, got {interval}")
+    interval_width = int(interval_width)
+    if interval_width < 1:
+        raise ValueError(f"interval_width must be a positive number of pixels, got {interval_width}")
     if int(max_pixels) <= 0:
         raise ValueError(f"max_pixels must be positive, got {max_pixels}")
     contents = tf.convert_to_tensor(contents, tf.string)
     return _loader.ops().tf_gpu_aug_jpeg_add_restart_markers(
-        contents, interval=interval, optimize_huffman=bool(optimize_huffman), max_pixels=int(max_pixels), name=name)
+        contents, interval_width=interval_width, optimize_huffman=bool(optimize_huffman), max_pixels=int(max_pixels), name=name)

@@ -18,28 +18,29 @@ namespace {
 REGISTER_OP("TfGpuAug>JpegAddRestartMarkers")
     .Input("contents: string")
     .Output("output: string")
-    .Attr("interval: int = 4")
+    .Attr("interval_width: int = 64")
     .Attr("optimize_huffman: bool = true")
     .Attr("max_pixels: int = 268435456")
     .SetShapeFn(shape_inference::UnchangedShape)
     .Doc(R"doc(
 Each JPEG rewritten with the same DCT coefficients (lossless) as one sequential scan with a
-restart marker every `interval` MCUs (the largest divisor of the MCUs per row not above it),
-optionally with per-image Huffman tables. APPn and COM markers are kept.
+restart marker after every interval of MCUs: a divisor of the MCUs per row, the nearest by
+ratio to `interval_width` pixels. Optionally per-image Huffman tables.
+APPn and COM markers are kept.
 )doc");
 
 class JpegAddRestartMarkersOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit JpegAddRestartMarkersOp(OpKernelConstruction* ctx) : ::tfgpuaug::GuardedOpKernel(ctx) {
-    int interval = 0;
+    int interval_width = 0;
     int64_t max_pixels = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("interval", &interval));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("interval_width", &interval_width));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("optimize_huffman", &options_.optimize_huffman));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &max_pixels));
-    OP_REQUIRES(ctx, interval >= 1 && interval <= 65535,
-                errors::InvalidArgument("interval must be in [1, 65535] MCUs, got ", interval));
+    OP_REQUIRES(ctx, interval_width >= 1,
+                errors::InvalidArgument("interval_width must be a positive number of pixels, got ", interval_width));
     OP_REQUIRES(ctx, max_pixels > 0, errors::InvalidArgument("max_pixels must be positive, got ", max_pixels));
-    options_.interval = interval;
+    options_.interval_width = interval_width;
     options_.max_pixels = max_pixels;
   }
 

@@ -13,14 +13,17 @@
 namespace tfgpuaug {
 
 struct RestartTranscodeOptions {
-  // Wanted MCUs per interval; the interval written is the largest divisor of the MCUs per row
-  // not above it, so that every MCU row starts an interval and crops can cut columns.
-  int interval = 4;
+  // Interval width wanted, in pixels. The interval written is the divisor of the MCUs per row
+  // nearest to it by ratio (see RestartIntervalFor), so that every MCU row starts an interval
+  // and crops can cut columns. Pixels rather than MCUs: an MCU is 8 pixels wide for 4:4:4
+  // and gray, 16 for 4:2:0, so one width gives every file about the same crop granularity.
+  int interval_width = 64;
   bool optimize_huffman = true;  // per-image Huffman tables (smaller; still lossless)
   int64_t max_pixels = int64_t{1} << 28;  // refuse larger headers before the coefficients are read
 };
 
-// The largest divisor of `mcus_per_row` that is at most `wanted` (at least 1).
+// The MCUs per interval for `wanted` (at least 1): of the largest divisor of `mcus_per_row`
+// not above it and the smallest not below it, the nearer by ratio (the smaller on a tie).
 int RestartIntervalFor(int mcus_per_row, int wanted);
 
 // Rewrites `data` into `out`: baseline (or extended sequential for progressive and arithmetic
