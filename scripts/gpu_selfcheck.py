@@ -130,6 +130,24 @@ def run(k, report: Report, quick: bool = False) -> None:
     for i, out in enumerate(outs):
         report.compare(f"decode batch jpeg {i}", k.decode(blobs[i], 3), out, 32, 1.5)
         check_route(k, report, f"decode batch jpeg {i}", blobs[i], routes[i])
+    # windows of a JPEG with restart markers: nvJPEG gets the smaller JPEG of the intervals
+    # covering each (jpeg_restart.h); with the first interval cut short, a far window still
+    # decodes on the nvJPEG route, as only its intervals are read
+    restart = open(os.path.join(ROOT, "tests", "data", "scene_420_restart.jpg"), "rb").read()
+    h, w = k.decode(restart, 3).shape[:2]
+    windows = [[h // 2, w // 3, h // 2, w // 2], [17, 0, 40, 33], [0, w - 50, h, 50]]
+    outs, routes = k.decode_gpu([restart] * len(windows), 3, routes=True, windows=windows)
+    for window, out, route in zip(windows, outs, routes):
+        report.compare(f"decode restart-marked jpeg window {window}", k.decode(restart, 3, window), out, 32, 1.5)
+        report.check(f"restart-marked jpeg window {window} went through nvJPEG", route == "nvjpeg", f"route {route}")
+    sos = restart.index(b"\xff\xda")
+    scan = sos + 2 + int.from_bytes(restart[sos + 2:sos + 4], "big")
+    cut = restart[:scan + 1] + restart[restart.index(b"\xff\xd0", scan):]
+    (out,), (route,), (error,) = k.decode_gpu([cut], 3, errors=True, windows=[windows[0]])
+    report.check("restart crop: a far window of a file damaged elsewhere", route == "nvjpeg" and error == "",
+                 f"route {route}, error {error!r}")
+    if not error:
+        report.compare("restart crop: its pixels", k.decode(restart, 3, windows[0]), out, 32, 1.5)
     # corrupt JPEGs: the GPU decode reports each one the CPU decoder refuses (and only those)
     baseline = next(blob for blob in blobs if sequential_jpeg(blob))
     for name, cpu, route, gpu in gpu_bad_jpegs.probe(k, baseline):

@@ -22,12 +22,12 @@ from test_kernels_module import MODULE_DIR, kernels  # noqa: E402
 pytestmark = pytest.mark.gpu_path  # placement and GPU-path tests: not pinned to the CPU (conftest.py)
 
 
-def _decode_reporting(blobs, channels):
+def _decode_reporting(blobs, channels, windows=None):
     """decode_gpu(errors=True) as the CPU decoder would answer it: (images, routes, errors)."""
     images, errors = [], []
-    for b in blobs:
+    for b, window in zip(blobs, windows or [None] * len(blobs)):
         try:
-            images.append(kernels.decode(b, channels))
+            images.append(_cpu_decode(b, channels, window))
             errors.append("")
         except ValueError as e:
             images.append(np.zeros((1, 1, channels), np.uint8))
@@ -35,12 +35,18 @@ def _decode_reporting(blobs, channels):
     return images, ["host" if e else "nvjpeg" for e in errors], errors
 
 
+def _cpu_decode(blob, channels, window=None):
+    return kernels.decode(blob, channels) if window is None else kernels.decode(blob, channels, window)
+
+
 def cpu_standin(**overrides):
     k = types.SimpleNamespace(**{n: getattr(kernels, n) for n in dir(kernels) if not n.startswith("_")})
-    k.decode_gpu = lambda blobs, channels, routes=False, errors=False: (
-        _decode_reporting(blobs, channels) if errors
-        else ([kernels.decode(b, channels) for b in blobs], ["nvjpeg"] * len(blobs)) if routes
-        else [kernels.decode(b, channels) for b in blobs])
+    def decode_gpu(blobs, channels, routes=False, windows=None, errors=False):
+        if errors:
+            return _decode_reporting(blobs, channels, windows)
+        images = [_cpu_decode(b, channels, w) for b, w in zip(blobs, windows or [None] * len(blobs))]
+        return (images, ["nvjpeg"] * len(blobs)) if routes else images
+    k.decode_gpu = decode_gpu
     k.nvjpeg_status = lambda: {"error": "", "path": "standin"}
     k.resize_gpu = kernels.resize
     k.resize_batch_gpu = lambda images, h, w, method, aa: [kernels.resize(im, h, w, method, aa) for im in images]

@@ -473,6 +473,43 @@ def test_gpu_decode_windows_equal_the_cpu_windows(channels):
         assert out.shape == ref.shape and np.abs(out.astype(int) - ref).mean() <= 1.5
 
 
+def _restart_jpeg(height, width, seed, subsampling):
+    buf = io.BytesIO()
+    Image.fromarray(fixtures.photo(height, width, seed=seed)).save(
+        buf, "JPEG", quality=90, subsampling=subsampling, restart_marker_blocks=1)
+    return buf.getvalue()
+
+
+@requires_gpu
+def test_gpu_decode_of_a_window_takes_the_restart_crop(monkeypatch):
+    """A window of a JPEG with restart markers reaches nvJPEG as the smaller JPEG of its
+    intervals (cc/kernels/decode/jpeg_restart.h). Proof: with the first interval cut short, a
+    window far from it decodes on the nvJPEG route (the entropy check and nvJPEG see only the
+    smaller stream), equal to the CPU's window of the undamaged file; with the restart crop off
+    (TFGPUAUG_JPEG_RESTART_CROP=0) the same call reports the damage. Windows of undamaged
+    files equal the CPU decoder's on 4:4:4 and 4:2:0."""
+    if kernels.nvjpeg_status()["error"]:
+        pytest.skip("nvJPEG not loaded: " + kernels.nvjpeg_status()["error"])
+    blobs = [_restart_jpeg(96, 160, 1, 2), _restart_jpeg(75, 131, 2, 0), _restart_jpeg(64, 64, 3, 2)]
+    windows = [[40, 64, 50, 90], [17, 9, 33, 100], [0, 0, 64, 64]]
+    outs, routes = kernels.decode_gpu(blobs, 3, routes=True, windows=windows)
+    assert routes == ["nvjpeg"] * 3, routes
+    for blob, window, out in zip(blobs, windows, outs):
+        ref = kernels.decode(blob, 3, window).astype(int)
+        assert out.shape == ref.shape and np.abs(out.astype(int) - ref).mean() <= 1.5
+    good = blobs[0]
+    sos = good.index(b"\xff\xda")
+    start = sos + 2 + int.from_bytes(good[sos + 2:sos + 4], "big")
+    bad = good[:start + 1] + good[good.index(b"\xff\xd0", start):]
+    (out,), (route,), (error,) = kernels.decode_gpu([bad], 3, errors=True, windows=[windows[0]])
+    assert (route, error) == ("nvjpeg", "")
+    ref = kernels.decode(good, 3, windows[0]).astype(int)
+    assert np.abs(out.astype(int) - ref).mean() <= 1.5
+    monkeypatch.setenv("TFGPUAUG_JPEG_RESTART_CROP", "0")
+    _, _, (error,) = kernels.decode_gpu([bad], 3, errors=True, windows=[windows[0]])
+    assert "invalid JPEG" in error
+
+
 @requires_gpu
 def test_gpu_decode_routes_and_fallbacks():
     """Each image's decoder: sequential JPEGs through nvJPEG, PNG on the CPU, a progressive one

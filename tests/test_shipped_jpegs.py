@@ -1,5 +1,6 @@
 """The JPEGs shipped in tests/data (synthetic scenes with blur, texture and sensor noise, made
-with PIL: 4:2:0, 4:4:4 progressive, 4:2:2, grayscale), so a clean clone decodes photo-like
+with PIL: 4:2:0, 4:4:4 progressive, 4:2:2, grayscale; and the 4:2:0 one through `jpegtran -restart
+1B`, lossless, with a restart marker after every MCU), so a clean clone decodes photo-like
 images without ../shared: INTEGER_ACCURATE equals PIL bit for bit, INTEGER_FAST equals
 tf.io.decode_jpeg's default bit for bit, and FLOAT (no independent oracle here) stays within
 4 levels and 0.1 mean of the accurate IDCT while differing from it (measured: max 1-3, mean
@@ -22,7 +23,7 @@ FILES = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "data", "*.jpg"
 
 
 def test_fixtures_are_there():
-    assert len(FILES) == 4
+    assert len(FILES) == 5
 
 
 @pytest.mark.parametrize("path", FILES, ids=os.path.basename)

@@ -37,9 +37,11 @@ class JpegAddRestartMarkersOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("interval_width", &interval_width));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("optimize_huffman", &options_.optimize_huffman));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("max_pixels", &max_pixels));
-    OP_REQUIRES(ctx, interval_width >= 1,
-                errors::InvalidArgument("interval_width must be a positive number of pixels, got ", interval_width));
-    OP_REQUIRES(ctx, max_pixels > 0, errors::InvalidArgument("max_pixels must be positive, got ", max_pixels));
+    OP_REQUIRES(
+        ctx, interval_width >= 1,
+        errors::InvalidArgument("interval_width must be a positive number of pixels, got ", interval_width));
+    OP_REQUIRES(ctx, max_pixels > 0,
+                errors::InvalidArgument("max_pixels must be positive, got ", max_pixels));
     options_.interval_width = interval_width;
     options_.max_pixels = max_pixels;
   }

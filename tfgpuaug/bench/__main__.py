@@ -3,7 +3,7 @@ same images, in one run, on this machine.
 
     python -m tfgpuaug.bench [--data DIR] [--suites train,eval,randaugment,detection,micro,large]
                              [--rounds 5] [--batch_size 64] [--json out.json] [--markdown]
-                             [--anchors PATH] [--skip NAME,...]
+                             [--anchors PATH] [--skip NAME,...] [--prepared]
     python -m tfgpuaug.bench --quick      # a few generated images; checks the harness runs
 
 --anchors names a Python file or package with `makers(inputs) -> {suite: {name: maker}}`; the
@@ -32,6 +32,8 @@ _MARKDOWN = flags.DEFINE_bool("markdown", False, "Also print the README's Markdo
 _RSS = flags.DEFINE_bool("rss", True, "Measure each pipeline's peak RSS in a subprocess.")
 _ANCHORS = flags.DEFINE_string("anchors", None, "Python file or package with makers(inputs) "
                                "adding other libraries' pipelines (e.g. benchmarks/anchors).")
+_PREPARED = flags.DEFINE_bool("prepared", False, "Add rows for the train and large suites on the same JPEGs "
+                               "rewritten with restart markers (python -m tfgpuaug.prepare).")
 _SKIP = flags.DEFINE_list("skip", [], "Leave out pipelines whose name contains one of these.")
 _QUICK = flags.DEFINE_bool("quick", False, "A few generated images, one short round.")
 _RSS_OF = flags.DEFINE_string("rss_of", None, "Internal: 'suite/pipeline' to run for peak RSS.")
@@ -74,6 +76,9 @@ def _makers(inp):
     builders = {"train": pipelines.train, "eval": pipelines.evaluation, "randaugment": pipelines.randaugment,
                 "detection": pipelines.detection, "large": pipelines.large_photos}
     suites = {s: builders[s](inp) for s in PIPELINE_SUITES if s in _SUITES.value}
+    if _PREPARED.value:
+        for suite in suites:
+            suites[suite].update(pipelines.prepared_rows(suite, inp))
     if _ANCHORS.value:
         for suite, extra in _load_anchors(_ANCHORS.value).makers(inp, [s for s in suites]).items():
             if suite in suites:
@@ -121,6 +126,14 @@ def main(argv):
     info = report.machine()
     print(f"{n} images from {folder}; batch {inp.batch}; {info['cores']} cores ({info['cpu']}); "
           f"median of {rounds} interleaved rounds; GPUs seen: {info['gpus']}")
+    prepared_bytes = {}
+    if _PREPARED.value:
+        for suite in ("train", "large"):
+            if suite in makers:
+                source = pipelines.large_inputs(inp) if suite == "large" else inp
+                before, after = pipelines.prepared_bytes(source)
+                prepared_bytes[suite] = {"original": before, "prepared": after}
+                print(f"{suite}: prepared JPEGs {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB ({after / before:.4f}x)")
     suites = {}
     for suite, ms in makers.items():
         # At least 20 batches per timed round: short windows mostly time the prefetch buffer.
@@ -148,7 +161,7 @@ def main(argv):
         with open(_JSON.value, "w") as f:
             json.dump(dict(machine=info, data=folder, images=n, batch=inp.batch, rounds=rounds,
                            suites=suites, derived=report.derived(suites), micro=micro_rows,
-                           memory_copy_gb_per_s=bandwidth), f, indent=1)
+                           memory_copy_gb_per_s=bandwidth, prepared_bytes=prepared_bytes), f, indent=1)
         print(f"wrote {_JSON.value}")
 
 

@@ -151,10 +151,11 @@ def _dct_denoms(boxes: tf.Tensor, size: int, max_dct_denom: int) -> tf.Tensor:
     return denom
 
 
-def large_photos(inp: Inputs) -> Dict[str, Maker]:
+def large_photos(inp: Inputs, large: Inputs = None) -> Dict[str, Maker]:
     """The train pipeline on phone-photo sized JPEGs, with the floor decoding the same crops at
-    the same DCT scale as tfgpuaug's default (decoding is the whole job there)."""
-    large = large_inputs(inp)
+    the same DCT scale as tfgpuaug's default (decoding is the whole job there). `large`: the
+    photos to use instead of `large_inputs(inp)` (the prepared ones)."""
+    large = large or large_inputs(inp)
     makers = train(large)
     del makers[FLOOR]  # the full-scale floor is the full-scale row's; this one matches the default
     del makers[SKIPPING]
@@ -178,6 +179,39 @@ def large_photos(inp: Inputs) -> Dict[str, Maker]:
 
     makers[SAME_SCALE_FLOOR] = floor
     return makers
+
+
+PREPARED = "tfgpuaug, prepared JPEGs (restart markers)"
+PREPARED_FLOOR = "floor: crop decode alone, prepared JPEGs"
+_PREPARED_INPUTS: dict = {}
+
+
+def prepared_inputs(inp: Inputs) -> Inputs:
+    """`inp`'s JPEGs as `python -m tfgpuaug.prepare` writes them (restart markers, default
+    interval width), in memory like the originals, so the rows differ only in the files."""
+    if id(inp) not in _PREPARED_INPUTS:
+        chunks = [tga.add_jpeg_restart_markers(inp.blobs[i:i + 64]) for i in range(0, int(inp.blobs.shape[0]), 64)]
+        rewritten = [bytes(b) for chunk in chunks for b in chunk.numpy()]
+        _PREPARED_INPUTS[id(inp)] = Inputs(rewritten, inp.files, inp.batch, inp.size)
+    return _PREPARED_INPUTS[id(inp)]
+
+
+def prepared_bytes(inp: Inputs) -> tuple:
+    """(bytes of the original JPEGs, bytes of the prepared ones)."""
+    def total(x):
+        return int(tf.reduce_sum(tf.strings.length(x.blobs)))
+    return total(inp), total(prepared_inputs(inp))
+
+
+def prepared_rows(suite: str, inp: Inputs) -> Dict[str, Maker]:
+    """The train or large-photo suite's tfgpuaug pipeline and floor on prepared JPEGs."""
+    if suite == "train":
+        makers = train(prepared_inputs(inp))
+        return {PREPARED: makers["tfgpuaug"], PREPARED_FLOOR: makers[FLOOR]}
+    if suite == "large":
+        makers = large_photos(inp, prepared_inputs(large_inputs(inp)))
+        return {PREPARED: makers["tfgpuaug"], PREPARED_FLOOR + ", same DCT scale": makers[SAME_SCALE_FLOOR]}
+    return {}
 
 
 DETECTION_SIZE, DETECTION_BATCH, MAX_BOXES = 640, 16, 100

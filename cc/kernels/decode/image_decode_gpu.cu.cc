@@ -1,5 +1,7 @@
 #include "cc/kernels/decode/image_decode_gpu.h"
 
+#include "cc/kernels/decode/jpeg_restart.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -372,10 +374,31 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
       NvjpegScratchBytes(NvjpegImageBytes(targets, n, nvjpeg != nullptr), scratch_budget);
   std::vector<Status> entropy(gpu_index.size());
   std::vector<Status> host_status(host_index.size());
+  // A window of a JPEG with restart markers goes to nvJPEG as the smaller JPEG of the intervals
+  // that cover it (jpeg_restart.h): nvJPEG, the entropy check and the scratch see only that.
+  std::vector<GpuDecodeTarget> offered(targets, targets + n);
+  std::vector<std::vector<uint8_t>> smaller(gpu_index.size());
+  std::vector<DecodeRequest> smaller_requests(gpu_index.size());
+  std::vector<DecodePlan> smaller_plans(gpu_index.size());
+  auto cut_restart_crop = [&](size_t k) {
+    GpuDecodeTarget& t = offered[gpu_index[k]];
+    if (!t.request->has_window) return;
+    Window window = t.request->window;
+    RestartCrop crop;
+    if (!CutRestartCrop(t.data, t.size, 1, &window, &smaller[k], &crop)) return;
+    smaller_requests[k] = *t.request;
+    smaller_requests[k].window = window;
+    smaller_plans[k] = *t.plan;
+    smaller_plans[k].info.height = smaller_plans[k].full_height = crop.height;
+    smaller_plans[k].info.width = smaller_plans[k].full_width = crop.width;
+    t = GpuDecodeTarget{smaller[k].data(), smaller[k].size(), &smaller_requests[k], &smaller_plans[k],
+                        t.device_out};
+  };
   const size_t jobs = gpu_index.size() + host_index.size();
   auto run_one = [&](int k) {
     if (size_t(k) < gpu_index.size()) {
-      const GpuDecodeTarget& t = targets[gpu_index[k]];
+      cut_restart_crop(size_t(k));
+      const GpuDecodeTarget& t = offered[gpu_index[k]];
       entropy[k] = CheckJpegEntropy(t.data, t.size);
     } else {  // the CPU's share: each image has its own staging; the copies share the stream
       const size_t h = size_t(k) - gpu_index.size();
@@ -407,14 +430,14 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
   for (int i : fallback_index) TFGPUAUG_RETURN_IF_ERROR(host_decode(i));
   // Groups of the images left, within the scratch sized for all of them (every image fits it).
   std::vector<size_t> bytes;
-  for (int i : gpu_index) bytes.push_back(FullRgbBytes(targets[i]));
+  for (int i : gpu_index) bytes.push_back(FullRgbBytes(offered[i]));
   const std::vector<size_t> ends = NvjpegGroupEnds(bytes, scratch_bytes);
   size_t begin = 0;
   for (size_t end : ends) {
     Status launch;
     const int* index = gpu_index.data() + begin;
     const int count = static_cast<int>(end - begin);
-    if (!NvjpegDecodeGroup(nvjpeg, targets, index, count, device_scratch, device.stream, &launch)) {
+    if (!NvjpegDecodeGroup(nvjpeg, offered.data(), index, count, device_scratch, device.stream, &launch)) {
       // nvJPEG refused the group (an arithmetic-coded, 12-bit or lossless JPEG, or a corrupt
       // one), which one image can do for all: each is offered to nvJPEG alone, and the CPU
       // decodes those it refuses again (a truly corrupt file fails there, by index).
@@ -424,7 +447,7 @@ Status GpuDecodeBatch(const GpuDecodeTarget* targets, int n, const GpuDecodeDevi
                    : "nvJPEG could not decode a batch (an image it does not support, or a corrupt one)");
       for (int k = 0; k < count; ++k) {
         if (count > 1 &&
-            NvjpegDecodeGroup(nvjpeg, targets, index + k, 1, device_scratch, device.stream, &launch)) {
+            NvjpegDecodeGroup(nvjpeg, offered.data(), index + k, 1, device_scratch, device.stream, &launch)) {
           TFGPUAUG_RETURN_IF_ERROR(launch);
           continue;
         }

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <csetjmp>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -119,41 +118,13 @@ Status Probe(const uint8_t* data, size_t size, ImageInfo* info) {
 
 // Decodes `window` packed into `packed` when it is given, else leaves the rows where
 // libjpeg writes them, in `storage`, and describes them in `strided`.
-// TFGPUAUG_JPEG_RESTART_CROP=0 decodes files with restart markers as any other (for
-// side-by-side timing); read per decode, so a benchmark can switch it between runs.
-bool RestartCropEnabled() {
-  const char* value = std::getenv("TFGPUAUG_JPEG_RESTART_CROP");
-  return value == nullptr || std::strcmp(value, "0") != 0;
-}
-
-// For a JPEG with restart markers, the smaller JPEG of the intervals that cover `window` (see
-// jpeg_restart.h) in `smaller`, with `window` moved into its coordinates; false leaves both.
-bool CutRestartCrop(const uint8_t* data, size_t size, int denom, Window* window,
-                    std::vector<uint8_t>* smaller) {
-  if (!RestartCropEnabled()) return false;
-  RestartLayout layout;
-  if (!ParseRestartLayout(data, size, &layout)) return false;
-  // The window in full-size pixels (a scaled pixel covers `denom` of them; the last may be cut).
-  const int y = window->y * denom, x = window->x * denom;
-  const int height = std::min(layout.height - y, window->height * denom);
-  const int width = std::min(layout.width - x, window->width * denom);
-  if (height <= 0 || width <= 0) return false;
-  const RestartCrop crop = PlanRestartCrop(layout, y, x, height, width);
-  if (crop.whole) return false;
-  BuildRestartCropStream(data, layout, crop, smaller);
-  // MCUs are 8 or 16 pixels and denom at most 8, so the offsets are whole scaled pixels.
-  window->x -= crop.x_offset / denom;
-  window->y -= crop.y_offset / denom;
-  return true;
-}
-
 Status DecodeJpegRows(const uint8_t* data, size_t size, const DecodeRequest& request, const Window& requested,
                       uint8_t* packed, std::unique_ptr<uint8_t[]>* storage, StridedPixels* strided) {
   const int out_c = request.channels;
   // Buffers live outside the setjmp region's scope so longjmp skips no destructor.
   std::vector<uint8_t> smaller;
   Window window = requested;
-  if (CutRestartCrop(data, size, request.dct_denom, &window, &smaller)) {
+  if (CutRestartCrop(data, size, request.dct_denom, &window, &smaller, nullptr)) {
     data = smaller.data();
     size = smaller.size();
   }

@@ -1,6 +1,7 @@
 #include "cc/kernels/decode/jpeg_restart.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -23,7 +24,7 @@ bool IsOtherFrame(uint8_t m) {
 bool ParseHeader(const uint8_t* data, size_t size, RestartLayout* layout, size_t* scan_start) {
   if (size < 4 || data[0] != 0xFF || data[1] != kSoi) return false;
   size_t pos = 2;
-  int components = 0, h_max = 1, v_max = 1;
+  int components = 0, h_max = 1, v_max = 1, h_min = 4, v_min = 4;
   bool have_frame = false;
   while (true) {
     if (pos >= size || data[pos] != 0xFF) return false;
@@ -34,12 +35,14 @@ bool ParseHeader(const uint8_t* data, size_t size, RestartLayout* layout, size_t
     const size_t length = static_cast<size_t>(Be16(data + pos + 1));
     const size_t body = pos + 3, end = pos + 1 + length;
     if (length < 2 || end > size) return false;
-    if (marker == kSoi || marker == kEoi || marker == 0x01 || (marker >= kRst0 && marker <= kRst7)) return false;
+    if (marker == kSoi || marker == kEoi || marker == 0x01 || (marker >= kRst0 && marker <= kRst7))
+      return false;
     if (IsOtherFrame(marker)) return false;
     if (marker == 0xC0 || marker == 0xC1) {
       if (have_frame || length < 8) return false;
       components = data[body + 5];
-      if (data[body] != 8 || components < 1 || components > 4 || length != size_t(8 + 3 * components)) return false;
+      if (data[body] != 8 || components < 1 || components > 4 || length != size_t(8 + 3 * components))
+        return false;
       layout->height = Be16(data + body + 1);
       layout->width = Be16(data + body + 3);
       if (layout->height == 0 || layout->width == 0) return false;  // 0: the height comes in a DNL
@@ -48,6 +51,8 @@ bool ParseHeader(const uint8_t* data, size_t size, RestartLayout* layout, size_t
         if (h < 1 || h > 4 || v < 1 || v > 4) return false;
         h_max = std::max(h_max, h);
         v_max = std::max(v_max, v);
+        h_min = std::min(h_min, h);
+        v_min = std::min(v_min, v);
       }
       layout->sof_offset = body + 1;
       have_frame = true;
@@ -75,6 +80,8 @@ bool ParseHeader(const uint8_t* data, size_t size, RestartLayout* layout, size_t
   // A scan of one component has one block per MCU whatever its sampling factors.
   layout->mcu_width = components == 1 ? 8 : 8 * h_max;
   layout->mcu_height = components == 1 ? 8 : 8 * v_max;
+  layout->subsampled_x = components > 1 && h_min < h_max;
+  layout->subsampled_y = components > 1 && v_min < v_max;
   layout->mcus_per_row = (layout->width + layout->mcu_width - 1) / layout->mcu_width;
   layout->mcu_rows = (layout->height + layout->mcu_height - 1) / layout->mcu_height;
   return true;
@@ -128,11 +135,13 @@ bool ParseRestartLayout(const uint8_t* data, size_t size, RestartLayout* layout)
 RestartCrop PlanRestartCrop(const RestartLayout& layout, int y, int x, int height, int width) {
   const int cols = layout.mcus_per_row, rows = layout.mcu_rows, n = layout.interval;
   RestartCrop crop;
-  // One MCU of margin: fancy upsampling reads one chroma sample past each side.
-  crop.col0 = std::max(0, x / layout.mcu_width - 1);
-  crop.col1 = std::min(cols, CeilDiv(x + width, layout.mcu_width) + 1);
-  crop.row0 = std::max(0, y / layout.mcu_height - 1);
-  crop.row1 = std::min(rows, CeilDiv(y + height, layout.mcu_height) + 1);
+  // One MCU of margin on a subsampled axis: fancy upsampling reads one chroma sample past
+  // each side. Without subsampling every pixel comes from its own block alone.
+  const int margin_x = layout.subsampled_x ? 1 : 0, margin_y = layout.subsampled_y ? 1 : 0;
+  crop.col0 = std::max(0, x / layout.mcu_width - margin_x);
+  crop.col1 = std::min(cols, CeilDiv(x + width, layout.mcu_width) + margin_x);
+  crop.row0 = std::max(0, y / layout.mcu_height - margin_y);
+  crop.row1 = std::min(rows, CeilDiv(y + height, layout.mcu_height) + margin_y);
   if (cols % n == 0) {  // every row starts an interval: columns can be cut at interval bounds
     crop.col0 = crop.col0 / n * n;
     crop.col1 = std::min(cols, CeilDiv(crop.col1, n) * n);
@@ -146,7 +155,8 @@ RestartCrop PlanRestartCrop(const RestartLayout& layout, int y, int x, int heigh
   crop.x_offset = crop.col0 * layout.mcu_width;
   crop.y_offset = crop.row0 * layout.mcu_height;
   crop.width = crop.col1 == cols ? layout.width - crop.x_offset : (crop.col1 - crop.col0) * layout.mcu_width;
-  crop.height = crop.row1 == rows ? layout.height - crop.y_offset : (crop.row1 - crop.row0) * layout.mcu_height;
+  crop.height =
+      crop.row1 == rows ? layout.height - crop.y_offset : (crop.row1 - crop.row0) * layout.mcu_height;
   // Rows below a window are never entropy-decoded anyway: a crop that keeps every column
   // from the first row on saves nothing.
   crop.whole = crop.col0 == 0 && crop.col1 == cols && crop.row0 == 0;
@@ -186,10 +196,32 @@ void BuildRestartCropStream(const uint8_t* data, const RestartLayout& layout, co
   if (crop.col0 == 0 && crop.col1 == cols) {
     append(crop.row0 * cols / n, (crop.row1 * cols + n - 1) / n);
   } else {
-    for (int64_t r = crop.row0; r < crop.row1; ++r) append((r * cols + crop.col0) / n, (r * cols + crop.col1) / n);
+    for (int64_t r = crop.row0; r < crop.row1; ++r)
+      append((r * cols + crop.col0) / n, (r * cols + crop.col1) / n);
   }
   out->push_back(0xFF);
   out->push_back(kEoi);
+}
+
+bool CutRestartCrop(const uint8_t* data, size_t size, int denom, Window* window,
+                    std::vector<uint8_t>* smaller, RestartCrop* crop_out) {
+  const char* enabled = std::getenv("TFGPUAUG_JPEG_RESTART_CROP");
+  if (enabled != nullptr && std::strcmp(enabled, "0") == 0) return false;
+  RestartLayout layout;
+  if (!ParseRestartLayout(data, size, &layout)) return false;
+  // The window in full-size pixels (a scaled pixel covers `denom` of them; the last may be cut).
+  const int y = window->y * denom, x = window->x * denom;
+  const int height = std::min(layout.height - y, window->height * denom);
+  const int width = std::min(layout.width - x, window->width * denom);
+  if (height <= 0 || width <= 0) return false;
+  const RestartCrop crop = PlanRestartCrop(layout, y, x, height, width);
+  if (crop.whole) return false;
+  BuildRestartCropStream(data, layout, crop, smaller);
+  // MCUs are 8 or 16 pixels and denom at most 8, so the offsets are whole scaled pixels.
+  window->x -= crop.x_offset / denom;
+  window->y -= crop.y_offset / denom;
+  if (crop_out != nullptr) *crop_out = crop;
+  return true;
 }
 
 }  // namespace tfgpuaug

@@ -18,7 +18,7 @@ struct RestartTranscodeOptions {
   // and crops can cut columns. Pixels rather than MCUs: an MCU is 8 pixels wide for 4:4:4
   // and gray, 16 for 4:2:0, so one width gives every file about the same crop granularity.
   int interval_width = 64;
-  bool optimize_huffman = true;  // per-image Huffman tables (smaller; still lossless)
+  bool optimize_huffman = true;           // per-image Huffman tables (smaller; still lossless)
   int64_t max_pixels = int64_t{1} << 28;  // refuse larger headers before the coefficients are read
 };
 
