@@ -190,4 +190,5 @@ def add_jpeg_restart_markers(contents: TensorLike, interval_width: int = 64, *, 
         raise ValueError(f"max_pixels must be positive, got {max_pixels}")
     contents = tf.convert_to_tensor(contents, tf.string)
     return _loader.ops().tf_gpu_aug_jpeg_add_restart_markers(
-        contents, interval_width=interval_width, optimize_huffman=bool(optimize_huffman), max_pixels=int(max_pixels), name=name)
+        contents, interval_width=interval_width, optimize_huffman=bool(optimize_huffman), max_pixels=int(max_pixels),
+        name=name)
