@@ -19,7 +19,7 @@ sources=(cc/kernels/decode/image_decode.cc cc/kernels/decode/jpeg_codec.cc
          cc/kernels/decode/jpeg_codec_select.cc cc/kernels/decode/png_codec.cc cc/kernels/decode/webp_codec.cc
          cc/kernels/decode/gif_codec.cc cc/kernels/decode/bmp_codec.cc cc/kernels/decode/pnm_codec.cc
          cc/kernels/decode/tiff_codec.cc cc/kernels/decode/jpeg2000_codec.cc
-         cc/kernels/decode/orientation.cc cc/kernels/decode/decode_crop_resize.cc
+         cc/kernels/decode/orientation.cc cc/kernels/decode/decode_crop_resize.cc cc/kernels/decode/jpeg_restart.cc
          cc/kernels/resample/resample_cpu.cc cc/kernels/resample/row_sums.cc)
 # Parallel jobs; a failed one fails the build.
 pids=()
