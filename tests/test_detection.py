@@ -145,6 +145,7 @@ CASES = {
     "random_affine": (lambda: [tga.Resize(160), tga.RandomAffine(25, (0.15, 0.1), (0.7, 1.3), (-10, 10, -5, 5),
                                                                  interpolation="nearest")], 1.5),
     "random_zoom_out": (lambda: [tga.Resize(160), tga.RandomZoomOut((1.0, 2.5), probability=1.0)], 2.0),
+    "bbox_safe_crop": (lambda: [tga.RandomSizedBBoxSafeCrop(160)], 1.5),
 }
 # A two-stage plan may cut a box at its first stage and move it back in at its second: the
 # containment check only. One-stage plans are compared exactly away from the border.

@@ -135,6 +135,7 @@ TRANSFORM_ARGS = {
     "ScaleJitter": dict(size=(40, 36), scale=(0.5, 1.5), pad_value=7.0, seed=11),
     "Letterbox": dict(size=(30, 40), method="nearest"),
     "RandomIoUCrop": dict(size=(24, 28), min_ious=(None, 0.3), trials=10, seed=12),
+    "RandomSizedBBoxSafeCrop": dict(size=(24, 28), erosion_rate=0.2, seed=13),
     "Mosaic": dict(size=(32, 40), center=(0.3, 0.6), seed=13),
     "ColorJitter": dict(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1, seed=14),
     "RandomErasing": dict(probability=0.9, mode="pixel", count=(1, 2), seed=15),

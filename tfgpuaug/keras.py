@@ -202,6 +202,7 @@ AutoAugment = _layer(_t.AutoAugment)
 ScaleJitter = _layer(_t.ScaleJitter)
 Letterbox = _layer(_t.Letterbox)
 RandomIoUCrop = _layer(_t.RandomIoUCrop)
+RandomSizedBBoxSafeCrop = _layer(_t.RandomSizedBBoxSafeCrop)
 Mosaic = _layer(_t.Mosaic)
 ColorJitter = _layer(_t.ColorJitter)
 RandomErasing = _layer(_t.RandomErasing)
@@ -278,4 +279,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
-          RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale)
+          RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop)

@@ -61,7 +61,8 @@ def _takes_seed(fn) -> bool:
         return False
 
 
-_DECODERS = "RandomResizedCrop, ResizeCenterCrop, Resize, RandomIoUCrop, ScaleJitter or Letterbox"
+_DECODERS = ("RandomResizedCrop, ResizeCenterCrop, Resize, RandomIoUCrop, RandomSizedBBoxSafeCrop, ScaleJitter "
+             "or Letterbox")
 
 
 class _Plan:

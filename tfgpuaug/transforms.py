@@ -385,6 +385,87 @@ class RandomIoUCrop(Transform):
                     max_dct_denom=self.max_dct_denom, seed=self.seed)
 
 
+class RandomSizedBBoxSafeCrop(Transform):
+    """Albumentations' RandomSizedBBoxSafeCrop: a random crop that keeps every box whole,
+    resized to `size` in the same pass. Per image, the union of its boxes (each shrunk by
+    `erosion_rate` of its width and height first, so boxes may be cut by that much) is
+    widened on each side by a uniform fraction of the room between it and the image's edge:
+    left = u * union_left, right = union_right + u' * (width - union_right), likewise for top
+    and bottom. An image without boxes gets a crop of (1 - erosion_rate) of each side at a
+    uniform place. Boxes, masks and keypoints follow. In inference the whole image is resized.
+
+    Args:
+      size: output (height, width), or one int for a square.
+      erosion_rate: in [0, 1): how much of each box's width and height the crop may cut.
+      method: "bilinear", "bicubic", "area" or "nearest" (`tf.image.resize`'s names).
+      antialias: widen the kernel when downscaling.
+      max_dct_denom: JPEGs are decoded at up to 1/`max_dct_denom` DCT scale (1, 2, 4 or 8)
+        while the crop stays at least the output size; 1 decodes at full size.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+    """
+
+    decodes = True
+
+    def __init__(self, size: Size, erosion_rate: float = 0.0, method: str = "bilinear", antialias: bool = False,
+                 max_dct_denom: int = geometry.DEFAULT_MAX_DCT_DENOM, seed: Optional[int] = None):
+        super().__init__(seed)
+        if not 0.0 <= erosion_rate < 1.0:
+            raise ValueError(f"erosion_rate must be in [0, 1), got {erosion_rate}")
+        geometry._checks.one_of("method", method, geometry.METHODS)
+        self.size, self.erosion_rate, self.method, self.antialias = size, float(erosion_rate), method, antialias
+        self.max_dct_denom = max_dct_denom
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def _union(self, targets: tg.Targets, n) -> Tuple[tf.Tensor, tf.Tensor]:
+        """([B] whether the image has boxes, [B, 4] the eroded union xyxy)."""
+        if targets.boxes is None:
+            return tf.zeros([n], tf.bool), tf.zeros([n, 4])
+        dense = targets.boxes.to_tensor(0.0)
+        valid = tf.sequence_mask(targets.boxes.row_lengths(), tf.shape(dense)[1])
+        shrink = tf.tile(dense[..., 2:] - dense[..., :2], [1, 1, 2]) * (self.erosion_rate / 2.0)
+        eroded = dense + shrink * tf.constant([1.0, 1.0, -1.0, -1.0])
+        far = 3.0e38
+        lo = tf.reduce_min(tf.where(valid[..., None], eroded[..., :2], far), axis=1)
+        hi = tf.reduce_max(tf.where(valid[..., None], eroded[..., 2:], -far), axis=1)
+        return tf.reduce_any(valid, axis=1), tf.concat([lo, hi], axis=1)
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        dims = _dims(images)  # [B, 2] (h, w)
+        whole = tf.concat([tf.zeros_like(dims), dims], axis=1)  # [y, x, h, w]
+        if targets is None:
+            targets = tg.Targets()
+        if not training:
+            return _crop_resize_with_targets(images, targets, whole, dims, self.size, self.method,
+                                             self.antialias, max_dct_denom=self.max_dct_denom)
+        n = tf.shape(dims)[0]
+        u = tf.random.stateless_uniform([n, 4], self._next_seed(seed))
+        h, w = dims[:, 0], dims[:, 1]
+        has, union = self._union(targets, n)
+        x1 = tf.clip_by_value(union[:, 0], 0.0, w)
+        y1 = tf.clip_by_value(union[:, 1], 0.0, h)
+        x2 = tf.clip_by_value(union[:, 2], x1, w)
+        y2 = tf.clip_by_value(union[:, 3], y1, h)
+        top, left = y1 * u[:, 0], x1 * u[:, 1]
+        bottom, right = y2 + (h - y2) * u[:, 2], x2 + (w - x2) * u[:, 3]
+        safe = tf.stack([top, left, bottom - top, right - left], axis=1)
+        keep = 1.0 - self.erosion_rate
+        free = tf.stack([(h - h * keep) * u[:, 0], (w - w * keep) * u[:, 1], h * keep, w * keep], axis=1)
+        box = tf.where(has[:, None], safe, free)
+        box = tf.concat([box[:, :2], tf.maximum(box[:, 2:], 1.0)], axis=1)
+        return _crop_resize_with_targets(images, targets, box, dims, self.size, self.method, self.antialias,
+                                         max_dct_denom=self.max_dct_denom)
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, erosion_rate=self.erosion_rate, method=self.method, antialias=self.antialias,
+                    max_dct_denom=self.max_dct_denom, seed=self.seed)
+
+
 class Mosaic(Transform):
     """YOLO-style mosaic: each output image is four images of the batch, one per quadrant around
     a centre drawn per sample (each coordinate a fraction of `size` in `center`). The sample

@@ -1,5 +1,7 @@
 #include "cc/kernels/augment/augment_cpu.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -191,6 +193,117 @@ void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* 
   }
 }
 
+// A row with `r` pixels replicated on each side (channels interleaved), into `out`.
+void ReplicatePadRow(const uint8_t* row, int w, int c, int r, uint8_t* out) {
+  std::memcpy(out + size_t(r) * c, row, size_t(w) * c);
+  for (int x = 0; x < r; ++x) {
+    std::memcpy(out + size_t(x) * c, row, c);
+    std::memcpy(out + size_t(r + w + x) * c, row + size_t(w - 1) * c, c);
+  }
+}
+
+inline uint8_t Median3(uint8_t a, uint8_t b, uint8_t c) {
+  return std::max(std::min(a, b), std::min(std::max(a, b), c));
+}
+
+// 3x3 median: each column of three sorted once per row (lo <= md <= hi), then the median of
+// the nine is Median3(max of the lows, median of the middles, min of the highs). Flat
+// min/max loops over the row's bytes, which vectorize; the same value MedianPixel sorts for.
+void Median3x3Cpu(const uint8_t* src, const AugmentImage& image_info, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c;
+  const size_t row = size_t(w) * c, padded = size_t(w + 2) * c;
+  thread_local std::vector<uint8_t> scratch;
+  scratch.resize(6 * padded);
+  uint8_t *up = scratch.data(), *mid = up + padded, *down = mid + padded;
+  uint8_t *lo = down + padded, *md = lo + padded, *hi = md + padded;
+  for (int y = 0; y < h; ++y) {
+    ReplicatePadRow(src + size_t(y > 0 ? y - 1 : 0) * row, w, c, 1, up);
+    ReplicatePadRow(src + size_t(y) * row, w, c, 1, mid);
+    ReplicatePadRow(src + size_t(y + 1 < h ? y + 1 : h - 1) * row, w, c, 1, down);
+    for (size_t e = 0; e < padded; ++e) {
+      const uint8_t a = std::min(up[e], mid[e]), b = std::max(up[e], mid[e]);
+      lo[e] = std::min(a, down[e]);
+      hi[e] = std::max(b, down[e]);
+      md[e] = std::max(a, std::min(b, down[e]));
+    }
+    uint8_t* o = dst + size_t(y) * row;
+    for (size_t e = 0; e < row; ++e) {
+      const uint8_t low = std::max(std::max(lo[e], lo[e + c]), lo[e + 2 * c]);
+      const uint8_t high = std::min(std::min(hi[e], hi[e + c]), hi[e + 2 * c]);
+      o[e] = Median3(low, Median3(md[e], md[e + c], md[e + 2 * c]), high);
+    }
+  }
+}
+
+// 5x5 and 7x7 medians: a histogram per channel slides along each row (Huang's algorithm):
+// one column of `side` values leaves and one enters per pixel, and the median moves from
+// the last one by the counts it crosses. Border replicated, as MedianPixel.
+void MedianHistogramCpu(const uint8_t* src, const AugmentImage& image_info, int side, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c, r = side / 2;
+  const int rank = side * side / 2;  // the median's index in sorted order
+  const size_t row = size_t(w) * c;
+  const uint8_t* rows[kMaxMedianSide];
+  for (int y = 0; y < h; ++y) {
+    for (int dy = -r; dy <= r; ++dy) rows[dy + r] = src + size_t(std::min(std::max(y + dy, 0), h - 1)) * row;
+    for (int k = 0; k < c; ++k) {
+      uint16_t hist[256] = {};
+      for (int dx = -r; dx <= r; ++dx) {
+        const size_t at = size_t(std::min(std::max(dx, 0), w - 1)) * c + k;
+        for (int i = 0; i < side; ++i) ++hist[rows[i][at]];
+      }
+      int median = 0, below = 0;  // below: how many window values are under `median`
+      while (below + hist[median] <= rank) below += hist[median++];
+      uint8_t* o = dst + size_t(y) * row + k;
+      o[0] = uint8_t(median);
+      for (int x = 1; x < w; ++x) {
+        const size_t out = size_t(std::max(x - r - 1, 0)) * c + k, in = size_t(std::min(x + r, w - 1)) * c + k;
+        for (int i = 0; i < side; ++i) {
+          const uint8_t gone = rows[i][out], come = rows[i][in];
+          --hist[gone];
+          ++hist[come];
+          below += (come < median) - (gone < median);
+        }
+        while (below > rank) below -= hist[--median];
+        while (below + hist[median] <= rank) below += hist[median++];
+        o[size_t(x) * c] = uint8_t(median);
+      }
+    }
+  }
+}
+
+// Motion blur: interior rows and columns sum the line's taps at fixed byte offsets in one
+// flat loop (which vectorizes), rounded as MotionPixel rounds; the border through it.
+void MotionBlurCpu(const uint8_t* src, const AugmentImage& image_info, const StageParams& s, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c;
+  const size_t row = size_t(w) * c;
+  int reach_x = 0, reach_y = 0;
+  long offsets[kMaxMotionLength];
+  for (int i = 0; i < s.window; ++i) {
+    reach_x = std::max(reach_x, std::abs(s.motion_dx[i]));
+    reach_y = std::max(reach_y, std::abs(s.motion_dy[i]));
+    offsets[i] = long(s.motion_dy[i]) * long(row) + long(s.motion_dx[i]) * c;
+  }
+  const int n = s.window;
+  for (int y = 0; y < h; ++y) {
+    uint8_t* o = dst + size_t(y) * row;
+    const bool interior_row = y >= reach_y && y + reach_y < h && w > 2 * reach_x;
+    const int x0 = interior_row ? reach_x : w, x1 = interior_row ? w - reach_x : w;
+    if (interior_row) {
+      const uint8_t* base = src + size_t(y) * row;
+      for (size_t e = size_t(x0) * c; e < size_t(x1) * c; ++e) {
+        int sum = 0;
+        for (int i = 0; i < n; ++i) sum += base[long(e) + offsets[i]];
+        o[e] = static_cast<uint8_t>((2 * sum + n) / (2 * n));
+      }
+    }
+    for (int x = 0; x < w; ++x) {
+      if (x == x0) x = x1;
+      if (x >= w) break;
+      for (int k = 0; k < c; ++k) o[size_t(x) * c + k] = MotionPixel(src, image_info, s, y, x, k);
+    }
+  }
+}
+
 // Channel shuffle and RGB shift on RGB(A): a permutation or one lookup table per channel.
 void ColorChannelsCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info,
                       uint8_t* dst) {
@@ -268,6 +381,12 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
 #endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
+  if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
+    return Median3x3Cpu(src, image_info, dst);
+  if (op == int(AugmentOp::kMedianBlur) && stage_params.window > 3)
+    return MedianHistogramCpu(src, image_info, stage_params.window, dst);
+  if (op == int(AugmentOp::kMotionBlur) && stage_params.window > 0)
+    return MotionBlurCpu(src, image_info, stage_params, dst);
   if ((op == int(AugmentOp::kSharpen) || op == int(AugmentOp::kEmboss)) && image_info.w > 2)
     return ReliefCpu(src, image_info, stage_params.relief, dst);
   if ((op == int(AugmentOp::kChannelShuffle) || op == int(AugmentOp::kRgbShift)) && image_info.c >= 3)
