@@ -1,6 +1,7 @@
 #include "cc/kernels/augment/augment_cpu.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -170,23 +171,29 @@ void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* 
     const uint8_t* rows[3] = {src + size_t(Reflect101(y - 1, h)) * row, src + size_t(y) * row,
                               src + size_t(Reflect101(y + 1, h)) * row};
     uint8_t* o = dst + size_t(y) * row;
-    // One flat loop over the interior's bytes (every channel alike), which vectorizes.
-    const uint8_t *up = rows[0], *mid = rows[1], *down = rows[2];
+    // One flat loop over the interior's bytes (every channel alike), which vectorizes: the
+    // weights are locals and the pointers restrict, or a store through `o` (a byte pointer,
+    // which may alias anything) would make the compiler reload them every iteration.
+    const uint8_t *__restrict up = rows[0], *__restrict mid = rows[1], *__restrict down = rows[2];
+    uint8_t* __restrict out = o;
+    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6], w7 = wt[7],
+                w8 = wt[8];
     for (size_t e = size_t(c); e < row - c; ++e) {
       float acc = 0.f;
-      acc += wt[0] * up[e - c];
-      acc += wt[1] * up[e];
-      acc += wt[2] * up[e + c];
-      acc += wt[3] * mid[e - c];
-      acc += wt[4] * mid[e];
-      acc += wt[5] * mid[e + c];
-      acc += wt[6] * down[e - c];
-      acc += wt[7] * down[e];
-      acc += wt[8] * down[e + c];
-      acc = acc >= 0.f ? (acc <= 255.f ? acc : 255.f) : 0.f;
-      // rintf's round-half-to-even without the libm call (exact for 0 <= acc < 2^23), so the
-      // loop vectorizes; the CUDA kernel's rintf gives the same value.
-      o[e] = static_cast<uint8_t>((acc + 8388608.f) - 8388608.f);
+      acc += w0 * up[e - c];
+      acc += w1 * up[e];
+      acc += w2 * up[e + c];
+      acc += w3 * mid[e - c];
+      acc += w4 * mid[e];
+      acc += w5 * mid[e + c];
+      acc += w6 * down[e - c];
+      acc += w7 * down[e];
+      acc += w8 * down[e + c];
+      // Rounded half to even by the 1.5 * 2^23 trick (exact for |acc| < 2^22), then clamped as
+      // integers: ReliefPixel clamps first and rounds with rintf, which gives the same value,
+      // and no float comparison is left to keep the loop from vectorizing.
+      const int rounded = static_cast<int>((acc + 12582912.f) - 12582912.f);
+      out[e] = static_cast<uint8_t>(std::min(std::max(rounded, 0), 255));
     }
     for (int x : {0, w - 1})
       for (int k = 0; k < c; ++k) o[x * c + k] = ReliefPixel(src, image_info, wt, y, x, k);
@@ -220,11 +227,15 @@ void Median3x3Cpu(const uint8_t* src, const AugmentImage& image_info, uint8_t* d
     ReplicatePadRow(src + size_t(y > 0 ? y - 1 : 0) * row, w, c, 1, up);
     ReplicatePadRow(src + size_t(y) * row, w, c, 1, mid);
     ReplicatePadRow(src + size_t(y + 1 < h ? y + 1 : h - 1) * row, w, c, 1, down);
-    for (size_t e = 0; e < padded; ++e) {
-      const uint8_t a = std::min(up[e], mid[e]), b = std::max(up[e], mid[e]);
-      lo[e] = std::min(a, down[e]);
-      hi[e] = std::max(b, down[e]);
-      md[e] = std::max(a, std::min(b, down[e]));
+    {  // restrict: the six rows are disjoint parts of the scratch
+      const uint8_t *__restrict u = up, *__restrict m = mid, *__restrict d = down;
+      uint8_t *__restrict l = lo, *__restrict md_ = md, *__restrict hg = hi;
+      for (size_t e = 0; e < padded; ++e) {
+        const uint8_t a = std::min(u[e], m[e]), b = std::max(u[e], m[e]);
+        l[e] = std::min(a, d[e]);
+        hg[e] = std::max(b, d[e]);
+        md_[e] = std::max(a, std::min(b, d[e]));
+      }
     }
     uint8_t* o = dst + size_t(y) * row;
     for (size_t e = 0; e < row; ++e) {
@@ -284,17 +295,24 @@ void MotionBlurCpu(const uint8_t* src, const AugmentImage& image_info, const Sta
     offsets[i] = long(s.motion_dy[i]) * long(row) + long(s.motion_dx[i]) * c;
   }
   const int n = s.window;
+  thread_local std::vector<int32_t> sums;
+  sums.resize(row);
+  // (2 * sum + n) / (2n) in float is the integer quotient: a whole quotient is exact, and
+  // otherwise it is at least 1/(2n) from the next whole number, far beyond float's error here.
+  const float divisor = float(2 * n);
   for (int y = 0; y < h; ++y) {
     uint8_t* o = dst + size_t(y) * row;
     const bool interior_row = y >= reach_y && y + reach_y < h && w > 2 * reach_x;
     const int x0 = interior_row ? reach_x : w, x1 = interior_row ? w - reach_x : w;
     if (interior_row) {
-      const uint8_t* base = src + size_t(y) * row;
-      for (size_t e = size_t(x0) * c; e < size_t(x1) * c; ++e) {
-        int sum = 0;
-        for (int i = 0; i < n; ++i) sum += base[long(e) + offsets[i]];
-        o[e] = static_cast<uint8_t>((2 * sum + n) / (2 * n));
+      const size_t begin = size_t(x0) * c, end = size_t(x1) * c;
+      int32_t* __restrict acc = sums.data();
+      for (size_t e = begin; e < end; ++e) acc[e] = n;
+      for (int i = 0; i < n; ++i) {  // one tap over the whole row at a time: flat loops
+        const uint8_t* __restrict tap = src + size_t(y) * row + offsets[i];
+        for (size_t e = begin; e < end; ++e) acc[e] += 2 * tap[e];
       }
+      for (size_t e = begin; e < end; ++e) o[e] = static_cast<uint8_t>(static_cast<int>(float(acc[e]) / divisor));
     }
     for (int x = 0; x < w; ++x) {
       if (x == x0) x = x1;
