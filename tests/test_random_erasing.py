@@ -94,3 +94,50 @@ def test_transform_passes_boxes_and_inference_is_identity():
         tga.RandomErasing(mode="noise")
     with pytest.raises(ValueError, match="area"):
         tga.augment.random_erasing(images, area=(0.5, 0.2))
+
+
+def test_min_box_visibility_drops_erased_boxes_and_keypoints():
+    """With `min_box_visibility`, a box keeps only if that much of it stays unerased, and a
+    keypoint only if no rectangle covers it (Albumentations' CoarseDropout): checked against
+    the rectangles the same seed draws (return_plan), computed in numpy. Without it (the
+    default), boxes and keypoints pass through as in timm."""
+    from tfgpuaug import targets as tg
+    images = tf.zeros([3, 40, 50, 3], tf.uint8)
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(0, 30, (3, 12, 2)).astype(np.float32)
+    wh = rng.uniform(3, 20, (3, 12, 2)).astype(np.float32)
+    boxes = np.concatenate([xy, np.minimum(xy + wh, [50, 40])], -1).reshape(-1, 4).astype(np.float32)
+    points = rng.uniform(0, 40, (3 * 20, 2)).astype(np.float32)
+    targets = tg.Targets(boxes=tf.RaggedTensor.from_row_lengths(boxes, [12, 12, 12]),
+                         box_fields={"labels": tf.RaggedTensor.from_row_lengths(np.arange(36), [12, 12, 12])},
+                         keypoints=tf.RaggedTensor.from_row_lengths(points, [20, 20, 20]))
+    dropped_boxes = dropped_points = 0
+    for seed in range(6):
+        t = tga.RandomErasing(probability=1.0, area=(0.1, 0.4), count=(1, 2), min_box_visibility=0.6)
+        s = tf.constant([seed, 5])
+        _, got = t.apply(images, targets, seed=s)
+        _, rects = tga.augment.random_erasing(images, 1.0, (0.1, 0.4), count=(1, 2), seed=s, return_plan=True)
+        rects = rects.numpy()
+        for i in range(3):
+            b = boxes[12 * i:12 * (i + 1)]
+            erased = np.zeros(12)
+            for y, x, h, w in rects[i]:
+                ow = np.clip(np.minimum(b[:, 2], x + w) - np.maximum(b[:, 0], x), 0, None)
+                oh = np.clip(np.minimum(b[:, 3], y + h) - np.maximum(b[:, 1], y), 0, None)
+                erased += ow * oh
+            area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+            keep = 1 - erased / area >= 0.6
+            np.testing.assert_allclose(got.boxes[i].numpy(), b[keep], rtol=1e-6)
+            np.testing.assert_array_equal(got.box_fields["labels"][i].numpy(), np.arange(12 * i, 12 * (i + 1))[keep])
+            p = points[20 * i:20 * (i + 1)]
+            covered = np.zeros(20, bool)
+            for y, x, h, w in rects[i]:
+                covered |= (p[:, 0] >= x) & (p[:, 0] < x + w) & (p[:, 1] >= y) & (p[:, 1] < y + h)
+            np.testing.assert_array_equal(got.keypoints[i].numpy(), p[~covered])
+            dropped_boxes += int((~keep).sum())
+            dropped_points += int(covered.sum())
+    assert dropped_boxes > 5 and dropped_points > 5  # the case is exercised
+    _, same = tga.RandomErasing(probability=1.0).apply(images, targets, seed=tf.constant([1, 2]))
+    assert same is targets  # the default passes annotations through
+    with pytest.raises(ValueError, match="min_box_visibility"):
+        tga.RandomErasing(min_box_visibility=1.5)

@@ -1014,6 +1014,12 @@ class RandomErasing(Transform):
         "pixel" (random per pixel).
       value: the fill of mode "const".
       count: (min, max) rectangles per erased sample.
+      min_box_visibility: None (default, as timm and torchvision): boxes and keypoints pass
+        through. A value in [0, 1] (Albumentations' CoarseDropout): a box keeps only if at
+        least this fraction of its area stays unerased, and a keypoint only if no rectangle
+        covers it; dropped boxes take their labels and other fields with them. Several
+        rectangles of one sample count their overlap with a box once each (an upper bound on
+        the erased area, so a box is dropped a little early where rectangles overlap).
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
@@ -1024,12 +1030,17 @@ class RandomErasing(Transform):
 
     def __init__(self, probability: float = 0.5, area: Range = (0.02, 1 / 3), min_aspect: float = 0.3,
                  max_aspect: Optional[float] = None, mode: str = "const", value: float = 0.0,
-                 count: Tuple[int, int] = (1, 1), seed: Optional[int] = None):
+                 count: Tuple[int, int] = (1, 1), min_box_visibility: Optional[float] = None,
+                 seed: Optional[int] = None):
         super().__init__(seed)
         from tfgpuaug.augment.random_erasing import check_random_erasing_args
         check_random_erasing_args(probability, tuple(area), min_aspect, max_aspect, mode, tuple(count))
+        if min_box_visibility is not None and not 0.0 <= min_box_visibility <= 1.0:
+            raise ValueError(f"min_box_visibility must be None or in [0, 1], got {min_box_visibility}")
         self.probability, self.area, self.min_aspect, self.max_aspect = probability, tuple(area), min_aspect, max_aspect
         self.mode, self.value, self.count = mode, value, tuple(count)
+        self.min_box_visibility = min_box_visibility
+        self.moves_targets = min_box_visibility is not None
 
     def __call__(self, images, seed=None, training: bool = True):
         if not training:
@@ -1040,11 +1051,43 @@ class RandomErasing(Transform):
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
-        return self(images, seed, training=training), targets
+        if (not training or targets is None or self.min_box_visibility is None
+                or (targets.boxes is None and targets.keypoints is None)):
+            return self(images, seed, training=training), targets
+        from tfgpuaug.augment.random_erasing import random_erasing
+        out, rects = random_erasing(images, self.probability, self.area, self.min_aspect, self.max_aspect,
+                                    self.mode, self.value, self.count, self._next_seed(seed), return_plan=True)
+        return out, _drop_erased(targets, rects, self.min_box_visibility)
 
     def get_config(self) -> dict:
         return dict(probability=self.probability, area=self.area, min_aspect=self.min_aspect,
-                    max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count, seed=self.seed)
+                    max_aspect=self.max_aspect, mode=self.mode, value=self.value, count=self.count,
+                    min_box_visibility=self.min_box_visibility, seed=self.seed)
+
+
+def _drop_erased(targets: tg.Targets, rects: tf.Tensor, min_visibility: float) -> tg.Targets:
+    """Targets without the boxes less than `min_visibility` visible after erasing `rects`
+    `[B, R, 4]` (y, x, h, w; zero size: unused) and without the keypoints they cover."""
+    top, left = rects[..., 0], rects[..., 1]
+    bottom, right = top + rects[..., 2], left + rects[..., 3]  # [B, R]
+    if targets.boxes is not None:
+        dense = tf.cast(targets.boxes.to_tensor(0.0), tf.float32)  # [B, N, 4] xyxy pixels
+        x1, y1, x2, y2 = (dense[..., i:i + 1] for i in range(4))  # [B, N, 1]
+        overlap_w = tf.maximum(tf.minimum(x2, right[:, None, :]) - tf.maximum(x1, left[:, None, :]), 0.0)
+        overlap_h = tf.maximum(tf.minimum(y2, bottom[:, None, :]) - tf.maximum(y1, top[:, None, :]), 0.0)
+        erased = tf.reduce_sum(overlap_w * overlap_h, axis=2)  # [B, N]
+        area = (x2 - x1)[..., 0] * (y2 - y1)[..., 0]
+        visible = tf.where(area > 0.0, 1.0 - erased / tf.maximum(area, 1e-12), 1.0)
+        keep = tf.RaggedTensor.from_tensor(visible >= min_visibility, lengths=targets.boxes.row_lengths())
+        targets = targets.keep_boxes(keep)
+    if targets.keypoints is not None:
+        points = tf.cast(targets.keypoints.to_tensor(-1.0), tf.float32)  # [B, K, 2] xy
+        x, y = points[..., 0:1], points[..., 1:2]
+        covered = tf.reduce_any((x >= left[:, None, :]) & (x < right[:, None, :]) &
+                                (y >= top[:, None, :]) & (y < bottom[:, None, :]), axis=2)
+        keep = tf.RaggedTensor.from_tensor(~covered, lengths=targets.keypoints.row_lengths())
+        targets = targets.replace(keypoints=tf.ragged.boolean_mask(targets.keypoints, keep))
+    return targets
 
 
 def _warp_with_targets(images, targets: Optional[tg.Targets], matrices: tf.Tensor, interpolation: str,
