@@ -13,7 +13,8 @@ from tfgpuaug.transforms import (  # noqa: E402
     GaussianBlur, GaussNoise,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
-    RandomFlip, RandomGamma, RandomIoUCrop, RandomSizedBBoxSafeCrop, RandomErasing, RandomPerspective, RandomResizedCrop, Resize,
+    RandomFlip, RandomGamma, RandomIoUCrop, RandomSizedBBoxSafeCrop, RandomErasing, RandomPerspective,
+    RandomResizedCrop, Resize,
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
@@ -27,7 +28,8 @@ __all__ = [
     "host_stage", "device_stage", "distribute", "skipped_images", "data_warnings",
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
-    "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur", "GaussNoise",
+    "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur",
+    "GaussNoise",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",

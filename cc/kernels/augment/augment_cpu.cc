@@ -174,10 +174,10 @@ void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* 
     // One flat loop over the interior's bytes (every channel alike), which vectorizes: the
     // weights are locals and the pointers restrict, or a store through `o` (a byte pointer,
     // which may alias anything) would make the compiler reload them every iteration.
-    const uint8_t *__restrict up = rows[0], *__restrict mid = rows[1], *__restrict down = rows[2];
+    const uint8_t* __restrict up = rows[0], * __restrict mid = rows[1], * __restrict down = rows[2];
     uint8_t* __restrict out = o;
-    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6], w7 = wt[7],
-                w8 = wt[8];
+    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6],
+                w7 = wt[7], w8 = wt[8];
     for (size_t e = size_t(c); e < row - c; ++e) {
       float acc = 0.f;
       acc += w0 * up[e - c];
@@ -228,8 +228,8 @@ void Median3x3Cpu(const uint8_t* src, const AugmentImage& image_info, uint8_t* d
     ReplicatePadRow(src + size_t(y) * row, w, c, 1, mid);
     ReplicatePadRow(src + size_t(y + 1 < h ? y + 1 : h - 1) * row, w, c, 1, down);
     {  // restrict: the six rows are disjoint parts of the scratch
-      const uint8_t *__restrict u = up, *__restrict m = mid, *__restrict d = down;
-      uint8_t *__restrict l = lo, *__restrict md_ = md, *__restrict hg = hi;
+      const uint8_t* __restrict u = up, * __restrict m = mid, * __restrict d = down;
+      uint8_t* __restrict l = lo, * __restrict md_ = md, * __restrict hg = hi;
       for (size_t e = 0; e < padded; ++e) {
         const uint8_t a = std::min(u[e], m[e]), b = std::max(u[e], m[e]);
         l[e] = std::min(a, d[e]);
@@ -267,7 +267,8 @@ void MedianHistogramCpu(const uint8_t* src, const AugmentImage& image_info, int 
       uint8_t* o = dst + size_t(y) * row + k;
       o[0] = uint8_t(median);
       for (int x = 1; x < w; ++x) {
-        const size_t out = size_t(std::max(x - r - 1, 0)) * c + k, in = size_t(std::min(x + r, w - 1)) * c + k;
+        const size_t out = size_t(std::max(x - r - 1, 0)) * c + k,
+                     in = size_t(std::min(x + r, w - 1)) * c + k;
         for (int i = 0; i < side; ++i) {
           const uint8_t gone = rows[i][out], come = rows[i][in];
           --hist[gone];
@@ -312,7 +313,8 @@ void MotionBlurCpu(const uint8_t* src, const AugmentImage& image_info, const Sta
         const uint8_t* __restrict tap = src + size_t(y) * row + offsets[i];
         for (size_t e = begin; e < end; ++e) acc[e] += 2 * tap[e];
       }
-      for (size_t e = begin; e < end; ++e) o[e] = static_cast<uint8_t>(static_cast<int>(float(acc[e]) / divisor));
+      for (size_t e = begin; e < end; ++e)
+        o[e] = static_cast<uint8_t>(static_cast<int>(float(acc[e]) / divisor));
     }
     for (int x = 0; x < w; ++x) {
       if (x == x0) x = x1;
