@@ -88,6 +88,10 @@ def test_solarize_add_and_cutout(photos):
     got = ops.solarize_add(photos, 40).numpy().astype(int)
     x = photos.astype(int)
     np.testing.assert_array_equal(got, np.where(x < 128, np.minimum(x + 40, 255), x))
+    # additions far outside int's range saturate, NaN adds nothing (once an undefined cast)
+    np.testing.assert_array_equal(ops.solarize_add(photos, 1e30).numpy(), np.where(x < 128, 255, x))
+    np.testing.assert_array_equal(ops.solarize_add(photos, -1e30).numpy(), np.where(x < 128, 0, x))
+    np.testing.assert_array_equal(ops.solarize_add(photos, float("nan")).numpy(), photos)
     centers = np.array([[0.5, 0.5], [0.0, 0.0], [1.0, 1.0], [0.25, 0.75]], np.float32)[: len(photos)]
     out = ops.cutout(photos, 20, centers=centers, fill_value=7).numpy()
     for img, o, (cy, cx) in zip(photos, out, centers):

@@ -143,7 +143,10 @@ TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_me
       for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(i < param ? i : 255 - i);
       return;
     case AugmentOp::kSolarizeAdd: {
-      const int add = static_cast<int>(floorf(param + 0.5f));
+      // Bounded before the cast (a float out of int's range, or NaN, is undefined behaviour
+      // there): any addition past +-255 saturates the same; NaN adds nothing.
+      const float bounded = param >= -256.f ? (param <= 256.f ? param : 256.f) : (param < -256.f ? -256.f : 0.f);
+      const int add = static_cast<int>(floorf(bounded + 0.5f));
       for (int i = 0; i < 256; ++i) {
         const int v = i < 128 ? i + add : i;
         lut[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
