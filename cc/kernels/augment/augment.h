@@ -145,7 +145,8 @@ TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_me
     case AugmentOp::kSolarizeAdd: {
       // Bounded before the cast (a float out of int's range, or NaN, is undefined behaviour
       // there): any addition past +-255 saturates the same; NaN adds nothing.
-      const float bounded = param >= -256.f ? (param <= 256.f ? param : 256.f) : (param < -256.f ? -256.f : 0.f);
+      const float bounded =
+          param >= -256.f ? (param <= 256.f ? param : 256.f) : (param < -256.f ? -256.f : 0.f);
       const int add = static_cast<int>(floorf(bounded + 0.5f));
       for (int i = 0; i < 256; ++i) {
         const int v = i < 128 ? i + add : i;
