@@ -27,37 +27,6 @@
 namespace tfgpuaug {
 namespace {
 
-// Progressive files may hold any number of scans; bound the work a file can demand.
-constexpr int kMaxScans = 1000;
-
-// Warnings that mean the pixels would be made up (gray fill) are errors here.
-bool IsDataLossWarning(int code) {
-  switch (code) {
-    case JWRN_JPEG_EOF:
-    case JWRN_HIT_MARKER:
-    case JWRN_HUFF_BAD_CODE:
-    case JWRN_MUST_RESYNC:
-    case JWRN_NOT_SEQUENTIAL:
-    case JWRN_BOGUS_PROGRESSION:
-      return true;
-    default:
-      return false;
-  }
-}
-
-void OnMessage(j_common_ptr cinfo, int level) {
-  if (level < 0 && IsDataLossWarning(cinfo->err->msg_code)) OnJpegError(cinfo);
-}
-
-void OnProgress(j_common_ptr cinfo) {
-  auto* d = reinterpret_cast<j_decompress_ptr>(cinfo);
-  if (d->input_scan_number > kMaxScans) {
-    auto* err = reinterpret_cast<JpegErrorManager*>(cinfo->err);
-    std::snprintf(err->message, sizeof(err->message), "progressive JPEG has more than %d scans", kMaxScans);
-    longjmp(err->jump, 1);
-  }
-}
-
 // Owns a decompressor; callers must setjmp on `err.jump` before any libjpeg call. The
 // destructor frees libjpeg's memory on every way out: a return, a longjmp to the setjmp (whose
 // frame then returns) or an exception.
@@ -70,9 +39,9 @@ struct Decompressor {
     cinfo.mem = nullptr;
     cinfo.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = OnJpegError;
-    err.pub.emit_message = OnMessage;
+    err.pub.emit_message = OnJpegMessage;
     err.message[0] = '\0';
-    progress.progress_monitor = OnProgress;
+    progress.progress_monitor = OnJpegProgress;
   }
   ~Decompressor() { jpeg_destroy_decompress(&cinfo); }
   Decompressor(const Decompressor&) = delete;

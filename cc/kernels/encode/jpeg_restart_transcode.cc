@@ -15,32 +15,6 @@
 namespace tfgpuaug {
 namespace {
 
-constexpr int kMaxScans = 1000;  // as the decoder: bound what a progressive file can demand
-
-// Warnings that mean made-up coefficients are errors: the rewrite must be exact.
-void OnMessage(j_common_ptr cinfo, int level) {
-  if (level >= 0) return;
-  switch (cinfo->err->msg_code) {
-    case JWRN_JPEG_EOF:
-    case JWRN_HIT_MARKER:
-    case JWRN_HUFF_BAD_CODE:
-    case JWRN_MUST_RESYNC:
-    case JWRN_NOT_SEQUENTIAL:
-    case JWRN_BOGUS_PROGRESSION:
-      OnJpegError(cinfo);
-    default:
-      return;
-  }
-}
-
-void OnProgress(j_common_ptr cinfo) {
-  if (cinfo->is_decompressor && reinterpret_cast<j_decompress_ptr>(cinfo)->input_scan_number > kMaxScans) {
-    auto* err = reinterpret_cast<JpegErrorManager*>(cinfo->err);
-    std::snprintf(err->message, sizeof(err->message), "progressive JPEG has more than %d scans", kMaxScans);
-    longjmp(err->jump, 1);
-  }
-}
-
 bool IsJfif(const jpeg_saved_marker_ptr m) {
   return m->marker == JPEG_APP0 && m->data_length >= 5 && std::memcmp(m->data, "JFIF\0", 5) == 0;
 }
@@ -63,9 +37,9 @@ struct Transcoder {
     src.err = jpeg_std_error(&err.pub);
     dst.err = &err.pub;
     err.pub.error_exit = OnJpegError;
-    err.pub.emit_message = OnMessage;
+    err.pub.emit_message = OnJpegMessage;
     err.message[0] = '\0';
-    progress.progress_monitor = OnProgress;
+    progress.progress_monitor = OnJpegProgress;
   }
   ~Transcoder() {
     jpeg_destroy_compress(&dst);
