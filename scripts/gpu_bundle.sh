@@ -53,7 +53,7 @@ ldd "$out"/module*/tfgpuaug_kernels*.so | awk '$3 ~ /^\// {print $3}' | while re
   esac
 done
 
-cp scripts/gpu_selfcheck.py scripts/gpu_bad_jpegs.py scripts/gpu_kernel_timing.py "$out/scripts/"
+cp scripts/gpu_selfcheck.py scripts/gpu_bad_jpegs.py scripts/gpu_kernel_timing.py scripts/gpu_restart_probe.py "$out/scripts/"
 cp tests/data/*.jpg "$out/tests/data/"
 cp tfgpuaug/_nvjpeg_path.py "$out/tfgpuaug/"
 

@@ -136,9 +136,17 @@ def run(k, report: Report, quick: bool = False) -> None:
     restart = open(os.path.join(ROOT, "tests", "data", "scene_420_restart.jpg"), "rb").read()
     h, w = k.decode(restart, 3).shape[:2]
     windows = [[h // 2, w // 3, h // 2, w // 2], [17, 0, 40, 33], [0, w - 50, h, 50]]
+    # The contract: a window equals the same decoder's full decode, cropped (bit for bit: the
+    # margin covers nvJPEG's chroma upsampling too). Against libjpeg only the max bound holds:
+    # on small, busy windows nvJPEG's mean difference reaches 1.6 with or without restart
+    # markers (measured on an H100, docs/gpu-runs/2026-11-26-h100-b.md).
+    (full,) = k.decode_gpu([restart], 3)
     outs, routes = k.decode_gpu([restart] * len(windows), 3, routes=True, windows=windows)
-    for window, out, route in zip(windows, outs, routes):
-        report.compare(f"decode restart-marked jpeg window {window}", k.decode(restart, 3, window), out, 32, 1.5)
+    for (y, x, wh, ww), out, route in zip(windows, outs, routes):
+        window = [y, x, wh, ww]
+        report.compare(f"decode restart-marked jpeg window {window} = full decode cropped",
+                       full[y:y + wh, x:x + ww], out, 0)
+        report.compare(f"decode restart-marked jpeg window {window} vs libjpeg", k.decode(restart, 3, window), out, 32)
         report.check(f"restart-marked jpeg window {window} went through nvJPEG", route == "nvjpeg", f"route {route}")
     sos = restart.index(b"\xff\xda")
     scan = sos + 2 + int.from_bytes(restart[sos + 2:sos + 4], "big")
@@ -147,7 +155,9 @@ def run(k, report: Report, quick: bool = False) -> None:
     report.check("restart crop: a far window of a file damaged elsewhere", route == "nvjpeg" and error == "",
                  f"route {route}, error {error!r}")
     if not error:
-        report.compare("restart crop: its pixels", k.decode(restart, 3, windows[0]), out, 32, 1.5)
+        y, x, wh, ww = windows[0]
+        report.compare("restart crop: its pixels = the clean file's full decode, cropped",
+                       full[y:y + wh, x:x + ww], out, 0)
     # corrupt JPEGs: the GPU decode reports each one the CPU decoder refuses (and only those)
     baseline = next(blob for blob in blobs if sequential_jpeg(blob))
     for name, cpu, route, gpu in gpu_bad_jpegs.probe(k, baseline):
