@@ -230,6 +230,16 @@ def run(k, report: Report, quick: bool = False) -> None:
             params, aux = np.full((b, 1), 4.0, np.float32), rng.random((b, 1, 2), dtype=np.float32)
             report.compare(f"augment channels={c} op {op}", k.augment_batch(imgs, ops, params, aux, 128.0, True),
                            k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
+    # hsv_shift with saturation and value shifts in levels (the loops below draw aux in [0, 1),
+    # which truncate to no shift), on 3 and 4 channels
+    hsv = np.full((b, 1), 30, np.int32)  # hsv_shift's id in cc/kernels/augment/augment.h
+    for hue, sat, val in ((-33.0, 25.5, -40.2), (12.6, -60.0, 35.0)):
+        aux = np.tile(np.array([[[sat, val]]], np.float32), (b, 1, 1))
+        for c in (3, 4):
+            imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+            report.compare(f"augment hsv_shift ({hue}, {sat}, {val}) channels={c}",
+                           k.augment_batch(imgs, hsv, np.full((b, 1), hue, np.float32), aux, 128.0, True),
+                           k.augment_batch_gpu(imgs, hsv, np.full((b, 1), hue, np.float32), aux, 128.0, True), 0)
     # every augment op, two stages per sample, several parameters
     for op in augment_op_ids(k):
         for param in (0.2, -0.35, 4.0, 30.0)[: 1 if quick else 4]:

@@ -111,7 +111,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.GaussianBlur(), tga.GaussNoise(), tga.Sharpen(), tga.Emboss(), tga.MedianBlur(), tga.MotionBlur(),
      tga.PCALighting(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
-     tga.Downscale(), tga.AugMix(), tga.CropMirrorNormalize()],
+     tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(), tga.CropMirrorNormalize()],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
         "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):

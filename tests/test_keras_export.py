@@ -161,6 +161,9 @@ TRANSFORM_ARGS = {
     "AugMix": dict(severity=4, mixture_width=2, chain_depth=2, alpha=0.5, all_ops=False, fill_value=5.0,
                    interpolation="nearest", seed=33),
     "Downscale": dict(scale=(0.3, 0.6), probability=0.9, seed=34),
+    "HueSaturationValue": dict(hue_shift=(-10.0, 15.0), sat_shift=25.0, val_shift=(-20.0, 5.0), probability=0.9,
+                               seed=35),
+    "RandomToneCurve": dict(scale=0.2, probability=0.9, seed=36),
 }
 
 

@@ -10,10 +10,10 @@ from tfgpuaug.image import (  # noqa: E402
     DEFAULT_MAX_PIXELS, add_jpeg_restart_markers, decode_animation, decode_image, image_shape)
 from tfgpuaug.transforms import (  # noqa: E402
     AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
-    GaussianBlur, GaussNoise,
+    GaussianBlur, GaussNoise, HueSaturationValue,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
-    RandomFlip, RandomGamma, RandomIoUCrop, RandomSizedBBoxSafeCrop, RandomErasing, RandomPerspective,
+    RandomFlip, RandomGamma, RandomIoUCrop, RandomToneCurve, RandomSizedBBoxSafeCrop, RandomErasing, RandomPerspective,
     RandomResizedCrop, Resize,
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
@@ -31,7 +31,7 @@ __all__ = [
     "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur",
     "GaussNoise",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
-    "RandomPhotometricDistort", "AugMix", "Downscale",
+    "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

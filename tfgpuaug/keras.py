@@ -225,6 +225,8 @@ Emboss = _layer(_t.Emboss)
 MedianBlur = _layer(_t.MedianBlur)
 MotionBlur = _layer(_t.MotionBlur)
 PCALighting = _layer(_t.PCALighting)
+HueSaturationValue = _layer(_t.HueSaturationValue)
+RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -279,4 +281,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
-          RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop)
+          RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
+          RandomToneCurve)

@@ -1416,6 +1416,68 @@ class RGBShift(_Photometric):
         return dict(shift=self.shift, probability=self.probability, seed=self.seed)
 
 
+class HueSaturationValue(_Photometric):
+    """`tfgpuaug.augment.random_hsv_shift` (Albumentations' HueSaturationValue) as a transform:
+    per sample, OpenCV's 8-bit HSV with the hue, saturation and value shifted by amounts uniform
+    in their ranges, with probability `probability`.
+
+    Args:
+      hue_shift: s for (-s, s), or (min, max), in OpenCV's hue units (180 a full turn), within
+        [-180, 180] (Albumentations' hue_shift_limit).
+      sat_shift: the same in levels, within [-255, 255] (sat_shift_limit).
+      val_shift: the same in levels, within [-255, 255] (val_shift_limit).
+      probability: probability that a sample is changed.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.HueSaturationValue(10, 20, 20)]))
+    """
+
+    def __init__(self, hue_shift: Union[float, Range] = 20.0, sat_shift: Union[float, Range] = 30.0,
+                 val_shift: Union[float, Range] = 20.0, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.color_curves import hsv_shift_ranges
+        from tfgpuaug.augment.photometric import _check_probability
+        self.hue_shift, self.sat_shift, self.val_shift = hsv_shift_ranges(hue_shift, sat_shift, val_shift)
+        _check_probability(probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.color_curves import random_hsv_shift
+        return random_hsv_shift(images, self.hue_shift, self.sat_shift, self.val_shift, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(hue_shift=self.hue_shift, sat_shift=self.sat_shift, val_shift=self.val_shift,
+                    probability=self.probability, seed=self.seed)
+
+
+class RandomToneCurve(_Photometric):
+    """`tfgpuaug.augment.random_tone_curve` (Albumentations' RandomToneCurve) as a transform: per
+    sample, a cubic Bezier tone curve with control heights `N(0.25, scale)` and `N(0.75, scale)`
+    on every channel, with probability `probability`.
+
+    Args:
+      scale: standard deviation of the two control points, in [0, 1].
+      probability: probability that a sample is changed.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, scale: float = 0.1, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.color_curves import check_tone_curve_args
+        check_tone_curve_args(scale, probability)
+        self.scale, self.probability = float(scale), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.color_curves import random_tone_curve
+        return random_tone_curve(images, self.scale, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(scale=self.scale, probability=self.probability, seed=self.seed)
+
+
 class ToGray(_Photometric):
     """`tfgpuaug.augment.to_gray` (Albumentations' ToGray, torchvision's RandomGrayscale) as a
     transform: a sample's RGB replaced by its luma, with probability `probability`.

@@ -2,6 +2,7 @@
 conditional execution and label-mixing augmentations."""
 from tfgpuaug.augment import ops
 from tfgpuaug.augment.augmix import augmix
+from tfgpuaug.augment.color_curves import random_hsv_shift, random_tone_curve
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
@@ -24,7 +25,7 @@ __all__ = [
     "rand_augment",
     "pca_lighting", "random_apply", "random_choice", "random_downscale", "random_emboss", "random_erasing",
     "random_gamma",
-    "random_gaussian_blur", "random_gaussian_noise", "random_median_blur", "random_motion_blur",
+    "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_median_blur", "random_motion_blur",
     "random_affine", "random_perspective",
-    "random_photometric_distort", "random_sharpen", "rgb_shift", "to_gray", "trivial_augment",
+    "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "to_gray", "trivial_augment",
 ]

@@ -246,3 +246,26 @@ def downscale(images, scale):
     down to round(size * scale) pixels a side, half to even, then back up. `scale` in (0, 1)
     (scalar or `[B]`); other values keep the image."""
     return _single("downscale", images, scale)
+
+
+def hsv_shift(images, hue_shift, sat_shift, val_shift):
+    """Albumentations' HueSaturationValue with fixed shifts (scalars or `[B]`): in OpenCV's 8-bit
+    HSV, hue + `hue_shift` modulo 180 (OpenCV's units, 2 degrees each; floored), saturation and
+    value + their shifts in levels (truncated toward zero, saturating; gray pixels stay gray),
+    back to RGB as OpenCV 4. Gray images get the value shift alone; alpha is kept."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    sat = tf.broadcast_to(tf.cast(sat_shift, tf.float32), [n])
+    val = tf.broadcast_to(tf.cast(val_shift, tf.float32), [n])
+    return _single("hsv_shift", images, hue_shift, tf.stack([sat, val], axis=1))
+
+
+def tone_curve(images, low, high):
+    """Albumentations' RandomToneCurve with fixed control points (scalars or `[B]`, clamped to
+    [0, 1]): the cubic Bezier from (0, 0) to (1, 1) with control heights `low` and `high`, as a
+    lookup table on every channel, rounded half to even."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    high = tf.broadcast_to(tf.cast(high, tf.float32), [n])
+    return _single("tone_curve", images, low, tf.stack([high, tf.zeros([n])], axis=1))
+

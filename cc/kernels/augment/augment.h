@@ -19,37 +19,39 @@ namespace tfgpuaug {
 
 // The augmentation ops, in id order: the one table behind the enum, the names the library
 // exports (TfGpuAug>AugmentOpNames) and Python's OP_IDS. Ids are stable: append only.
-#define TFGPUAUG_AUGMENT_OPS(X)                                                                \
-  X(kIdentity, "identity")                                                                     \
-  X(kAutoContrast, "auto_contrast")                                                            \
-  X(kEqualize, "equalize")                                                                     \
-  X(kInvert, "invert")                                                                         \
-  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */           \
-  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                              \
-  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                  \
-  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                               \
-  X(kColor, "color")              /* ImageEnhance factors */                                   \
-  X(kContrast, "contrast")                                                                     \
-  X(kBrightness, "brightness")                                                                 \
-  X(kSharpness, "sharpness")                                                                   \
-  X(kShearX, "shear_x") /* shear factor */                                                     \
-  X(kShearY, "shear_y")                                                                        \
-  X(kTranslateX, "translate_x") /* pixels */                                                   \
-  X(kTranslateY, "translate_y")                                                                \
-  X(kCutout, "cutout")                  /* square side in pixels, centre from aux */           \
-  X(kGrayscale, "grayscale")            /* parameter ignored */                                \
-  X(kHue, "hue")                        /* hue shift in turns (tf.image.adjust_hue's delta) */ \
-  X(kSaturation, "saturation")          /* saturation factor (tf.image.adjust_saturation) */   \
-  X(kGaussianNoise, "gaussian_noise")   /* standard deviation in levels; stream from aux */    \
-  X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */              \
-  X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */           \
-  X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */           \
-  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */        \
-  X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */               \
-  X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                \
-  X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */        \
-  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */     \
-  X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */
+#define TFGPUAUG_AUGMENT_OPS(X)                                                                          \
+  X(kIdentity, "identity")                                                                               \
+  X(kAutoContrast, "auto_contrast")                                                                      \
+  X(kEqualize, "equalize")                                                                               \
+  X(kInvert, "invert")                                                                                   \
+  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */                     \
+  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                                        \
+  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                            \
+  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                                         \
+  X(kColor, "color")              /* ImageEnhance factors */                                             \
+  X(kContrast, "contrast")                                                                               \
+  X(kBrightness, "brightness")                                                                           \
+  X(kSharpness, "sharpness")                                                                             \
+  X(kShearX, "shear_x") /* shear factor */                                                               \
+  X(kShearY, "shear_y")                                                                                  \
+  X(kTranslateX, "translate_x") /* pixels */                                                             \
+  X(kTranslateY, "translate_y")                                                                          \
+  X(kCutout, "cutout")                  /* square side in pixels, centre from aux */                     \
+  X(kGrayscale, "grayscale")            /* parameter ignored */                                          \
+  X(kHue, "hue")                        /* hue shift in turns (tf.image.adjust_hue's delta) */           \
+  X(kSaturation, "saturation")          /* saturation factor (tf.image.adjust_saturation) */             \
+  X(kGaussianNoise, "gaussian_noise")   /* standard deviation in levels; stream from aux */              \
+  X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */                        \
+  X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */                     \
+  X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */                     \
+  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */                  \
+  X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */                         \
+  X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                          \
+  X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */                  \
+  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */               \
+  X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */              \
+  X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */ \
+  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -74,7 +76,8 @@ TFGPUAUG_HD bool IsLutOp(int op) {
          op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kInvert) ||
          op == int(AugmentOp::kPosterize) || op == int(AugmentOp::kSolarize) ||
          op == int(AugmentOp::kSolarizeAdd) || op == int(AugmentOp::kContrast) ||
-         op == int(AugmentOp::kBrightness) || op == int(AugmentOp::kGamma);
+         op == int(AugmentOp::kBrightness) || op == int(AugmentOp::kGamma) ||
+         op == int(AugmentOp::kToneCurve);
 }
 
 TFGPUAUG_HD bool IsAffineOp(int op) {
@@ -89,15 +92,33 @@ TFGPUAUG_HD bool NeedsHistogram(int op) {
 }
 TFGPUAUG_HD bool NeedsLumaMean(int op) { return op == int(AugmentOp::kContrast); }
 
+// v clamped to [0, 1]; NaN gives 0.
+TFGPUAUG_HD float Clamped01(float v) { return v >= 0.f ? (v <= 1.f ? v : 1.f) : 0.f; }
+
 // PIL's Image.blend of 8-bit images: float interpolation, truncated, clipped.
 TFGPUAUG_HD uint8_t BlendPil(float from, float to, float alpha) {
   const float t = from + alpha * (to - from);
   return t <= 0.f ? 0 : (t >= 255.f ? 255 : static_cast<uint8_t>(t));
 }
 
+// Albumentations' RandomToneCurve: the cubic Bezier from (0, 0) to (1, 1) with control points
+// (1/3, low) and (2/3, high) at t = i / 255 (numpy's linspace: i * (1 / 255), 1 at the end),
+// times 255, rounded half to even and saturated. Double precision on both devices.
+TFGPUAUG_HD void ToneCurveLut(float low, float high, uint8_t* lut) {
+  const double lo = Clamped01(low), hi = Clamped01(high);
+  for (int i = 0; i < 256; ++i) {
+    const double t = i == 255 ? 1.0 : i * (1.0 / 255.0), u = 1.0 - t;
+    const double v = (3.0 * (u * u) * t * lo + 3.0 * u * (t * t) * hi + t * t * t) * 255.0;
+    const double r = rint(v);
+    lut[i] = static_cast<uint8_t>(r <= 0.0 ? 0.0 : (r >= 255.0 ? 255.0 : r));
+  }
+}
+
 // Lookup table of one channel for a point operation. `hist` is that channel's 256-bin
-// histogram (equalize, auto_contrast); `luma_mean` is PIL's rounded mean of the L image.
-TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_mean, uint8_t* lut) {
+// histogram (equalize, auto_contrast); `luma_mean` is PIL's rounded mean of the L image;
+// `aux0` the stage's first auxiliary number (tone_curve's second control point).
+TFGPUAUG_HD void BuildLut(int op, float param, float aux0, const uint32_t* hist, int luma_mean,
+                          uint8_t* lut) {
   switch (static_cast<AugmentOp>(op)) {
     case AugmentOp::kAutoContrast: {
       int lo = 0, hi = 255;
@@ -167,6 +188,9 @@ TFGPUAUG_HD void BuildLut(int op, float param, const uint32_t* hist, int luma_me
         const double v = floor(255.0 * pow(i / 255.0, double(param)) + 0.5);
         lut[i] = static_cast<uint8_t>(v > 255.0 ? 255.0 : v);
       }
+      return;
+    case AugmentOp::kToneCurve:
+      ToneCurveLut(param, aux0, lut);
       return;
     default:
       break;
@@ -285,6 +309,73 @@ TFGPUAUG_HD void HsvToRgb(float h, float s, float v, float* r, float* g, float* 
       *b = q;
       break;
   }
+}
+
+// OpenCV's 8-bit RGB -> HSV (cv2.COLOR_RGB2HSV): hue 0..179 in 2-degree steps, saturation
+// and value 0..255, in its fixed-point arithmetic (12 fraction bits; the two divisions
+// rounded, never a tie for 8-bit values). Equal to cv2 for all 2^24 colours (tested).
+TFGPUAUG_HD void RgbToHsvOpenCv(int r, int g, int b, int* h, int* s, int* v) {
+  const int mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
+  const int mn = r < g ? (r < b ? r : b) : (g < b ? g : b);
+  const int diff = mx - mn;
+  const int sdiv = mx ? (2 * (255 << 12) + mx) / (2 * mx) : 0;             // round((255 << 12) / v)
+  const int hdiv = diff ? (2 * (180 << 12) + 6 * diff) / (12 * diff) : 0;  // round((180 << 12) / 6 diff)
+  int hue = mx == r ? g - b : (mx == g ? b - r + 2 * diff : r - g + 4 * diff);
+  hue = (hue * hdiv + (1 << 11)) >> 12;  // an arithmetic shift (floor) for negative sums, as OpenCV
+  *h = hue < 0 ? hue + 180 : hue;
+  *s = (diff * sdiv + (1 << 11)) >> 12;
+  *v = mx;
+}
+
+// OpenCV's 8-bit HSV -> RGB (cv2.COLOR_HSV2RGB) as its x86-64 vector loop computes it (4.10
+// and 5.0 alike): float32 through sectors of 60 degrees, 1 - s h and 1 - s (1 - h) as fused
+// multiply-adds, times 255, truncated. Equal to cv2 for all 180 x 256 x 256 inputs in 32-pixel
+// blocks; OpenCV's scalar loop for the last (width mod 32) pixels of a row rounds instead, so
+// there cv2 can be one level higher.
+TFGPUAUG_HD void HsvToRgbOpenCv(int h, int s, int v, uint8_t* rgb) {
+  const float sf = float(s) * (1.f / 255.f), vf = float(v) * (1.f / 255.f);
+  float out[3] = {vf, vf, vf};
+  if (s != 0) {
+    float hh = float(h) * (6.f / 180.f);
+    int sector = static_cast<int>(floorf(hh));
+    hh -= float(sector);
+    sector %= 6;  // h < 180 here; OpenCV wraps larger ones the same way
+    const float tab[4] = {vf, vf * (1.f - sf), vf * fmaf(-sf, hh, 1.f), vf * fmaf(-sf, 1.f - hh, 1.f)};
+    // Per sector, the table entries of (r, g, b).
+    const uint8_t rgb_of[6][3] = {{0, 3, 1}, {2, 0, 1}, {1, 0, 3}, {1, 2, 0}, {3, 1, 0}, {0, 1, 2}};
+    for (int k = 0; k < 3; ++k) out[k] = tab[rgb_of[sector][k]];
+  }
+  for (int k = 0; k < 3; ++k) {
+    const float x = out[k] * 255.f;  // in [0, 255]: s and v are
+    rgb[k] = static_cast<uint8_t>(x <= 0.f ? 0.f : (x >= 255.f ? 255.f : x));
+  }
+}
+
+// Albumentations' HueSaturationValue on one pixel: OpenCV's HSV, the hue moved by `hue_add`
+// (an integer 0..179) modulo 180, saturation and value shifted by whole levels and saturated
+// (a gray pixel, saturation 0, stays gray), back to RGB.
+TFGPUAUG_HD void HsvShiftPixel(const uint8_t* px, int hue_add, int sat_add, int val_add, uint8_t* out) {
+  int h, s, v;
+  RgbToHsvOpenCv(px[0], px[1], px[2], &h, &s, &v);
+  h = (h + hue_add) % 180;
+  if (s != 0) s = s + sat_add < 0 ? 0 : (s + sat_add > 255 ? 255 : s + sat_add);
+  v = v + val_add < 0 ? 0 : (v + val_add > 255 ? 255 : v + val_add);
+  HsvToRgbOpenCv(h, s, v, out);
+}
+
+// hsv_shift's three shifts as integers, as Albumentations 2.0.8 applies float shifts: the hue
+// by floor (its table truncates (h + shift) mod 180), wrapped into 0..179; saturation and
+// value truncated toward zero (its int()), bounded to +-255 (NaN: 0).
+struct HsvShifts {
+  int hue, sat, val;
+};
+TFGPUAUG_HD HsvShifts HsvShiftsOf(float hue, float sat, float val) {
+  const float hue_turns = hue >= -1e6f && hue <= 1e6f ? floorf(hue) : 0.f;
+  int h = static_cast<int>(fmodf(hue_turns, 180.f));
+  h = h < 0 ? h + 180 : h;
+  const float s = truncf(sat >= -255.f ? (sat <= 255.f ? sat : 255.f) : (sat < -255.f ? -255.f : 0.f));
+  const float v = truncf(val >= -255.f ? (val <= 255.f ? val : 255.f) : (val < -255.f ? -255.f : 0.f));
+  return {h, static_cast<int>(s), static_cast<int>(v)};
 }
 
 // A counter-based uniform in (0, 1) for noise: same numbers on every device.
@@ -608,6 +699,19 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
                 sx = DownscaleSource(x, image_info.w, sw, scale);
       const uint8_t* from = src + (size_t(sy) * image_info.w + sx) * image_info.c;
       for (int k = 0; k < image_info.c; ++k) out[k] = from[k];
+      return;
+    }
+    case AugmentOp::kHsvShift: {
+      // No shift at all keeps the image, as Albumentations (the HSV round trip is lossy); a
+      // fractional one that truncates to none still makes the round trip, as there.
+      if (stage_params.param == 0.f && stage_params.aux[0] == 0.f && stage_params.aux[1] == 0.f) return;
+      const HsvShifts shift = HsvShiftsOf(stage_params.param, stage_params.aux[0], stage_params.aux[1]);
+      if (!color_channels) {  // gray: the value shift alone (Albumentations converts to RGB and back)
+        out[0] = static_cast<uint8_t>(
+            px[0] + shift.val < 0 ? 0 : (px[0] + shift.val > 255 ? 255 : px[0] + shift.val));
+        return;
+      }
+      HsvShiftPixel(px, shift.hue, shift.sat, shift.val, out);
       return;
     }
     case AugmentOp::kRgbShift: {
