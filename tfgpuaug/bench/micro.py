@@ -73,7 +73,8 @@ def run(blobs: List[bytes], batch: int, rounds: int = 3, iters: int = 5) -> List
               "sharpness": 1.3, "posterize": 4.0, "solarize": 128.0, "solarize_add": 40.0,
               "cutout": 40.0, "hue": 0.1, "saturation": 1.3, "gaussian_noise": 10.0,
               "gaussian_blur": 1.0, "gamma": 1.5, "channel_shuffle": 3.0, "rgb_shift": 20.0, "sharpen": 0.5,
-              "emboss": 0.5, "median_blur": 5.0, "motion_blur": 7.0, "downscale": 0.25}
+              "emboss": 0.5, "median_blur": 5.0, "motion_blur": 7.0, "downscale": 0.25,
+              "hsv_shift": 7.0, "tone_curve": 0.2}
     for name, op_id in aug_ops.OP_IDS.items():
         ids = tf.fill([n, 1], op_id)
         mags = tf.fill([n, 1], params.get(name, 0.0))
@@ -157,6 +158,8 @@ def albumentations_cases(images: np.ndarray) -> List[tuple]:
         "posterize": lambda: A.Posterize(num_bits=4, p=1.0),
         "invert": lambda: A.InvertImg(p=1.0),
         "equalize": lambda: A.Equalize(p=1.0),
+        "hsv_shift": lambda: A.HueSaturationValue((7, 7), (0, 0), (0, 0), p=1.0),
+        "tone_curve": lambda: A.RandomToneCurve(scale=0.1, p=1.0),
     }
     cases = []
     for name, make in makers.items():

@@ -87,6 +87,96 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
 
 namespace {
 
+// The two reciprocal tables of RgbToHsvOpenCv (the same function's values, so the lookups
+// give its divisions' results).
+struct HsvReciprocalTables {
+  alignas(32) int sat[256];
+  alignas(32) int hue[256];
+  HsvReciprocalTables() {
+    for (int i = 0; i < 256; ++i) {
+      sat[i] = HsvSatReciprocal(i);
+      hue[i] = HsvHueReciprocal(i);
+    }
+  }
+};
+
+__attribute__((target("avx2"))) inline __m256i Clamp255(__m256i x) {
+  return _mm256_min_epi32(_mm256_max_epi32(x, _mm256_setzero_si256()), _mm256_set1_epi32(255));
+}
+
+}  // namespace
+
+// hsv_shift of eight pixels per step: RgbToHsvOpenCv's integer math on int32 lanes, the
+// shifts of HsvShiftPixel, and HsvToRgbOpenCv's float operations in the same order (fmaf as
+// vfnmadd, its sector table as selects, the truncation as cvttps).
+__attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add,
+                                                      int sat_add, int val_add, uint8_t* dst) {
+  static const HsvReciprocalTables tables;
+  const __m256i zero = _mm256_setzero_si256(), c180 = _mm256_set1_epi32(180),
+                half = _mm256_set1_epi32(1 << 11);
+  const __m256 one = _mm256_set1_ps(1.f), inv255 = _mm256_set1_ps(1.f / 255.f);
+  const __m256 hscale = _mm256_set1_ps(6.f / 180.f), c255 = _mm256_set1_ps(255.f);
+  for (size_t i0 = 0; i0 < n; i0 += 8) {
+    const int lanes = n - i0 < 8 ? int(n - i0) : 8;
+    alignas(32) int in[3][8] = {};
+    for (int l = 0; l < lanes; ++l)
+      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
+    const __m256i r = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[0]));
+    const __m256i g = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[1]));
+    const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[2]));
+    const __m256i mx = _mm256_max_epi32(r, _mm256_max_epi32(g, b));
+    const __m256i diff = _mm256_sub_epi32(mx, _mm256_min_epi32(r, _mm256_min_epi32(g, b)));
+    const __m256i is_r = _mm256_cmpeq_epi32(mx, r);
+    const __m256i is_g = _mm256_andnot_si256(is_r, _mm256_cmpeq_epi32(mx, g));
+    const __m256i from_g = _mm256_add_epi32(_mm256_sub_epi32(b, r), _mm256_slli_epi32(diff, 1));
+    const __m256i from_b = _mm256_add_epi32(_mm256_sub_epi32(r, g), _mm256_slli_epi32(diff, 2));
+    const __m256i num =
+        _mm256_blendv_epi8(_mm256_blendv_epi8(from_b, from_g, is_g), _mm256_sub_epi32(g, b), is_r);
+    const __m256i hdiv = _mm256_i32gather_epi32(tables.hue, diff, 4);
+    const __m256i sdiv = _mm256_i32gather_epi32(tables.sat, mx, 4);
+    __m256i h = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(num, hdiv), half), 12);
+    h = _mm256_add_epi32(h, _mm256_and_si256(_mm256_cmpgt_epi32(zero, h), c180));
+    __m256i s = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, sdiv), half), 12);
+    // the shifts: (h + hue_add) % 180 with both below 180; gray (s = 0) stays gray
+    h = _mm256_add_epi32(h, _mm256_set1_epi32(hue_add));
+    h = _mm256_sub_epi32(h, _mm256_andnot_si256(_mm256_cmpgt_epi32(c180, h), c180));
+    s = _mm256_andnot_si256(_mm256_cmpeq_epi32(s, zero),
+                            Clamp255(_mm256_add_epi32(s, _mm256_set1_epi32(sat_add))));
+    const __m256i v = Clamp255(_mm256_add_epi32(mx, _mm256_set1_epi32(val_add)));
+    // HsvToRgbOpenCv
+    const __m256 sf = _mm256_mul_ps(_mm256_cvtepi32_ps(s), inv255);
+    const __m256 vf = _mm256_mul_ps(_mm256_cvtepi32_ps(v), inv255);
+    const __m256 hh = _mm256_mul_ps(_mm256_cvtepi32_ps(h), hscale);
+    const __m256 floor_hh = _mm256_floor_ps(hh);
+    const __m256i sector = _mm256_cvttps_epi32(floor_hh);  // 0..5: h < 180
+    const __m256 frac = _mm256_sub_ps(hh, floor_hh);
+    const __m256 t1 = _mm256_mul_ps(vf, _mm256_sub_ps(one, sf));
+    const __m256 t2 = _mm256_mul_ps(vf, _mm256_fnmadd_ps(sf, frac, one));
+    const __m256 t3 = _mm256_mul_ps(vf, _mm256_fnmadd_ps(sf, _mm256_sub_ps(one, frac), one));
+    const __m256 s0 = SectorIs(sector, 0), s1 = SectorIs(sector, 1), s2 = SectorIs(sector, 2);
+    const __m256 s3 = SectorIs(sector, 3), s4 = SectorIs(sector, 4);
+    // (r, g, b) per sector: 0 (v, t3, t1), 1 (t2, v, t1), 2 (t1, v, t3), 3 (t1, t2, v), 4 (t3, t1, v), 5 (v,
+    // t1, t2)
+    const __m256 out_r = Select(s0, vf, Select(s1, t2, Select(_mm256_or_ps(s2, s3), t1, Select(s4, t3, vf))));
+    const __m256 out_g = Select(s0, t3, Select(_mm256_or_ps(s1, s2), vf, Select(s3, t2, t1)));
+    const __m256 out_b =
+        Select(_mm256_or_ps(s0, s1), t1, Select(s2, t3, Select(_mm256_or_ps(s3, s4), vf, t2)));
+    alignas(32) int out[3][8];
+    const __m256 rgb[3] = {out_r, out_g, out_b};
+    for (int k = 0; k < 3; ++k) {
+      const __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), _mm256_setzero_ps()), c255);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(x));
+    }
+    for (int l = 0; l < lanes; ++l) {
+      uint8_t* o = dst + (i0 + l) * c;
+      for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
+      for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
+    }
+  }
+}
+
+namespace {
+
 // HashUniform of augment.h on eight indices.
 __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256i index) {
   __m256i x = _mm256_xor_si256(_mm256_set1_epi32(int(seed * 0x9E3779B9u)),

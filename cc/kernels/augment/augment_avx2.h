@@ -15,6 +15,10 @@ namespace tfgpuaug {
 // Hue shift (hue = true; param in turns) or saturation scale of n pixels of c >= 3 channels.
 void HueSaturationAvx2(const uint8_t* src, size_t n, int c, bool hue, float param, uint8_t* dst);
 
+// hsv_shift (HsvShiftPixel) of n pixels of c >= 3 channels by whole-level shifts (HsvShiftsOf).
+// Needs CpuHasAvx2Fma().
+void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add, int val_add, uint8_t* dst);
+
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
 #endif

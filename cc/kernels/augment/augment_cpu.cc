@@ -396,6 +396,11 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
 #if TFGPUAUG_HAVE_AVX2_LOOPS
   if ((op == int(AugmentOp::kHue) || op == int(AugmentOp::kSaturation)) && image_info.c >= 3 && CpuHasAvx2())
     return HueSaturationAvx2(src, n, image_info.c, op == int(AugmentOp::kHue), param, dst);
+  if (op == int(AugmentOp::kHsvShift) && image_info.c >= 3 && CpuHasAvx2Fma() &&
+      !(param == 0.f && aux[0] == 0.f && aux[1] == 0.f)) {  // no shift: the per-pixel path's copy
+    const HsvShifts shift = HsvShiftsOf(param, aux[0], aux[1]);
+    return HsvShiftAvx2(src, n, image_info.c, shift.hue, shift.sat, shift.val, dst);
+  }
   if (op == int(AugmentOp::kGaussianNoise) && CpuHasAvx2())
     return GaussianNoiseAvx2(src, n * image_info.c, stage_params.seed, param, dst);
 #endif

@@ -42,6 +42,13 @@ inline bool CpuHasAvx2() {
   return has;
 }
 
+// Whether this CPU also has FMA (every AVX2 CPU but a few early VIA ones), for loops whose
+// per-pixel math uses fmaf; TFGPUAUG_DISABLE_AVX2 turns those off too.
+inline bool CpuHasAvx2Fma() {
+  static const bool has = CpuHasAvx2() && __builtin_cpu_supports("fma");
+  return has;
+}
+
 // Eight bytes at p as eight floats.
 __attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
