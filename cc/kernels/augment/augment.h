@@ -314,12 +314,9 @@ TFGPUAUG_HD void HsvToRgb(float h, float s, float v, float* r, float* g, float* 
 // OpenCV's 8-bit RGB -> HSV (cv2.COLOR_RGB2HSV): hue 0..179 in 2-degree steps, saturation
 // and value 0..255, in its fixed-point arithmetic (12 fraction bits; the two divisions
 // rounded, never a tie for 8-bit values). Equal to cv2 for all 2^24 colours (tested).
-TFGPUAUG_HD int HsvSatReciprocal(int v) {
-  return v ? (2 * (255 << 12) + v) / (2 * v) : 0;
-}                                             // round((255 << 12) / v)
-TFGPUAUG_HD int HsvHueReciprocal(int diff) {  // round((180 << 12) / (6 diff))
-  return diff ? (2 * (180 << 12) + 6 * diff) / (12 * diff) : 0;
-}
+// round((255 << 12) / v) and round((180 << 12) / (6 diff)), 0 for 0.
+TFGPUAUG_HD int HsvSatReciprocal(int v) { return v ? (2 * (255 << 12) + v) / (2 * v) : 0; }
+TFGPUAUG_HD int HsvHueReciprocal(int diff) { return diff ? (2 * (180 << 12) + 6 * diff) / (12 * diff) : 0; }
 
 TFGPUAUG_HD void RgbToHsvOpenCv(int r, int g, int b, int* h, int* s, int* v) {
   const int mx = r > g ? (r > b ? r : b) : (g > b ? g : b);
