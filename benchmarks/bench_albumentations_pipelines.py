@@ -1,0 +1,123 @@
+"""Each pixel-level stage in a tf.data pipeline, as users run each library, side by side in one
+run (issue 36's comparison): tfgpuaug's stage on batches of 64 in a map; Albumentations'
+transform per image through `tf.numpy_function` in a parallel map before batching (how a TF
+user calls it); Keras 3's layer on batches where Keras has one. The same decoded 224x224
+sample images feed every pipeline (cached in memory), every transform always applies, and the
+"none" row is the same pipeline with no stage (its floor).
+
+    python benchmarks/bench_albumentations_pipelines.py [--data DIR] [--rounds 3] [--json out.json]
+
+Needs `albumentations` (a benchmark-only dependency: pip install albumentations); Keras rows
+come with TensorFlow's Keras 3.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+
+import keras
+import numpy as np
+import tensorflow as tf
+from absl import app, flags
+
+import anchors  # benchmarks/anchors (this script's folder is on sys.path)
+import tfgpuaug as tga
+from tfgpuaug.bench import timing
+
+_DATA = flags.DEFINE_string("data", None, "Image folder (default: shared ImageNet sample).")
+_COUNT = flags.DEFINE_integer("count", 256, "Images decoded and resized once.")
+_ROUNDS = flags.DEFINE_integer("rounds", 3, "Timed rounds (median reported).")
+_BATCH = flags.DEFINE_integer("batch_size", 64, "Batch size.")
+_OPS = flags.DEFINE_list("ops", None, "Only these rows (default: all).")
+_JSON = flags.DEFINE_string("json", None, "Write results to this JSON file.")
+
+AUTOTUNE = tf.data.AUTOTUNE
+AUG = tga.augment
+
+
+def stages(A):
+    """op -> (tfgpuaug's batched stage fn(x, seed), Albumentations' transform, Keras layer or None),
+    with the same fixed parameters where both libraries take them."""
+    L = keras.layers
+    return {
+        "sharpen": (lambda x, s: AUG.random_sharpen(x, (0.5, 0.5), (1.0, 1.0), 1.0, s),
+                    A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0), None),
+        "emboss": (lambda x, s: AUG.random_emboss(x, (0.5, 0.5), (0.7, 0.7), 1.0, s),
+                   A.Emboss(alpha=(0.5, 0.5), strength=(0.7, 0.7), p=1.0), None),
+        "median_blur 5": (lambda x, s: AUG.random_median_blur(x, (5, 5), 1.0, s), A.MedianBlur((5, 5), p=1.0), None),
+        "motion_blur 7": (lambda x, s: AUG.random_motion_blur(x, (7, 7), probability=1.0, seed=s),
+                          A.MotionBlur((7, 7), p=1.0), None),
+        "gaussian_blur": (lambda x, s: AUG.random_gaussian_blur(x, (1.0, 1.0), 1.0, s),
+                          A.GaussianBlur(blur_limit=(7, 7), sigma_limit=(1.0, 1.0), p=1.0),
+                          L.RandomGaussianBlur(factor=1.0, kernel_size=7, sigma=1.0)),
+        "downscale 0.25": (lambda x, s: AUG.random_downscale(x, (0.25, 0.25), 1.0, s),
+                           A.Downscale(scale_range=(0.25, 0.25), p=1.0), None),
+        "gamma 1.5": (lambda x, s: AUG.random_gamma(x, (1.5, 1.5), 1.0, s), A.RandomGamma((150, 150), p=1.0), None),
+        "channel_shuffle": (lambda x, s: AUG.channel_shuffle(x, 1.0, s), A.ChannelShuffle(p=1.0), None),
+        "rgb_shift 20": (lambda x, s: AUG.rgb_shift(x, 20.0, 1.0, s),
+                         A.RGBShift((-20, 20), (-20, 20), (-20, 20), p=1.0), None),
+        "gauss_noise 10": (lambda x, s: AUG.random_gaussian_noise(x, (10.0, 10.0), 1.0, s),
+                           A.GaussNoise(std_range=(10 / 255, 10 / 255), p=1.0), None),
+        "to_gray": (lambda x, s: AUG.to_gray(x, 1.0, s), A.ToGray(p=1.0), L.RandomGrayscale(factor=1.0)),
+        "hue_saturation_value": (lambda x, s: AUG.random_hsv_shift(x, 20.0, 30.0, 20.0, 1.0, s),
+                                 A.HueSaturationValue(20, 30, 20, p=1.0), None),
+        "tone_curve": (lambda x, s: AUG.random_tone_curve(x, 0.1, 1.0, s), A.RandomToneCurve(scale=0.1, p=1.0), None),
+    }
+
+
+def main(argv):
+    del argv
+    import albumentations as A
+    blobs, files = timing.load_images(_DATA.value or anchors.sample_data_dir(), jpeg_only=True)
+    blobs = tf.constant(blobs[:_COUNT.value])
+    images = tf.stack([tga.resize_center_crop(tga.decode_image(b), 224, 224) for b in blobs])
+    b = _BATCH.value
+
+    def source():
+        return tf.data.Dataset.from_tensor_slices(images).cache().repeat()
+
+    def finish(ds):
+        return ds.map(lambda x: tf.reduce_sum(tf.cast(x[:, 0, 0], tf.int32))).prefetch(AUTOTUNE)
+
+    def batched(fn):
+        return lambda seed: finish(source().batch(b, drop_remainder=True).map(
+            lambda x: fn(x, tf.constant([seed, 7], tf.int64)), num_parallel_calls=AUTOTUNE))
+
+    def albumentations(transform):
+        def call(img: np.ndarray) -> np.ndarray:
+            return transform(image=img)["image"]
+
+        def one(x):
+            y = tf.numpy_function(call, [x], tf.uint8)
+            return tf.ensure_shape(y, x.shape)
+        return lambda seed: finish(source().map(one, num_parallel_calls=AUTOTUNE).batch(b, drop_remainder=True))
+
+    def keras_layer(layer):
+        return batched(lambda x, s: layer(tf.cast(x, tf.float32), training=True))
+
+    makers = {"none: tfgpuaug": batched(lambda x, s: x)}
+    for op, (ours, theirs, layer) in stages(A).items():
+        if _OPS.value and op not in _OPS.value:
+            continue
+        makers[f"{op}: tfgpuaug"] = batched(ours)
+        makers[f"{op}: albumentations"] = albumentations(theirs)
+        if layer is not None:
+            makers[f"{op}: keras"] = keras_layer(layer)
+    print(f"{images.shape[0]} images of 224x224 from {os.path.dirname(files[0])}; batch {b}; "
+          f"{os.cpu_count()} cores; albumentations {A.__version__}; median of {_ROUNDS.value} interleaved rounds")
+    rates = timing.interleaved_images_per_second(makers, max(int(images.shape[0]), 10 * b), _ROUNDS.value, b)
+    results = []
+    for name, rate in rates.items():
+        op = name.split(":")[0]
+        ours = rates[f"{op}: tfgpuaug"]
+        results.append(dict(pipeline=name, images_per_s=round(rate, 1), tfgpuaug_ratio=round(ours / rate, 2)))
+        print(f"{name:40s} {rate:9.1f} img/s   tfgpuaug is {ours / rate:5.2f}x")
+    if _JSON.value:
+        with open(_JSON.value, "w") as f:
+            json.dump(dict(machine=platform.platform(), cores=os.cpu_count(), images=int(images.shape[0]),
+                           albumentations=A.__version__, results=results), f, indent=1)
+
+
+if __name__ == "__main__":
+    app.run(main)
