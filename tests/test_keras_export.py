@@ -164,6 +164,8 @@ TRANSFORM_ARGS = {
     "HueSaturationValue": dict(hue_shift=(-10.0, 15.0), sat_shift=25.0, val_shift=(-20.0, 5.0), probability=0.9,
                                seed=35),
     "RandomToneCurve": dict(scale=0.2, probability=0.9, seed=36),
+    "CropNonEmptyMaskIfExists": dict(size=(24, 20), method="nearest", seed=37),
+    "AtLeastOneBBoxRandomCrop": dict(size=(20, 24), erosion_factor=0.3, seed=38),
 }
 
 

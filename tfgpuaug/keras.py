@@ -17,6 +17,7 @@ import logging
 import keras
 import tensorflow as tf
 
+from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
 _PACKAGE = "tfgpuaug"
@@ -226,6 +227,8 @@ MedianBlur = _layer(_t.MedianBlur)
 MotionBlur = _layer(_t.MotionBlur)
 PCALighting = _layer(_t.PCALighting)
 HueSaturationValue = _layer(_t.HueSaturationValue)
+CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
+AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -282,4 +285,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
-          RandomToneCurve)
+          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop)
