@@ -166,6 +166,7 @@ TRANSFORM_ARGS = {
     "RandomToneCurve": dict(scale=0.2, probability=0.9, seed=36),
     "CropNonEmptyMaskIfExists": dict(size=(24, 20), method="nearest", seed=37),
     "AtLeastOneBBoxRandomCrop": dict(size=(20, 24), erosion_factor=0.3, seed=38),
+    "DetectionMixUp": dict(alpha=8.0, probability=0.9, seed=39),
 }
 
 

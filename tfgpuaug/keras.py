@@ -17,6 +17,7 @@ import logging
 import keras
 import tensorflow as tf
 
+from tfgpuaug import detection_mixup as _dm
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -229,6 +230,7 @@ PCALighting = _layer(_t.PCALighting)
 HueSaturationValue = _layer(_t.HueSaturationValue)
 CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
 AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
+DetectionMixUp = _layer(_dm.DetectionMixUp)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -285,4 +287,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
-          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop)
+          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp)
