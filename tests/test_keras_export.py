@@ -167,6 +167,7 @@ TRANSFORM_ARGS = {
     "CropNonEmptyMaskIfExists": dict(size=(24, 20), method="nearest", seed=37),
     "AtLeastOneBBoxRandomCrop": dict(size=(20, 24), erosion_factor=0.3, seed=38),
     "DetectionMixUp": dict(alpha=8.0, probability=0.9, seed=39),
+    "MaskDropout": dict(max_objects=(1, 3), fill=9.0, fill_mask=0, min_box_visibility=0.2, probability=0.9, seed=40),
 }
 
 

@@ -18,6 +18,7 @@ from tfgpuaug.transforms import (  # noqa: E402
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug.targeted_crops import AtLeastOneBBoxRandomCrop, CropNonEmptyMaskIfExists  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
+from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -34,7 +35,7 @@ __all__ = [
     "GaussNoise",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
-    "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp",
+    "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

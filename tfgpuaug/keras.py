@@ -18,6 +18,7 @@ import keras
 import tensorflow as tf
 
 from tfgpuaug import detection_mixup as _dm
+from tfgpuaug import mask_dropout as _md
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -231,6 +232,7 @@ HueSaturationValue = _layer(_t.HueSaturationValue)
 CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
 AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
+MaskDropout = _layer(_md.MaskDropout)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -287,4 +289,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
-          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp)
+          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
+          MaskDropout)
