@@ -3,7 +3,7 @@ kept. The draws (partner, ratio, whether a sample mixes) are one function, the m
 so tests check the pixels against the draws."""
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Sequence
+from typing import NamedTuple, Optional, Sequence, Union
 
 import tensorflow as tf
 
@@ -53,7 +53,8 @@ class DetectionMixUp(Transform):
             raise ValueError(f"probability must be in [0, 1], got {probability}")
         self.alpha, self.probability = float(alpha), float(probability)
 
-    def draws(self, n, seed: Seed = None) -> MixDraws:
+    def draws(self, n: Union[int, tf.Tensor], seed: Seed = None) -> MixDraws:
+        """The draws of a batch of `n` (the same seed gives the same draws as `apply`)."""
         s_ratio, s_order, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
         order = tf.cast(tf.random.experimental.index_shuffle(tf.range(n, dtype=tf.int64), s_order,
                                                              tf.cast(n, tf.int64) - 1), tf.int32)
