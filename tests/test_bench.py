@@ -13,7 +13,8 @@ def _run(tmp_path, *args):
     out = tmp_path / "bench.json"
     run = subprocess.run([sys.executable, "-m", "tfgpuaug.bench", "--quick", f"--json={out}",
                           "--anchors=benchmarks/anchors", *args],
-                         cwd=ROOT, capture_output=True, text=True, timeout=900)
+                         cwd=ROOT, capture_output=True, text=True, timeout=900,
+                         env=dict(os.environ, TFGPUAUG_BENCH_RSS_RUNS="1"))  # one process per pipeline
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
     return json.loads(out.read_text()), run.stdout
 

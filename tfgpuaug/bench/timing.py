@@ -131,7 +131,9 @@ def interleaved_images_per_second(makers: dict[str, Callable[[int], tf.data.Data
     return {name: statistics.median(r) for name, r in rates.items()}
 
 
-RSS_RUNS = 3           # processes per pipeline; the maximum is reported (the peak is bimodal)
+# processes per pipeline; the maximum is reported (the peak is bimodal). The tests set 1: they
+# check that the measurement works, not its value.
+RSS_RUNS = int(os.environ.get("TFGPUAUG_BENCH_RSS_RUNS", "3"))
 RSS_MIN_BATCHES = 100  # batches per process
 
 
