@@ -9,7 +9,8 @@ from typing import Sequence, Tuple, Union
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment.photometric import Output, Range, _check_probability, _draws, _one_stage
+from tfgpuaug.augment.photometric import (Output, Range, _check_probability, _draws, _one_stage,
+                                          three_shift_stage)
 
 Limit = Union[float, Sequence[float]]
 
@@ -48,12 +49,7 @@ def random_hsv_shift(images: Images, hue_shift: Limit = 20.0, sat_shift: Limit =
     """
     ranges = hsv_shift_ranges(hue_shift, sat_shift, val_shift)
     _check_probability(probability)
-    images, n, (s_value, s_apply) = _draws(images, seed, 2)
-    low = tf.constant([r[0] for r in ranges], tf.float32)
-    high = tf.constant([r[1] for r in ranges], tf.float32)
-    shifts = low + (high - low) * tf.random.stateless_uniform([n, 3], s_value)
-    apply = tf.random.stateless_uniform([n], s_apply) < probability
-    return _one_stage(images, "hsv_shift", shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
+    return three_shift_stage(images, "hsv_shift", ranges, probability, seed, return_plan)
 
 
 def check_tone_curve_args(scale: float, probability: float) -> None:

@@ -117,12 +117,19 @@ def rgb_shift(images: Images, shift: Union[float, Sequence] = 20.0, probability:
     """
     ranges = rgb_shift_ranges(shift)
     check_rgb_shift_args(ranges, probability)
+    return three_shift_stage(images, "rgb_shift", ranges, probability, seed, return_plan)
+
+
+def three_shift_stage(images, name: str, ranges: Sequence[Range], probability: float, seed: Seed,
+                      return_plan: bool) -> Output:
+    """One stage of op `name` whose three per-sample values are uniform in `ranges`: the first
+    is the stage's parameter, the other two its aux numbers (rgb_shift, hsv_shift)."""
     images, n, (s_value, s_apply) = _draws(images, seed, 2)
     low = tf.constant([r[0] for r in ranges], tf.float32)
     high = tf.constant([r[1] for r in ranges], tf.float32)
     shifts = low + (high - low) * tf.random.stateless_uniform([n, 3], s_value)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
-    return _one_stage(images, "rgb_shift", shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
+    return _one_stage(images, name, shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
 
 
 def check_range(name: str, values: Range, low: float, high: float = float("inf")) -> None:
