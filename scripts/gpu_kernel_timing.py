@@ -53,6 +53,8 @@ def main() -> int:
     ops = rng.choice(augment_op_ids(k), (b, 2)).astype(np.int32)
     params = np.full((b, 2), 9.0, np.float32)
     aux = rng.random((b, 2, 2), dtype=np.float32)
+    yy, xx = np.mgrid[:224, :224].astype(np.float32)
+    maps = np.tile(np.stack([xx + 3.5 * np.sin(yy / 9), yy + 3.5 * np.cos(xx / 11)], -1)[None], (b, 1, 1, 1))
     blobs = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.jpg")))]
     cases = {
         "resize bilinear aa 224->160 x32": (
@@ -61,6 +63,7 @@ def main() -> int:
         "warp_affine bilinear x32": (
             lambda: [k.warp_affine(im, list(m)) for im, m in zip(images, matrices)],
             lambda: k.warp_affine_gpu(images, matrices)),
+        "remap bilinear x32": (lambda: k.remap(images, maps), lambda: k.remap_gpu(images, maps)),
         "flip x32": (lambda: k.flip(images, hz, vt), lambda: k.flip_gpu(images, hz, vt)),
         "crop_mirror_normalize 192 float32 x32": (
             lambda: k.crop_mirror_normalize(images, 192, 192, offsets, hz, mean, std),

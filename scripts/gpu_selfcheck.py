@@ -201,6 +201,20 @@ def run(k, report: Report, quick: bool = False) -> None:
             for i in range(b):
                 report.compare(f"warp_affine batch channels={c} bilinear={bilinear} sample {i}",
                                k.warp_affine(imgs[i], list(matrices[i]), bilinear, 77.0, True, 29, 41), got[i], 0)
+    # remap (cv2.remap's rules, remap.h): every border rule and interpolation, channel counts
+    # beyond 4, coordinates far outside the image, NaN, infinite and huge ones, another size
+    rng = np.random.default_rng(11)
+    h, w = images.shape[1:3]
+    maps = np.stack([rng.uniform(-1.5 * w, 2.5 * w, (b, 23, 37)), rng.uniform(-1.5 * h, 2.5 * h, (b, 23, 37))],
+                    -1).astype(np.float32)
+    maps[:, 0, :4] = [[np.nan, 0], [1e9, 5], [-3e7, np.inf], [4.5, 2.5]]
+    for c in (1, 3, 4, 5):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        for border in range(5):
+            for bilinear in (True, False):
+                report.compare(f"remap channels={c} border={border} bilinear={bilinear}",
+                               k.remap(imgs, maps, bilinear, border, 77.0),
+                               k.remap_gpu(imgs, maps, bilinear, border, 77.0), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tfgpuaug import detection_mixup as _dm
 from tfgpuaug import mask_dropout as _md
+from tfgpuaug import distortions as _dd
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -233,6 +234,9 @@ CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
 AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
+ElasticTransform = _layer(_dd.ElasticTransform)
+GridDistortion = _layer(_dd.GridDistortion)
+OpticalDistortion = _layer(_dd.OpticalDistortion)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -290,4 +294,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
-          MaskDropout)
+          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion)

@@ -21,6 +21,7 @@
 #include "cc/kernels/decode/image_decode.h"
 #include "cc/kernels/normalize/normalize_cpu.h"
 #include "cc/kernels/resample/resample_cpu.h"
+#include "cc/kernels/warp/remap_cpu.h"
 #include "cc/kernels/warp/warp_cpu.h"
 #ifndef TFGPUAUG_CUDA
 #define TFGPUAUG_CUDA 0
@@ -38,6 +39,7 @@
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
 #include "cc/kernels/resample/resample_gpu.h"
+#include "cc/kernels/warp/remap_gpu.h"
 #include "cc/kernels/warp/warp_gpu.h"
 #endif
 
@@ -176,6 +178,36 @@ py::array_t<uint8_t> WarpAffine(U8Image img, std::vector<float> m, bool bilinear
     tfgpuaug::WarpAffineGeneralCpu(img.data(), p, m.data(), out.mutable_data());
   } else {
     tfgpuaug::WarpAffineCpu(img.data(), p, m.data(), out.mutable_data());
+  }
+  return out;
+}
+
+// Remap of a batch [B, H, W, C] through maps [B, h, w, 2] (border: cv2's BORDER_* number).
+tfgpuaug::RemapParams RemapOf(const py::array& images, const py::array& maps, bool bilinear, int border,
+                              float fill) {
+  if (images.ndim() != 4 || maps.ndim() != 4 || maps.shape(3) != 2 || maps.shape(0) != images.shape(0)) {
+    throw std::invalid_argument("need images [B, H, W, C] and maps [B, h, w, 2]");
+  }
+  if (border < 0 || border > 4) throw std::invalid_argument("border must be 0..4 (cv2.BORDER_*)");
+  return {int(images.shape(1)),
+          int(images.shape(2)),
+          int(images.shape(3)),
+          int(maps.shape(1)),
+          int(maps.shape(2)),
+          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest,
+          static_cast<tfgpuaug::BorderMode>(border),
+          tfgpuaug::RoundHalfEvenToUint8(fill)};
+}
+
+py::array_t<uint8_t> Remap(U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> maps,
+                           bool bilinear, int border, float fill) {
+  const auto p = RemapOf(images, maps, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array_t<uint8_t> out({b, p.out_h, p.out_w, p.channels});
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels, pixels = int64_t{p.out_h} * p.out_w;
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::RemapCpu(images.data() + i * in_per, p, maps.data() + 2 * i * pixels,
+                       out.mutable_data() + i * pixels * p.channels);
   }
   return out;
 }
@@ -706,6 +738,17 @@ py::array_t<uint8_t> WarpAffineGpu(U8Image img, F32 matrices, bool bilinear, flo
   Download(dst, o);
   return out;
 }
+py::array_t<uint8_t> RemapBatchGpu(U8Image images,
+                                   py::array_t<float, py::array::c_style | py::array::forcecast> maps,
+                                   bool bilinear, int border, float fill) {
+  const auto p = RemapOf(images, maps, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, p.out_h, p.out_w, p.channels});
+  DeviceBuffer src = Upload(images), mp = Upload(maps), dst(out.nbytes());
+  Check(tfgpuaug::RemapGpu(src.as<uint8_t>(), b, p, mp.as<float>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 #endif
 
 }  // namespace
@@ -757,6 +800,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("general") = false, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
+  m.def("remap", &Remap, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
+        py::arg("border") = 0, py::arg("fill") = 0.f,
+        "cv2.remap (OpenCV 4.11+) of a batch [B, H, W, C] through maps [B, h, w, 2] on the CPU.");
   m.def("augment_stage", &AugmentStage, py::arg("image"), py::arg("op"), py::arg("param") = 0.f,
         py::arg("aux") = std::vector<float>{0.f, 0.f}, py::arg("fill") = 128.f, py::arg("general") = false,
         "One augment stage on the CPU; general=True runs the per-pixel function the GPU runs.");
@@ -798,6 +844,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "The affine warp on the GPU: one image and its 6 values, or a batch and [B, 6] matrices.");
+  m.def("remap_gpu", &RemapBatchGpu, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
+        py::arg("border") = 0, py::arg("fill") = 0.f, "The remap on the GPU, the batch in one launch.");
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
         py::arg("crop_w"), py::arg("offsets"), py::arg("mirror"), py::arg("mean"), py::arg("std"),
         py::arg("nchw") = false, py::arg("dtype") = "float32", py::arg("pad_channels") = false);

@@ -1,0 +1,98 @@
+// Remap: output pixel (y, x) samples the input at the coordinates its map gives, as
+// cv2.remap does since OpenCV 4.11 (its float rewrite): map values are pixel-index
+// coordinates (pixel k's centre at k); bilinear takes the four neighbours of floor(x),
+// floor(y), each outside one resolved by the border rule (the fill value for constant),
+// blends with two float lerps along x and one along y (no fused multiply-add: both
+// devices round identically) and rounds half to even; nearest takes rint(x), rint(y).
+// OpenCV 4.10 and older blend with 5-bit fixed-point weights instead (up to ~6 levels off).
+#ifndef TFGPUAUG_CC_KERNELS_WARP_REMAP_H_
+#define TFGPUAUG_CC_KERNELS_WARP_REMAP_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "cc/kernels/common/host_device.h"
+#include "cc/kernels/warp/warp.h"
+
+namespace tfgpuaug {
+
+// OpenCV's border types (the names cv2.BORDER_* give them).
+enum class BorderMode : int { kConstant = 0, kReplicate = 1, kReflect = 2, kWrap = 3, kReflect101 = 4 };
+
+struct RemapParams {
+  int in_h, in_w, channels, out_h, out_w;
+  Interpolation interpolation;
+  BorderMode border;
+  uint8_t fill;
+};
+
+// Map coordinates are bounded before they become ints: a coordinate beyond this (or NaN)
+// takes the fill whatever the border rule, so index arithmetic cannot overflow.
+constexpr float kRemapFar = 1 << 22;
+
+TFGPUAUG_HD bool RemapCoordinateUsable(float v) { return v > -kRemapFar && v < kRemapFar; }
+
+// The index that coordinate index i reads along an axis of n pixels under the border rule,
+// or -1 for the fill (constant border). |i| is below kRemapFar + 2.
+TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
+  if (i >= 0 && i < n) return i;
+  switch (mode) {
+    case BorderMode::kConstant:
+      return -1;
+    case BorderMode::kReplicate:
+      return i < 0 ? 0 : n - 1;
+    case BorderMode::kWrap:
+      return ((i % n) + n) % n;
+    case BorderMode::kReflect: {  // fedcba|abcdef|fedcba
+      const int period = 2 * n;
+      int j = i < 0 ? -i - 1 : i;
+      j %= period;
+      return j >= n ? period - 1 - j : j;
+    }
+    default: {  // reflect 101: gfedcb|abcdefgh|gfedcba
+      if (n == 1) return 0;
+      const int period = 2 * (n - 1);
+      int j = (i < 0 ? -i : i) % period;
+      return j >= n ? period - j : j;
+    }
+  }
+}
+
+// The value of channel k at input pixel (row, col) already resolved by BorderIndex.
+TFGPUAUG_HD float RemapTap(const uint8_t* image, const RemapParams& p, int row, int col, int k) {
+  if (row < 0 || col < 0) return p.fill;
+  return image[(static_cast<int64_t>(row) * p.in_w + col) * p.channels + k];
+}
+
+TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
+  v = rintf(v);
+  return static_cast<uint8_t>(v < 0.f ? 0.f : (v > 255.f ? 255.f : v));
+}
+
+// All channels of output pixel (y, x) of one sample: its map entry (mx, my) -> out[0..c).
+TFGPUAUG_HD void RemapPixel(const uint8_t* image, const RemapParams& p, float mx, float my, uint8_t* out) {
+  const int c = p.channels;
+  if (!RemapCoordinateUsable(mx) || !RemapCoordinateUsable(my)) {  // NaN or far away: the fill
+    for (int k = 0; k < c; ++k) out[k] = p.fill;
+    return;
+  }
+  if (p.interpolation == Interpolation::kNearest) {
+    const int row = BorderIndex(static_cast<int>(rintf(my)), p.in_h, p.border);
+    const int col = BorderIndex(static_cast<int>(rintf(mx)), p.in_w, p.border);
+    for (int k = 0; k < c; ++k) out[k] = static_cast<uint8_t>(RemapTap(image, p, row, col, k));
+    return;
+  }
+  const int x0 = FloorToInt(mx), y0 = FloorToInt(my);
+  const float a = mx - static_cast<float>(x0), b = my - static_cast<float>(y0);
+  const int c0 = BorderIndex(x0, p.in_w, p.border), c1 = BorderIndex(x0 + 1, p.in_w, p.border);
+  const int r0 = BorderIndex(y0, p.in_h, p.border), r1 = BorderIndex(y0 + 1, p.in_h, p.border);
+  for (int k = 0; k < c; ++k) {
+    const float top = Lerp(RemapTap(image, p, r0, c0, k), RemapTap(image, p, r0, c1, k), a);
+    const float bottom = Lerp(RemapTap(image, p, r1, c0, k), RemapTap(image, p, r1, c1, k), a);
+    out[k] = RoundHalfEvenToUint8(Lerp(top, bottom, b));
+  }
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_WARP_REMAP_H_

@@ -1,0 +1,29 @@
+#include "cc/kernels/warp/remap_gpu.h"
+
+#include <cuda_runtime.h>
+
+#include "cc/kernels/common/cuda_launch.h"
+
+namespace tfgpuaug {
+namespace {
+
+__global__ void RemapKernel(const uint8_t* images, int batch, RemapParams p, const float* maps, uint8_t* out) {
+  const size_t pixels = size_t(p.out_h) * p.out_w;
+  const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / pixels;
+    RemapPixel(images + b * in_per, p, maps[2 * e], maps[2 * e + 1], out + e * p.channels);
+  }
+}
+
+}  // namespace
+
+Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const float* maps, uint8_t* out,
+                cudaStream_t stream) {
+  const size_t total = size_t(batch) * p.out_h * p.out_w;
+  RemapKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, maps, out);
+  return LaunchStatus("remap kernel");
+}
+
+}  // namespace tfgpuaug

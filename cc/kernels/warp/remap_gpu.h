@@ -1,0 +1,21 @@
+// CUDA launcher for remap: one thread per output pixel over the per-pixel sampling (remap.h)
+// the CPU driver runs.
+#ifndef TFGPUAUG_CC_KERNELS_WARP_REMAP_GPU_H_
+#define TFGPUAUG_CC_KERNELS_WARP_REMAP_GPU_H_
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "cc/kernels/common/status.h"
+#include "cc/kernels/warp/remap.h"
+
+namespace tfgpuaug {
+
+// images [batch, in_h, in_w, c], maps [batch, out_h, out_w, 2] -> out [batch, out_h, out_w, c].
+Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const float* maps, uint8_t* out,
+                cudaStream_t stream);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_WARP_REMAP_GPU_H_

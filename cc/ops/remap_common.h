@@ -1,0 +1,21 @@
+// The per-device part of the Remap op (the CPU's in remap_kernels.cc, the GPU's in
+// remap_kernels_gpu.cc), called once the inputs are checked and the output allocated.
+#ifndef TFGPUAUG_CC_OPS_REMAP_COMMON_H_
+#define TFGPUAUG_CC_OPS_REMAP_COMMON_H_
+
+#include "cc/kernels/warp/remap.h"
+#include "cc/ops/device_tags.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+absl::Status LaunchRemap(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                         tensorflow::Tensor* out);
+#if GOOGLE_CUDA
+absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                         tensorflow::Tensor* out);
+#endif  // GOOGLE_CUDA
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_OPS_REMAP_COMMON_H_

@@ -1,0 +1,199 @@
+// OpKernels of the remap ops. Remap runs on the CPU (samples over the intra-op pool) and the
+// GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with every
+// tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
+#include <algorithm>
+#include <string>
+
+#include "cc/kernels/warp/remap_cpu.h"
+#include "cc/ops/guarded_kernel.h"
+#include "cc/ops/parallel.h"
+#include "cc/ops/remap_common.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+using tensorflow::OpKernelConstruction;
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+using tensorflow::TensorShape;
+namespace errors = tensorflow::errors;
+
+absl::Status LaunchRemap(CpuDevice, OpKernelContext* ctx, const RemapParams& p, Tensor* out) {
+  const uint8_t* in = ctx->input(0).flat<uint8_t>().data();
+  const float* maps = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels, pixels = int64_t{p.out_h} * p.out_w;
+  ForEachImage(ctx, ctx->input(0).dim_size(0),
+               [&](int64_t i) { RemapCpu(in + i * in_per, p, maps + 2 * i * pixels, o + i * pixels * p.channels); });
+  return absl::OkStatus();
+}
+
+namespace {
+
+BorderMode ParseBorder(const std::string& s) {
+  if (s == "replicate") return BorderMode::kReplicate;
+  if (s == "reflect") return BorderMode::kReflect;
+  if (s == "wrap") return BorderMode::kWrap;
+  if (s == "reflect_101") return BorderMode::kReflect101;
+  return BorderMode::kConstant;
+}
+
+absl::Status CheckMaps(const Tensor& maps) {
+  if (maps.dims() != 4 || maps.dim_size(3) != 2) {
+    return errors::InvalidArgument("maps must be [B, H, W, 2] (x, y per output pixel), got ",
+                                   maps.shape().DebugString());
+  }
+  if (maps.dim_size(1) > (1 << 24) || maps.dim_size(2) > (1 << 24)) {
+    return errors::InvalidArgument("maps too large: ", maps.shape().DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// rows [M, width] with their image indices [M], each in [0, batch).
+absl::Status CheckRows(const Tensor& rows, const Tensor& images, int width, int64_t batch, const char* what) {
+  if (rows.dims() != 2 || rows.dim_size(1) != width || images.dims() != 1 ||
+      images.dim_size(0) != rows.dim_size(0)) {
+    return errors::InvalidArgument(what, " must be [M, ", width, "] with [M] image indices, got ",
+                                   rows.shape().DebugString(), " and ", images.shape().DebugString());
+  }
+  auto ids = images.vec<int64_t>();
+  for (int64_t k = 0; k < ids.size(); ++k) {
+    if (ids(k) < 0 || ids(k) >= batch) {
+      return errors::InvalidArgument(what, " row ", k, " names image ", ids(k), " of a batch of ", batch);
+    }
+  }
+  return absl::OkStatus();
+}
+
+template <typename Device>
+class RemapOp : public GuardedOpKernel {
+ public:
+  explicit RemapOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    std::string interpolation, border;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("interpolation", &interpolation));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("border_mode", &border));
+    float fill;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill));
+    interpolation_ = interpolation == "nearest" ? Interpolation::kNearest : Interpolation::kBilinear;
+    border_ = ParseBorder(border);
+    fill_ = RoundHalfEvenToUint8(fill == fill ? fill : 0.f);
+  }
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& maps = ctx->input(1);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, CheckMaps(maps));
+    OP_REQUIRES(ctx, maps.dim_size(0) == images.dim_size(0),
+                errors::InvalidArgument("need one map per image: ", images.dim_size(0), " images, maps ",
+                                        maps.shape().DebugString()));
+    const RemapParams p{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                        static_cast<int>(images.dim_size(3)), static_cast<int>(maps.dim_size(1)),
+                        static_cast<int>(maps.dim_size(2)),   interpolation_,
+                        border_,                              fill_};
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({images.dim_size(0), p.out_h, p.out_w, p.channels}), &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES(ctx, p.in_h > 0 && p.in_w > 0,
+                errors::InvalidArgument("cannot remap empty images ", images.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, LaunchRemap(Device(), ctx, p, out));
+  }
+
+ private:
+  Interpolation interpolation_;
+  BorderMode border_;
+  uint8_t fill_;
+};
+
+class RemapBoxesOp : public GuardedOpKernel {
+ public:
+  using GuardedOpKernel::GuardedOpKernel;
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& maps = ctx->input(0);
+    OP_REQUIRES_OK(ctx, CheckMaps(maps));
+    OP_REQUIRES_OK(ctx, CheckRows(ctx->input(1), ctx->input(2), 4, maps.dim_size(0), "boxes"));
+    const Tensor& size = ctx->input(3);
+    OP_REQUIRES(ctx, size.NumElements() == 2,
+                errors::InvalidArgument("input_size must be [height, width], got ", size.shape().DebugString()));
+    const int in_h = size.flat<int32_t>()(0), in_w = size.flat<int32_t>()(1);
+    const int64_t m = ctx->input(1).dim_size(0);
+    Tensor *moved = nullptr, *found = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, 4}), &moved));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({m}), &found));
+    const int h = maps.dim_size(1), w = maps.dim_size(2);
+    const float* map = maps.flat<float>().data();
+    const float* boxes = ctx->input(1).flat<float>().data();
+    auto ids = ctx->input(2).vec<int64_t>();
+    float* out = moved->flat<float>().data();
+    bool* ok = found->flat<bool>().data();
+    ForEachImage(ctx, m, [&](int64_t k) {
+      const float* box = boxes + 4 * k;
+      ok[k] = RemapBoxCpu(map + ids(k) * int64_t{h} * w * 2, h, w, in_h, in_w, box, out + 4 * k);
+      if (!ok[k]) std::copy(box, box + 4, out + 4 * k);
+    });
+  }
+};
+
+class RemapPointsOp : public GuardedOpKernel {
+ public:
+  explicit RemapPointsOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("reach", &reach_));
+    OP_REQUIRES(ctx, reach_ > 0.f && reach_ < 1e6f,
+                errors::InvalidArgument("reach must be a positive number of pixels, got ", reach_));
+  }
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& maps = ctx->input(0);
+    OP_REQUIRES_OK(ctx, CheckMaps(maps));
+    OP_REQUIRES_OK(ctx, CheckRows(ctx->input(1), ctx->input(2), 2, maps.dim_size(0), "points"));
+    const int64_t m = ctx->input(1).dim_size(0);
+    Tensor *moved = nullptr, *found = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, 2}), &moved));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({m}), &found));
+    const int h = maps.dim_size(1), w = maps.dim_size(2);
+    const float* map = maps.flat<float>().data();
+    const float* points = ctx->input(1).flat<float>().data();
+    auto ids = ctx->input(2).vec<int64_t>();
+    float* out = moved->flat<float>().data();
+    bool* ok = found->flat<bool>().data();
+    ForEachImage(ctx, m, [&](int64_t k) {
+      const float* point = points + 2 * k;
+      ok[k] = RemapPointCpu(map + ids(k) * int64_t{h} * w * 2, h, w, point, reach_, out + 2 * k);
+      if (!ok[k]) std::copy(point, point + 2, out + 2 * k);
+    });
+  }
+
+ private:
+  float reach_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU), RemapOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
+
+#if GOOGLE_CUDA
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU), RemapOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("maps")
+                            .HostMemory("boxes")
+                            .HostMemory("box_images")
+                            .HostMemory("input_size")
+                            .HostMemory("moved")
+                            .HostMemory("found"),
+                        RemapBoxesOp);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints")
+                            .Device(tensorflow::DEVICE_GPU)
+                            .HostMemory("maps")
+                            .HostMemory("points")
+                            .HostMemory("point_images")
+                            .HostMemory("moved")
+                            .HostMemory("found"),
+                        RemapPointsOp);
+#endif  // GOOGLE_CUDA
+
+}  // namespace
+}  // namespace tfgpuaug

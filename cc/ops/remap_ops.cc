@@ -1,0 +1,100 @@
+// Registrations of the remap ops: an image resampled through a per-pixel map, and the boxes
+// and points that follow it.
+#include "tensorflow/core/framework/op.h"
+#include "tensorflow/core/framework/shape_inference.h"
+
+namespace tensorflow {
+namespace {
+
+using shape_inference::DimensionHandle;
+using shape_inference::InferenceContext;
+using shape_inference::ShapeHandle;
+
+// maps [B, H, W, 2].
+absl::Status MapsShape(InferenceContext* c, int input, ShapeHandle* maps) {
+  TF_RETURN_IF_ERROR(c->WithRank(c->input(input), 4, maps));
+  DimensionHandle unused;
+  return c->WithValue(c->Dim(*maps, 3), 2, &unused);
+}
+
+// rows [M, width] and their image indices [M].
+absl::Status RowsShape(InferenceContext* c, int rows, int width, DimensionHandle* m) {
+  ShapeHandle values, images;
+  TF_RETURN_IF_ERROR(c->WithRank(c->input(rows), 2, &values));
+  TF_RETURN_IF_ERROR(c->WithRank(c->input(rows + 1), 1, &images));
+  DimensionHandle unused;
+  TF_RETURN_IF_ERROR(c->WithValue(c->Dim(values, 1), width, &unused));
+  return c->Merge(c->Dim(values, 0), c->Dim(images, 0), m);
+}
+
+REGISTER_OP("TfGpuAug>Remap")
+    .Input("images: uint8")
+    .Input("maps: float")
+    .Output("remapped: uint8")
+    .Attr("interpolation: {'nearest', 'bilinear'} = 'bilinear'")
+    .Attr("border_mode: {'constant', 'replicate', 'reflect', 'wrap', 'reflect_101'} = 'constant'")
+    .Attr("fill_value: float = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle images, maps;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
+      TF_RETURN_IF_ERROR(MapsShape(c, 1, &maps));
+      DimensionHandle batch;
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(maps, 0), &batch));
+      c->set_output(0, c->MakeShape({batch, c->Dim(maps, 1), c->Dim(maps, 2), c->Dim(images, 3)}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Resamples each image through its own map, as cv2.remap (OpenCV 4.11+): maps [B, H, W, 2] give
+for each output pixel the (x, y) input coordinates it samples, in pixel indices (pixel k's
+centre at k). Output [B, H, W, C]. Neighbours outside the image follow border_mode
+(OpenCV's BORDER_* rules; constant takes fill_value); NaN or far-away coordinates take fill_value.
+)doc");
+
+REGISTER_OP("TfGpuAug>RemapBoxes")
+    .Input("maps: float")
+    .Input("boxes: float")
+    .Input("box_images: int64")
+    .Input("input_size: int32")
+    .Output("moved: float")
+    .Output("found: bool")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle maps, size;
+      TF_RETURN_IF_ERROR(MapsShape(c, 0, &maps));
+      DimensionHandle m;
+      TF_RETURN_IF_ERROR(RowsShape(c, 1, 4, &m));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 1, &size));
+      c->set_output(0, c->MakeShape({m, 4}));
+      c->set_output(1, c->MakeShape({m}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Boxes through the maps of a Remap: box k (xyxy, continuous pixels of an input image of
+input_size [h, w]) of image box_images[k] covers the input pixels whose centres are inside it;
+its moved box is the extent of the output pixels whose nearest input pixel it covers. found[k]
+is false (and the box unchanged) when no output pixel samples it.
+)doc");
+
+REGISTER_OP("TfGpuAug>RemapPoints")
+    .Input("maps: float")
+    .Input("points: float")
+    .Input("point_images: int64")
+    .Output("moved: float")
+    .Output("found: bool")
+    .Attr("reach: float = 1.0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle maps;
+      TF_RETURN_IF_ERROR(MapsShape(c, 0, &maps));
+      DimensionHandle m;
+      TF_RETURN_IF_ERROR(RowsShape(c, 1, 2, &m));
+      c->set_output(0, c->MakeShape({m, 2}));
+      c->set_output(1, c->MakeShape({m}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Points (xy, continuous pixels) through the maps of a Remap: the output position whose map
+value is the point (the nearest output pixel's, refined by Newton steps on the bilinear map).
+found[k] is false when no output position maps within `reach` pixels of the point.
+)doc");
+
+}  // namespace
+}  // namespace tensorflow

@@ -1,0 +1,400 @@
+"""Elastic, grid and optical distortion (Albumentations' ElasticTransform, GridDistortion and
+OpticalDistortion): a per-sample map drawn in the graph, and one Remap kernel (cv2.remap's
+semantics, CPU and GPU) that resamples images and masks through it. Boxes and keypoints
+follow the map: a box becomes the extent of the output pixels that sample it (Albumentations'
+rule), a keypoint moves to the output position whose map value it is.
+
+Maps are `[B, H, W, 2]` float32 input coordinates (x, y) per output pixel in pixel indices
+(pixel k's centre at k), as cv2.remap takes them.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple, Union
+
+import tensorflow as tf
+
+from tfgpuaug import _loader
+from tfgpuaug import targets as tg
+from tfgpuaug._types import Images, Seed
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _decode_with_masks
+
+INTERPOLATIONS = ("bilinear", "nearest")
+BORDER_MODES = ("constant", "replicate", "reflect", "wrap", "reflect_101")
+Range = Union[float, Tuple[float, float]]
+
+
+def _check_remap_args(interpolation: str, border_mode: str, fill: float) -> None:
+    if interpolation not in INTERPOLATIONS:
+        raise ValueError(f"interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}")
+    if border_mode not in BORDER_MODES:
+        raise ValueError(f"border_mode must be one of {BORDER_MODES}, got {border_mode!r}")
+    if not 0.0 <= fill <= 255.0:
+        raise ValueError(f"fill must be in [0, 255], got {fill}")
+
+
+def remap(images: Images, maps: tf.Tensor, interpolation: str = "bilinear", border_mode: str = "constant",
+          fill: float = 0.0) -> tf.Tensor:
+    """Resamples uint8 `images` `[B, H, W, C]` through `maps` `[B, h, w, 2]` (the input x, y
+    each output pixel samples, pixel indices) as cv2.remap does (OpenCV 4.11 and later:
+    bilinear in float, rounded half to even; nearest takes the nearest pixel). Returns
+    `[B, h, w, C]` uint8.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      maps: float32 `[B, h, w, 2]`.
+      interpolation: "bilinear" or "nearest".
+      border_mode: how samples outside the image are read: "constant" (the fill),
+        "replicate", "reflect", "wrap" or "reflect_101" (OpenCV's BORDER_* rules).
+      fill: the value outside the image for "constant" (0..255); NaN or far-away map values
+        (beyond 2^22 pixels) take it in every mode.
+    """
+    _check_remap_args(interpolation, border_mode, fill)
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8 or images.shape.rank != 4:
+        raise ValueError(f"remap takes uint8 images [B, H, W, C], got {images.dtype.name} of rank "
+                         f"{images.shape.rank}")
+    maps = tf.convert_to_tensor(maps, tf.float32)
+    if maps.shape.rank != 4 or maps.shape[-1] not in (None, 2):
+        raise ValueError(f"maps must be [B, H, W, 2] (x, y per output pixel), got {maps.shape}")
+    return _loader.ops().tf_gpu_aug_remap(images, maps, interpolation=interpolation, border_mode=border_mode,
+                                          fill_value=float(fill))
+
+
+def identity_maps(n, height, width) -> tf.Tensor:
+    """`[n, height, width, 2]` maps that sample every pixel where it is."""
+    x = tf.range(tf.cast(width, tf.float32))
+    y = tf.range(tf.cast(height, tf.float32))
+    xy = tf.stack(tf.meshgrid(x, y), axis=-1)
+    return tf.tile(xy[tf.newaxis], [n, 1, 1, 1])
+
+
+def gaussian_blur_matrix(size, sigma: float, ksize: int) -> tf.Tensor:
+    """`[size, size]` K with K @ v the Gaussian blur of v (cv2.getGaussianKernel(ksize, sigma)
+    weights, edges replicated, as cv2.GaussianBlur with BORDER_REPLICATE)."""
+    r = ksize // 2
+    t = tf.range(ksize, dtype=tf.float64) - r
+    g = tf.exp(-t * t / (2.0 * sigma * sigma))
+    g = g / tf.reduce_sum(g)
+    i = tf.range(size)[:, tf.newaxis]
+    j = tf.clip_by_value(i + tf.range(ksize)[tf.newaxis] - r, 0, size - 1)
+    cells = tf.reshape(i * size + j, [-1])
+    weights = tf.reshape(tf.broadcast_to(g[tf.newaxis], [size, ksize]), [-1])
+    return tf.cast(tf.reshape(tf.math.unsorted_segment_sum(weights, cells, size * size), [size, size]),
+                   tf.float32)
+
+
+def elastic_kernel_size(sigma: float, approximate: bool) -> int:
+    """cv2.GaussianBlur's size for a float image (ksize (0, 0)): round(8 sigma + 1), odd; 17
+    with `approximate` (Albumentations)."""
+    return 17 if approximate else int(round(sigma * 8 + 1)) | 1
+
+
+def elastic_maps(n, height, width, alpha: float, sigma: float, same_dxdy: bool = False,
+                 noise_distribution: str = "gaussian", approximate: bool = False,
+                 seed: Seed = None) -> tf.Tensor:
+    """`[n, height, width, 2]` maps of Albumentations' ElasticTransform: per sample, noise
+    fields (standard normal scaled so its largest magnitude is 1, or uniform in [-1, 1]),
+    Gaussian-blurred with `sigma` (edges replicated), times `alpha`, added to the pixel grid.
+    Albumentations blurs its two fields stacked one above the other, so its vertical blur
+    mixes dx's last rows with dy's first; each field is blurred on its own here."""
+    from tfgpuaug.geometry import _seed_tensor
+    fields = 1 if same_dxdy else 2
+    shape = [n, fields, height, width]
+    seed = _seed_tensor(seed)
+    if noise_distribution == "gaussian":
+        noise = tf.random.stateless_normal(shape, seed)
+        peak = tf.reduce_max(tf.abs(noise), axis=[1, 2, 3], keepdims=True)
+        noise = tf.where(peak > 1e-6, noise / tf.maximum(peak, 1e-6), noise)
+    else:
+        noise = tf.random.stateless_uniform(shape, seed, minval=-1.0, maxval=1.0)
+    ksize = elastic_kernel_size(sigma, approximate)
+    kh = gaussian_blur_matrix(height, sigma, ksize)
+    kw = gaussian_blur_matrix(width, sigma, ksize)
+    blurred = tf.einsum("ij,bkjl,ml->bkim", kh, noise, kw) * alpha
+    dx, dy = blurred[:, 0], blurred[:, fields - 1]
+    return identity_maps(n, height, width) + tf.stack([dx, dy], axis=-1)
+
+
+def grid_steps(n, num_steps: int, distort_limit: Tuple[float, float], seed: Seed = None) -> tf.Tensor:
+    """`[n, 2, num_steps + 1]` step sizes (x then y) of GridDistortion: 1 + U(distort_limit)."""
+    from tfgpuaug.geometry import _seed_tensor
+    return 1.0 + tf.random.stateless_uniform([n, 2, num_steps + 1], _seed_tensor(seed), minval=distort_limit[0],
+                                             maxval=distort_limit[1], dtype=tf.float64)
+
+
+def _grid_axis(size, num_steps: int, steps: tf.Tensor, normalized: bool) -> tf.Tensor:
+    """`[n, size]` coordinates along one axis (Albumentations' generate_grid, after
+    normalize_grid_distortion_steps when `normalized`): cell s of `size // num_steps` pixels
+    spans np.linspace(prev, prev + cell * step_s) inclusive."""
+    size = tf.cast(size, tf.int32)
+    cell = size // num_steps
+    cell_f = tf.cast(cell, tf.float64)
+    if normalized:
+        last = tf.minimum(size, (num_steps + 1) * cell) - num_steps * cell
+        steps = tf.concat([steps[:, :-1], steps[:, -1:] * tf.cast(last, tf.float64) / cell_f], axis=1)
+        target = tf.cast(size, tf.float64) / cell_f
+        steps = steps * (target / tf.reduce_sum(steps, axis=1, keepdims=True))
+    ends = tf.cumsum(cell_f * steps, axis=1)                   # [n, S + 1] value at each cell's end
+    starts = ends - cell_f * steps
+    i = tf.range(size)
+    s = tf.minimum(i // tf.maximum(cell, 1), num_steps)
+    length = tf.minimum(cell, size - s * cell)                 # pixels of cell s
+    pos = tf.cast(i - s * cell, tf.float64)
+    lo, hi = tf.gather(starts, s, axis=1), tf.gather(ends, s, axis=1)
+    # np.linspace(lo, hi, length): lo + pos * ((hi - lo) / (length - 1)), the last value hi exactly
+    step = (hi - lo) / tf.cast(tf.maximum(length - 1, 1), tf.float64)
+    values = tf.where(pos == tf.cast(length - 1, tf.float64), hi, lo + pos * step)
+    values = tf.where(length == 1, lo, values)
+    inside = i < (num_steps + 1) * cell                        # pixels past the last cell stay 0
+    return tf.cast(tf.where(inside, values, 0.0), tf.float32)
+
+
+def grid_maps(height, width, num_steps: int, steps: tf.Tensor, normalized: bool = True) -> tf.Tensor:
+    """`[n, height, width, 2]` maps of GridDistortion from its steps `[n, 2, num_steps + 1]`."""
+    xx = _grid_axis(width, num_steps, steps[:, 0], normalized)
+    yy = _grid_axis(height, num_steps, steps[:, 1], normalized)
+    h, w = tf.shape(yy)[1], tf.shape(xx)[1]
+    return tf.stack([tf.broadcast_to(xx[:, tf.newaxis, :], [tf.shape(xx)[0], h, w]),
+                     tf.broadcast_to(yy[:, :, tf.newaxis], [tf.shape(yy)[0], h, w])], axis=-1)
+
+
+def optical_maps(height, width, k: tf.Tensor, mode: str = "camera") -> tf.Tensor:
+    """`[n, height, width, 2]` maps of OpticalDistortion for coefficients `k` `[n]`: "camera"
+    is cv2.initUndistortRectifyMap with focal lengths (width, height), the centre at
+    (width / 2, height / 2) and distortion (k, k, 0, 0, 0), so r2 = x^2 + y^2 of the
+    normalised coordinates scales them by 1 + k r2 + k r2^2 (double precision, as OpenCV);
+    "fisheye" scales the offset from the centre by 1 + k (r / r_max)^2 (float32, as
+    Albumentations)."""
+    dtype = tf.float64 if mode == "camera" else tf.float32
+    k = tf.cast(k, dtype)[:, tf.newaxis, tf.newaxis]
+    w, h = tf.cast(width, dtype), tf.cast(height, dtype)
+    cx, cy = w / 2.0, h / 2.0
+    u, v = tf.meshgrid(tf.range(w), tf.range(h))
+    if mode == "camera":
+        x, y = (u - cx) / w, (v - cy) / h
+        r2 = x * x + y * y
+        scale = 1.0 + k * r2 + k * r2 * r2
+        return tf.cast(tf.stack([cx + (u - cx) * scale, cy + (v - cy) * scale], axis=-1), tf.float32)
+    x, y = u - cx, v - cy
+    r_max = tf.sqrt(tf.maximum(cx, w - cx) ** 2 + tf.maximum(cy, h - cy) ** 2)
+    r2 = (x * x + y * y) / (r_max * r_max)
+    scale = 1.0 + k * r2
+    return tf.stack([x * scale + cx, y * scale + cy], axis=-1)
+
+
+def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor, input_hw,
+                  border_mode: str, fill_mask: float, reach: float = 1.0) -> Optional[tg.Targets]:
+    """Masks (nearest, `fill_mask`), boxes and keypoints through `maps` where `applied` [B]."""
+    if targets is None or not targets.moves:
+        return targets
+    ops = _loader.ops()
+    if targets.masks is not None:
+        if targets.masks.dtype != tf.uint8:
+            raise ValueError(f"distortions remap uint8 masks, got {targets.masks.dtype.name}")
+        targets = targets.replace(masks=remap(targets.masks, maps, "nearest", border_mode, fill_mask))
+    if targets.boxes is not None:
+        boxes = targets.boxes
+        rows = boxes.value_rowids()
+        moved, found = ops.tf_gpu_aug_remap_boxes(maps, tf.cast(boxes.flat_values, tf.float32), rows,
+                                                  tf.cast(input_hw, tf.int32))
+        on = tf.gather(applied, rows)
+        moved = tf.where(on[:, tf.newaxis], moved, boxes.flat_values)
+        area = (moved[:, 2] - moved[:, 0]) * (moved[:, 3] - moved[:, 1])
+        keep = (found | ~on) & (area > targets.box_filter.min_area)
+        targets = targets.replace(boxes=boxes.with_flat_values(moved))
+        targets = targets.keep_boxes(boxes.with_flat_values(keep))
+    if targets.keypoints is not None:
+        points = targets.keypoints
+        rows = points.value_rowids()
+        moved, found = ops.tf_gpu_aug_remap_points(maps, tf.cast(points.flat_values, tf.float32), rows,
+                                                   reach=float(reach))
+        on = tf.gather(applied, rows)
+        moved = tf.where(on[:, tf.newaxis], moved, points.flat_values)
+        targets = targets.replace(keypoints=tf.ragged.boolean_mask(points.with_flat_values(moved),
+                                                                   points.with_flat_values(found | ~on)))
+    return targets
+
+
+class _Distortion(Transform):
+    """A transform that draws a map per sample and remaps images, masks, boxes and keypoints
+    through it (identity where the sample is left alone). Subclasses draw the maps."""
+
+    decodes = True
+
+    def __init__(self, probability: float, interpolation: str, border_mode: str, fill: float, fill_mask: float,
+                 seed: Optional[int]):
+        super().__init__(seed)
+        _check_remap_args(interpolation, border_mode, fill)
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"probability must be in [0, 1], got {probability}")
+        if not 0.0 <= fill_mask <= 255.0:
+            raise ValueError(f"fill_mask must be in [0, 255], got {fill_mask}")
+        self.probability, self.interpolation, self.border_mode = float(probability), interpolation, border_mode
+        self.fill, self.fill_mask = float(fill), float(fill_mask)
+
+    def maps(self, n, height, width, seed: tf.Tensor) -> tf.Tensor:
+        raise NotImplementedError
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        images, decoded = _decode_with_masks(images, targets if targets is not None else tg.Targets())
+        targets = decoded if targets is not None else None
+        if isinstance(images, tf.RaggedTensor) or (targets is not None and isinstance(targets.masks, tf.RaggedTensor)):
+            raise ValueError(f"{type(self).__name__} takes images (and masks) of one shape: put it after a resize")
+        images = tf.convert_to_tensor(images)
+        if images.dtype != tf.uint8:
+            raise ValueError(f"{type(self).__name__} takes uint8 images, got {images.dtype.name}: put it before "
+                             "any float conversion or normalization")
+        s_maps, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 2))
+        shape = tf.shape(images)
+        n, h, w = shape[0], shape[1], shape[2]
+        applied = tf.random.stateless_uniform([n], s_apply) < self.probability
+        maps = tf.where(applied[:, tf.newaxis, tf.newaxis, tf.newaxis], self.maps(n, h, w, s_maps),
+                        identity_maps(n, h, w))
+        out = remap(images, maps, self.interpolation, self.border_mode, self.fill)
+        return out, remap_targets(targets, maps, applied, shape[1:3], self.border_mode, self.fill_mask)
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return dict(probability=self.probability, interpolation=self.interpolation, border_mode=self.border_mode,
+                    fill=self.fill, fill_mask=self.fill_mask, seed=self.seed)
+
+
+def _symmetric(v: Range, name: str, bound: Optional[float] = None) -> Tuple[float, float]:
+    lo, hi = (-float(v), float(v)) if isinstance(v, (int, float)) else (float(v[0]), float(v[1]))
+    if lo > hi or (bound is not None and (lo < -bound or hi > bound)):
+        raise ValueError(f"{name} must be v or (min, max) with min <= max" +
+                         (f" inside [-{bound}, {bound}]" if bound is not None else "") + f", got {v}")
+    return lo, hi
+
+
+class ElasticTransform(_Distortion):
+    """Albumentations' ElasticTransform: per sample, random displacement fields (noise
+    smoothed by a Gaussian of `sigma`, scaled by `alpha` pixels) move every pixel; masks
+    follow with nearest sampling, a box becomes the extent of the output pixels that sample
+    it, keypoints move to where the map takes them (dropped when they leave the image).
+    Inference leaves everything alone. The fields are drawn in the graph with TensorFlow's
+    stateless generators, so the same seed gives the same distortion on any device.
+
+    Args:
+      alpha: the displacement scale, pixels.
+      sigma: the smoothing Gaussian's standard deviation, pixels (> 0).
+      interpolation: "bilinear" or "nearest".
+      approximate: blur with a 17-tap kernel instead of cv2's round(8 sigma + 1).
+      same_dxdy: one field for both directions.
+      noise_distribution: "gaussian" (scaled to a largest magnitude of 1) or "uniform".
+      border_mode: "constant", "replicate", "reflect", "wrap" or "reflect_101".
+      fill: the image value outside it for "constant" (0..255).
+      fill_mask: the mask value outside it.
+      probability: probability that a sample is distorted.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> tga.ElasticTransform(alpha=120.0, sigma=6.0, probability=1.0)
+    """
+
+    def __init__(self, alpha: float = 1.0, sigma: float = 50.0, interpolation: str = "bilinear",
+                 approximate: bool = False, same_dxdy: bool = False, noise_distribution: str = "gaussian",
+                 border_mode: str = "constant", fill: float = 0.0, fill_mask: float = 0.0,
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, interpolation, border_mode, fill, fill_mask, seed)
+        if not (alpha >= 0.0 and sigma > 0.0 and sigma <= 1e4):
+            raise ValueError(f"need alpha >= 0 and 0 < sigma <= 1e4, got alpha={alpha}, sigma={sigma}")
+        if noise_distribution not in ("gaussian", "uniform"):
+            raise ValueError(f"noise_distribution must be 'gaussian' or 'uniform', got {noise_distribution!r}")
+        self.alpha, self.sigma, self.approximate = float(alpha), float(sigma), bool(approximate)
+        self.same_dxdy, self.noise_distribution = bool(same_dxdy), noise_distribution
+
+    def maps(self, n, height, width, seed):
+        return elastic_maps(n, height, width, self.alpha, self.sigma, self.same_dxdy, self.noise_distribution,
+                            self.approximate, seed)
+
+    def get_config(self) -> dict:
+        return dict(alpha=self.alpha, sigma=self.sigma, approximate=self.approximate, same_dxdy=self.same_dxdy,
+                    noise_distribution=self.noise_distribution, **super().get_config())
+
+
+class GridDistortion(_Distortion):
+    """Albumentations' GridDistortion: per sample, the image is cut into `num_steps` cells a
+    side and each grid line moved (every cell stretched by 1 + U(distort_limit)), piecewise
+    linearly; `normalized` rescales the steps so the grid spans the image exactly. Targets
+    follow as in ElasticTransform. Inference leaves everything alone.
+
+    Args:
+      num_steps: cells a side (>= 1).
+      distort_limit: v (meaning (-v, v)) or (min, max), inside [-1, 1].
+      interpolation: "bilinear" or "nearest".
+      normalized: keep the distorted grid inside the image.
+      border_mode: "constant", "replicate", "reflect", "wrap" or "reflect_101".
+      fill: the image value outside it for "constant" (0..255).
+      fill_mask: the mask value outside it.
+      probability: probability that a sample is distorted.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> tga.GridDistortion(num_steps=5, distort_limit=0.3, probability=1.0)
+    """
+
+    def __init__(self, num_steps: int = 5, distort_limit: Range = (-0.3, 0.3), interpolation: str = "bilinear",
+                 normalized: bool = True, border_mode: str = "constant", fill: float = 0.0, fill_mask: float = 0.0,
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, interpolation, border_mode, fill, fill_mask, seed)
+        if int(num_steps) < 1:
+            raise ValueError(f"num_steps must be at least 1, got {num_steps}")
+        self.num_steps, self.normalized = int(num_steps), bool(normalized)
+        self.distort_limit = _symmetric(distort_limit, "distort_limit", 1.0)
+
+    def maps(self, n, height, width, seed):
+        check = tf.debugging.assert_greater_equal(
+            tf.minimum(height, width), self.num_steps,
+            message=f"GridDistortion needs images of at least num_steps={self.num_steps} pixels a side")
+        with tf.control_dependencies([check]):
+            steps = grid_steps(n, self.num_steps, self.distort_limit, seed)
+        return grid_maps(height, width, self.num_steps, steps, self.normalized)
+
+    def get_config(self) -> dict:
+        return dict(num_steps=self.num_steps, distort_limit=self.distort_limit, normalized=self.normalized,
+                    **super().get_config())
+
+
+class OpticalDistortion(_Distortion):
+    """Albumentations' OpticalDistortion: per sample, a lens distortion with coefficient
+    k ~ U(distort_limit): "camera" is OpenCV's undistortion map with distortion (k, k, 0, 0, 0),
+    "fisheye" scales the offset from the centre by 1 + k (r / r_max)^2. Targets follow as in
+    ElasticTransform. Inference leaves everything alone.
+
+    Args:
+      distort_limit: v (meaning (-v, v)) or (min, max), inside [-1, 1].
+      interpolation: "bilinear" or "nearest".
+      mode: "camera" or "fisheye".
+      border_mode: "constant", "replicate", "reflect", "wrap" or "reflect_101".
+      fill: the image value outside it for "constant" (0..255).
+      fill_mask: the mask value outside it.
+      probability: probability that a sample is distorted.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> tga.OpticalDistortion(distort_limit=0.3, mode="camera", probability=1.0)
+    """
+
+    def __init__(self, distort_limit: Range = (-0.05, 0.05), interpolation: str = "bilinear", mode: str = "camera",
+                 border_mode: str = "constant", fill: float = 0.0, fill_mask: float = 0.0, probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(probability, interpolation, border_mode, fill, fill_mask, seed)
+        if mode not in ("camera", "fisheye"):
+            raise ValueError(f"mode must be 'camera' or 'fisheye', got {mode!r}")
+        self.distort_limit, self.mode = _symmetric(distort_limit, "distort_limit", 1.0), mode
+
+    def maps(self, n, height, width, seed):
+        k = tf.random.stateless_uniform([n], seed, minval=self.distort_limit[0], maxval=self.distort_limit[1])
+        return optical_maps(height, width, k, self.mode)
+
+    def get_config(self) -> dict:
+        return dict(distort_limit=self.distort_limit, mode=self.mode, **super().get_config())
