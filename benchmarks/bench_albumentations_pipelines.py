@@ -1,7 +1,7 @@
-"""Each pixel-level stage in a tf.data pipeline, as users run each library, side by side in one
-run (issue 36's comparison): tfgpuaug's stage on batches of 64 in a map; Albumentations'
-transform per image through `tf.numpy_function` in a parallel map before batching (how a TF
-user calls it); Keras 3's layer on batches where Keras has one. The same decoded 224x224
+"""Each pixel-level stage (and the map-based distortions) in a tf.data pipeline, as users run
+each library, side by side in one run (issue 36's comparison): tfgpuaug's stage on batches of
+64 in a map; Albumentations' transform per image through `tf.numpy_function` in a parallel map
+before batching (how a TF user calls it); Keras 3's layer on batches where Keras has one. The same decoded 224x224
 sample images feed every pipeline (cached in memory), every transform always applies, and the
 "none" row is the same pipeline with no stage (its floor).
 
@@ -63,6 +63,15 @@ def stages(A):
         "hue_saturation_value": (lambda x, s: AUG.random_hsv_shift(x, 20.0, 30.0, 20.0, 1.0, s),
                                  A.HueSaturationValue(20, 30, 20, p=1.0), None),
         "tone_curve": (lambda x, s: AUG.random_tone_curve(x, 0.1, 1.0, s), A.RandomToneCurve(scale=0.1, p=1.0), None),
+        # spatial: a map per sample and one remap (images only here)
+        "elastic (1, 50)": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
+                            A.ElasticTransform(p=1.0), None),
+        "elastic (120, 6)": (lambda x, s: tga.ElasticTransform(120.0, 6.0, probability=1.0)(x, seed=s),
+                             A.ElasticTransform(alpha=120.0, sigma=6.0, p=1.0), None),
+        "grid_distortion": (lambda x, s: tga.GridDistortion(probability=1.0)(x, seed=s),
+                            A.GridDistortion(p=1.0), None),
+        "optical_distortion": (lambda x, s: tga.OpticalDistortion(0.3, probability=1.0)(x, seed=s),
+                               A.OpticalDistortion(distort_limit=0.3, p=1.0), None),
     }
 
 

@@ -112,8 +112,10 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PCALighting(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(), tga.CropMirrorNormalize()],
+    [tga.RandomResizedCrop(24), tga.ElasticTransform(probability=1.0), tga.GridDistortion(probability=1.0),
+     tga.OpticalDistortion(probability=1.0), tga.CropMirrorNormalize()],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
-        "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix"])
+        "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix", "distortions"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):
     graph, chain = build_graph(folder, transforms)
     types = [op.type for op in chain]

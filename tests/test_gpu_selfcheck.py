@@ -55,6 +55,7 @@ def cpu_standin(**overrides):
         np.stack([kernels.warp_affine(i, list(mi), bilinear, fill, True, out_h, out_w)
                   for i, mi in zip(img, np.reshape(m, (-1, 6)))]))
     k.flip_gpu = kernels.flip
+    k.remap_gpu = kernels.remap
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

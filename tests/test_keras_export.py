@@ -168,6 +168,13 @@ TRANSFORM_ARGS = {
     "AtLeastOneBBoxRandomCrop": dict(size=(20, 24), erosion_factor=0.3, seed=38),
     "DetectionMixUp": dict(alpha=8.0, probability=0.9, seed=39),
     "MaskDropout": dict(max_objects=(1, 3), fill=9.0, fill_mask=0, min_box_visibility=0.2, probability=0.9, seed=40),
+    "ElasticTransform": dict(alpha=20.0, sigma=4.0, interpolation="nearest", approximate=True, same_dxdy=True,
+                             noise_distribution="uniform", border_mode="reflect_101", fill=5.0, fill_mask=1.0,
+                             probability=0.9, seed=41),
+    "GridDistortion": dict(num_steps=4, distort_limit=(-0.2, 0.4), normalized=False, border_mode="replicate",
+                           probability=0.9, seed=42),
+    "OpticalDistortion": dict(distort_limit=0.4, mode="fisheye", border_mode="wrap", fill=3.0, probability=0.9,
+                              seed=43),
 }
 
 

@@ -16,11 +16,13 @@ import tensorflow as tf
 from tfgpuaug import _loader
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _decode_with_masks
+from tfgpuaug.geometry import _is_encoded
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
 
 INTERPOLATIONS = ("bilinear", "nearest")
 BORDER_MODES = ("constant", "replicate", "reflect", "wrap", "reflect_101")
 Range = Union[float, Tuple[float, float]]
+Dim = Union[int, tf.Tensor]  # a size, static or from tf.shape
 
 
 def _check_remap_args(interpolation: str, border_mode: str, fill: float) -> None:
@@ -60,7 +62,7 @@ def remap(images: Images, maps: tf.Tensor, interpolation: str = "bilinear", bord
                                           fill_value=float(fill))
 
 
-def identity_maps(n, height, width) -> tf.Tensor:
+def identity_maps(n: Dim, height: Dim, width: Dim) -> tf.Tensor:
     """`[n, height, width, 2]` maps that sample every pixel where it is."""
     x = tf.range(tf.cast(width, tf.float32))
     y = tf.range(tf.cast(height, tf.float32))
@@ -68,7 +70,7 @@ def identity_maps(n, height, width) -> tf.Tensor:
     return tf.tile(xy[tf.newaxis], [n, 1, 1, 1])
 
 
-def gaussian_blur_matrix(size, sigma: float, ksize: int) -> tf.Tensor:
+def gaussian_blur_matrix(size: Dim, sigma: float, ksize: int) -> tf.Tensor:
     """`[size, size]` K with K @ v the Gaussian blur of v (cv2.getGaussianKernel(ksize, sigma)
     weights, edges replicated, as cv2.GaussianBlur with BORDER_REPLICATE)."""
     r = ksize // 2
@@ -89,7 +91,7 @@ def elastic_kernel_size(sigma: float, approximate: bool) -> int:
     return 17 if approximate else int(round(sigma * 8 + 1)) | 1
 
 
-def elastic_maps(n, height, width, alpha: float, sigma: float, same_dxdy: bool = False,
+def elastic_maps(n: Dim, height: Dim, width: Dim, alpha: float, sigma: float, same_dxdy: bool = False,
                  noise_distribution: str = "gaussian", approximate: bool = False,
                  seed: Seed = None) -> tf.Tensor:
     """`[n, height, width, 2]` maps of Albumentations' ElasticTransform: per sample, noise
@@ -115,19 +117,19 @@ def elastic_maps(n, height, width, alpha: float, sigma: float, same_dxdy: bool =
     return identity_maps(n, height, width) + tf.stack([dx, dy], axis=-1)
 
 
-def grid_steps(n, num_steps: int, distort_limit: Tuple[float, float], seed: Seed = None) -> tf.Tensor:
+def grid_steps(n: Dim, num_steps: int, distort_limit: Tuple[float, float], seed: Seed = None) -> tf.Tensor:
     """`[n, 2, num_steps + 1]` step sizes (x then y) of GridDistortion: 1 + U(distort_limit)."""
     from tfgpuaug.geometry import _seed_tensor
     return 1.0 + tf.random.stateless_uniform([n, 2, num_steps + 1], _seed_tensor(seed), minval=distort_limit[0],
                                              maxval=distort_limit[1], dtype=tf.float64)
 
 
-def _grid_axis(size, num_steps: int, steps: tf.Tensor, normalized: bool) -> tf.Tensor:
+def _grid_axis(size: Dim, num_steps: int, steps: tf.Tensor, normalized: bool) -> tf.Tensor:
     """`[n, size]` coordinates along one axis (Albumentations' generate_grid, after
     normalize_grid_distortion_steps when `normalized`): cell s of `size // num_steps` pixels
     spans np.linspace(prev, prev + cell * step_s) inclusive."""
     size = tf.cast(size, tf.int32)
-    cell = size // num_steps
+    cell = tf.maximum(size // num_steps, 1)  # images narrower than num_steps: one-pixel cells
     cell_f = tf.cast(cell, tf.float64)
     if normalized:
         last = tf.minimum(size, (num_steps + 1) * cell) - num_steps * cell
@@ -149,7 +151,7 @@ def _grid_axis(size, num_steps: int, steps: tf.Tensor, normalized: bool) -> tf.T
     return tf.cast(tf.where(inside, values, 0.0), tf.float32)
 
 
-def grid_maps(height, width, num_steps: int, steps: tf.Tensor, normalized: bool = True) -> tf.Tensor:
+def grid_maps(height: Dim, width: Dim, num_steps: int, steps: tf.Tensor, normalized: bool = True) -> tf.Tensor:
     """`[n, height, width, 2]` maps of GridDistortion from its steps `[n, 2, num_steps + 1]`."""
     xx = _grid_axis(width, num_steps, steps[:, 0], normalized)
     yy = _grid_axis(height, num_steps, steps[:, 1], normalized)
@@ -158,7 +160,7 @@ def grid_maps(height, width, num_steps: int, steps: tf.Tensor, normalized: bool 
                      tf.broadcast_to(yy[:, :, tf.newaxis], [tf.shape(yy)[0], h, w])], axis=-1)
 
 
-def optical_maps(height, width, k: tf.Tensor, mode: str = "camera") -> tf.Tensor:
+def optical_maps(height: Dim, width: Dim, k: tf.Tensor, mode: str = "camera") -> tf.Tensor:
     """`[n, height, width, 2]` maps of OpticalDistortion for coefficients `k` `[n]`: "camera"
     is cv2.initUndistortRectifyMap with focal lengths (width, height), the centre at
     (width / 2, height / 2) and distortion (k, k, 0, 0, 0), so r2 = x^2 + y^2 of the
@@ -182,7 +184,7 @@ def optical_maps(height, width, k: tf.Tensor, mode: str = "camera") -> tf.Tensor
     return tf.stack([x * scale + cx, y * scale + cy], axis=-1)
 
 
-def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor, input_hw,
+def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor, input_hw: tf.Tensor,
                   border_mode: str, fill_mask: float, reach: float = 1.0) -> Optional[tg.Targets]:
     """Masks (nearest, `fill_mask`), boxes and keypoints through `maps` where `applied` [B]."""
     if targets is None or not targets.moves:
@@ -217,9 +219,8 @@ def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Te
 
 class _Distortion(Transform):
     """A transform that draws a map per sample and remaps images, masks, boxes and keypoints
-    through it (identity where the sample is left alone). Subclasses draw the maps."""
-
-    decodes = True
+    through it (identity where the sample is left alone). Subclasses draw the maps. Without
+    annotations a GPU-placed stage runs them on the device."""
 
     def __init__(self, probability: float, interpolation: str, border_mode: str, fill: float, fill_mask: float,
                  seed: Optional[int]):
@@ -232,7 +233,8 @@ class _Distortion(Transform):
         self.probability, self.interpolation, self.border_mode = float(probability), interpolation, border_mode
         self.fill, self.fill_mask = float(fill), float(fill_mask)
 
-    def maps(self, n, height, width, seed: tf.Tensor) -> tf.Tensor:
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
+        """`[n, height, width, 2]` maps drawn from `seed`."""
         raise NotImplementedError
 
     def __call__(self, images, seed=None, training: bool = True):
@@ -242,8 +244,9 @@ class _Distortion(Transform):
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        images, decoded = _decode_with_masks(images, targets if targets is not None else tg.Targets())
-        targets = decoded if targets is not None else None
+        if _is_encoded(images) or (targets is not None and targets.masks is not None and _is_encoded(targets.masks)):
+            raise ValueError(f"{type(self).__name__} takes decoded images: put it after a decoding transform "
+                             "(Resize, RandomResizedCrop, ...)")
         if isinstance(images, tf.RaggedTensor) or (targets is not None and isinstance(targets.masks, tf.RaggedTensor)):
             raise ValueError(f"{type(self).__name__} takes images (and masks) of one shape: put it after a resize")
         images = tf.convert_to_tensor(images)
@@ -312,7 +315,7 @@ class ElasticTransform(_Distortion):
         self.alpha, self.sigma, self.approximate = float(alpha), float(sigma), bool(approximate)
         self.same_dxdy, self.noise_distribution = bool(same_dxdy), noise_distribution
 
-    def maps(self, n, height, width, seed):
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
         return elastic_maps(n, height, width, self.alpha, self.sigma, self.same_dxdy, self.noise_distribution,
                             self.approximate, seed)
 
@@ -351,12 +354,8 @@ class GridDistortion(_Distortion):
         self.num_steps, self.normalized = int(num_steps), bool(normalized)
         self.distort_limit = _symmetric(distort_limit, "distort_limit", 1.0)
 
-    def maps(self, n, height, width, seed):
-        check = tf.debugging.assert_greater_equal(
-            tf.minimum(height, width), self.num_steps,
-            message=f"GridDistortion needs images of at least num_steps={self.num_steps} pixels a side")
-        with tf.control_dependencies([check]):
-            steps = grid_steps(n, self.num_steps, self.distort_limit, seed)
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
+        steps = grid_steps(n, self.num_steps, self.distort_limit, seed)
         return grid_maps(height, width, self.num_steps, steps, self.normalized)
 
     def get_config(self) -> dict:
@@ -392,7 +391,7 @@ class OpticalDistortion(_Distortion):
             raise ValueError(f"mode must be 'camera' or 'fisheye', got {mode!r}")
         self.distort_limit, self.mode = _symmetric(distort_limit, "distort_limit", 1.0), mode
 
-    def maps(self, n, height, width, seed):
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
         k = tf.random.stateless_uniform([n], seed, minval=self.distort_limit[0], maxval=self.distort_limit[1])
         return optical_maps(height, width, k, self.mode)
 

@@ -23,8 +23,9 @@ absl::Status LaunchRemap(CpuDevice, OpKernelContext* ctx, const RemapParams& p, 
   const float* maps = ctx->input(1).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels, pixels = int64_t{p.out_h} * p.out_w;
-  ForEachImage(ctx, ctx->input(0).dim_size(0),
-               [&](int64_t i) { RemapCpu(in + i * in_per, p, maps + 2 * i * pixels, o + i * pixels * p.channels); });
+  ForEachImage(ctx, ctx->input(0).dim_size(0), [&](int64_t i) {
+    RemapCpu(in + i * in_per, p, maps + 2 * i * pixels, o + i * pixels * p.channels);
+  });
   return absl::OkStatus();
 }
 
@@ -88,13 +89,17 @@ class RemapOp : public GuardedOpKernel {
     OP_REQUIRES(ctx, maps.dim_size(0) == images.dim_size(0),
                 errors::InvalidArgument("need one map per image: ", images.dim_size(0), " images, maps ",
                                         maps.shape().DebugString()));
-    const RemapParams p{static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                        static_cast<int>(images.dim_size(3)), static_cast<int>(maps.dim_size(1)),
-                        static_cast<int>(maps.dim_size(2)),   interpolation_,
-                        border_,                              fill_};
+    const RemapParams p{static_cast<int>(images.dim_size(1)),
+                        static_cast<int>(images.dim_size(2)),
+                        static_cast<int>(images.dim_size(3)),
+                        static_cast<int>(maps.dim_size(1)),
+                        static_cast<int>(maps.dim_size(2)),
+                        interpolation_,
+                        border_,
+                        fill_};
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({images.dim_size(0), p.out_h, p.out_w, p.channels}), &out));
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({images.dim_size(0), p.out_h, p.out_w, p.channels}), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES(ctx, p.in_h > 0 && p.in_w > 0,
                 errors::InvalidArgument("cannot remap empty images ", images.shape().DebugString()));
@@ -116,8 +121,9 @@ class RemapBoxesOp : public GuardedOpKernel {
     OP_REQUIRES_OK(ctx, CheckMaps(maps));
     OP_REQUIRES_OK(ctx, CheckRows(ctx->input(1), ctx->input(2), 4, maps.dim_size(0), "boxes"));
     const Tensor& size = ctx->input(3);
-    OP_REQUIRES(ctx, size.NumElements() == 2,
-                errors::InvalidArgument("input_size must be [height, width], got ", size.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, size.NumElements() == 2,
+        errors::InvalidArgument("input_size must be [height, width], got ", size.shape().DebugString()));
     const int in_h = size.flat<int32_t>()(0), in_w = size.flat<int32_t>()(1);
     const int64_t m = ctx->input(1).dim_size(0);
     Tensor *moved = nullptr, *found = nullptr;

@@ -9,9 +9,10 @@ namespace tfgpuaug {
 
 absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                          tensorflow::Tensor* out) {
-  return ToTfStatus(RemapGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)),
-                             p, ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
-                    "");
+  return ToTfStatus(
+      RemapGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
+               ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
 }
 
 }  // namespace tfgpuaug

@@ -9,21 +9,18 @@ namespace {
 // The input pixel index nearest to map value v, or a value outside every image.
 int NearestIndex(float v) { return RemapCoordinateUsable(v) ? static_cast<int>(rintf(v)) : -(1 << 30); }
 
-// The bilinear interpolation of the map at output position (u, v) (index coordinates, inside
-// [0, w - 1] x [0, h - 1]) and its derivatives along u and v, within the cell the position is in.
+// The bilinear interpolation of the map in the cell whose top-left pixel is (x0, y0), at
+// fractions (fx, fy) of it, and its derivatives along them.
 struct MapPatch {
   double x, y, dxdu, dydu, dxdv, dydv;
 };
 
-MapPatch InterpolateMap(const float* map, int h, int w, double u, double v) {
-  const int x0 = std::min(std::max(static_cast<int>(std::floor(u)), 0), std::max(w - 2, 0));
-  const int y0 = std::min(std::max(static_cast<int>(std::floor(v)), 0), std::max(h - 2, 0));
-  const int x1 = std::min(x0 + 1, w - 1), y1 = std::min(y0 + 1, h - 1);
-  const double fx = u - x0, fy = v - y0;
+MapPatch InterpolateCell(const float* map, int w, int x0, int y0, double fx, double fy) {
   MapPatch m{};
   for (int k = 0; k < 2; ++k) {
-    const double m00 = map[(int64_t{y0} * w + x0) * 2 + k], m01 = map[(int64_t{y0} * w + x1) * 2 + k];
-    const double m10 = map[(int64_t{y1} * w + x0) * 2 + k], m11 = map[(int64_t{y1} * w + x1) * 2 + k];
+    const double m00 = map[(int64_t{y0} * w + x0) * 2 + k], m01 = map[(int64_t{y0} * w + x0 + 1) * 2 + k];
+    const double m10 = map[(int64_t{y0 + 1} * w + x0) * 2 + k],
+                 m11 = map[(int64_t{y0 + 1} * w + x0 + 1) * 2 + k];
     const double top = m00 + (m01 - m00) * fx, bottom = m10 + (m11 - m10) * fx;
     const double value = top + (bottom - top) * fy;
     const double du = (m01 - m00) * (1 - fy) + (m11 - m10) * fy;
@@ -39,13 +36,50 @@ MapPatch InterpolateMap(const float* map, int h, int w, double u, double v) {
 
 }  // namespace
 
+namespace {
+
+// Bilinear remap with C channels: pixels whose four neighbours are inside the image blend
+// straight from two row pointers (RemapPixel's arithmetic, without its border lookups); the
+// rest go through RemapPixel.
+template <int C>
+void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out) {
+  const int64_t pixels = int64_t{p.out_h} * p.out_w;
+  const float right = static_cast<float>(p.in_w - 1), bottom = static_cast<float>(p.in_h - 1);
+  const int64_t stride = int64_t{p.in_w} * C;
+  for (int64_t i = 0; i < pixels; ++i) {
+    const float mx = map[2 * i], my = map[2 * i + 1];
+    uint8_t* o = out + i * C;
+    if (!(mx >= 0.f && mx < right && my >= 0.f && my < bottom)) {
+      RemapPixel(image, p, mx, my, o);
+      continue;
+    }
+    const int x0 = static_cast<int>(mx), y0 = static_cast<int>(my);  // floor: both are >= 0
+    const float a = mx - static_cast<float>(x0), b = my - static_cast<float>(y0);
+    const uint8_t* top = image + y0 * stride + int64_t{x0} * C;
+    const uint8_t* low = top + stride;
+    for (int k = 0; k < C; ++k) {
+      const float t = Lerp(top[k], top[C + k], a), l = Lerp(low[k], low[C + k], a);
+      o[k] = RoundHalfEvenToUint8(Lerp(t, l, b));
+    }
+  }
+}
+
+}  // namespace
+
 void RemapCpu(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out) {
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 3)
+    return RemapBilinearCpu<3>(image, p, map, out);
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 1)
+    return RemapBilinearCpu<1>(image, p, map, out);
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 4)
+    return RemapBilinearCpu<4>(image, p, map, out);
   const int64_t pixels = int64_t{p.out_h} * p.out_w;
   for (int64_t i = 0; i < pixels; ++i) RemapPixel(image, p, map[2 * i], map[2 * i + 1], out + i * p.channels);
 }
 
 bool RemapBoxCpu(const float* map, int h, int w, int in_h, int in_w, const float* box, float* out) {
-  // Input pixel k is covered when its centre k + 0.5 is in [lo, hi): k in [ceil(lo - 0.5), ceil(hi - 0.5) - 1].
+  // Input pixel k is covered when its centre k + 0.5 is in [lo, hi): k in [ceil(lo - 0.5), ceil(hi - 0.5) -
+  // 1].
   const auto first = [](float lo, int n) {
     return static_cast<int>(std::max(0.f, std::min(static_cast<float>(n), std::ceil(lo - 0.5f))));
   };
@@ -86,22 +120,28 @@ bool RemapPointCpu(const float* map, int h, int w, const float* point, float rea
     }
   }
   if (!(best <= double{reach} * reach)) return false;
-  // Newton steps on the bilinear map from the nearest pixel, each kept inside the image; the
-  // position with the smallest residual wins (a step across a fold can make it worse).
-  double u = bx, v = by, best_u = u, best_v = v, best_r = INFINITY;
-  for (int step = 0; step < 8; ++step) {
-    const MapPatch m = InterpolateMap(map, h, w, u, v);
-    const double rx = sx - m.x, ry = sy - m.y, r = rx * rx + ry * ry;
-    if (r < best_r) best_r = r, best_u = u, best_v = v;
-    const double det = m.dxdu * m.dydv - m.dxdv * m.dydu;
-    if (r < 1e-12 || w < 2 || h < 2 || !(std::fabs(det) > 1e-12)) break;
-    const double du = (rx * m.dydv - ry * m.dxdv) / det, dv = (ry * m.dxdu - rx * m.dydu) / det;
-    u = std::min(std::max(u + du, 0.0), double(w - 1));
-    v = std::min(std::max(v + dv, 0.0), double(h - 1));
-    if (!(std::isfinite(u) && std::isfinite(v))) break;
+  // Newton steps inside each cell of the 4x4 around the nearest pixel (the cells its
+  // neighbours span; where the map is flat, as at GridDistortion's seams, the cell that holds
+  // the point may not touch the nearest pixel), from the cell's middle, kept inside the cell;
+  // the smallest residual wins.
+  double best_u = bx, best_v = by, best_r = best;
+  for (int y0 = std::max(by - 2, 0); y0 <= std::min(by + 1, h - 2) && best_r > 1e-12; ++y0) {
+    for (int x0 = std::max(bx - 2, 0); x0 <= std::min(bx + 1, w - 2) && best_r > 1e-12; ++x0) {
+      double fx = 0.5, fy = 0.5;
+      for (int step = 0; step < 8; ++step) {
+        const MapPatch m = InterpolateCell(map, w, x0, y0, fx, fy);
+        const double rx = sx - m.x, ry = sy - m.y, r = rx * rx + ry * ry;
+        if (r < best_r) best_r = r, best_u = x0 + fx, best_v = y0 + fy;
+        const double det = m.dxdu * m.dydv - m.dxdv * m.dydu;
+        if (r < 1e-12 || !(std::fabs(det) > 1e-12)) break;
+        fx = std::min(std::max(fx + (rx * m.dydv - ry * m.dxdv) / det, 0.0), 1.0);
+        fy = std::min(std::max(fy + (ry * m.dxdu - rx * m.dydu) / det, 0.0), 1.0);
+        if (!(std::isfinite(fx) && std::isfinite(fy))) break;
+      }
+    }
   }
   if (!(best_r <= double{reach} * reach)) return false;
-  u = best_u, v = best_v;
+  const double u = best_u, v = best_v;
   out[0] = static_cast<float>(u + 0.5), out[1] = static_cast<float>(v + 0.5);
   return true;
 }

@@ -7,7 +7,8 @@
 namespace tfgpuaug {
 namespace {
 
-__global__ void RemapKernel(const uint8_t* images, int batch, RemapParams p, const float* maps, uint8_t* out) {
+__global__ void RemapKernel(const uint8_t* images, int batch, RemapParams p, const float* maps,
+                            uint8_t* out) {
   const size_t pixels = size_t(p.out_h) * p.out_w;
   const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
