@@ -64,9 +64,9 @@ def stages(A):
                                  A.HueSaturationValue(20, 30, 20, p=1.0), None),
         "tone_curve": (lambda x, s: AUG.random_tone_curve(x, 0.1, 1.0, s), A.RandomToneCurve(scale=0.1, p=1.0), None),
         # spatial: a map per sample and one remap (images only here)
-        "elastic (1, 50)": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
+        "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),
-        "elastic (120, 6)": (lambda x, s: tga.ElasticTransform(120.0, 6.0, probability=1.0)(x, seed=s),
+        "elastic 120/6": (lambda x, s: tga.ElasticTransform(120.0, 6.0, probability=1.0)(x, seed=s),
                              A.ElasticTransform(alpha=120.0, sigma=6.0, p=1.0), None),
         "grid_distortion": (lambda x, s: tga.GridDistortion(probability=1.0)(x, seed=s),
                             A.GridDistortion(p=1.0), None),

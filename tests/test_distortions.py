@@ -342,8 +342,8 @@ def test_probability_zero_and_inference_leave_everything_alone(photos):
     boxes = tf.ragged.constant([[[1.3, 2.7, 20.2, 21.9]], []], ragged_rank=1, inner_shape=(4,))
     points = tf.ragged.constant([[[3.3, 4.4]], [[5.5, 6.6]]], ragged_rank=1)
     targets = tg.Targets(boxes=boxes, keypoints=points)
-    for t, training in ((tga.ElasticTransform(probability=0.0), True),
-                        (tga.GridDistortion(probability=1.0), False)):
+    for t, training in ((tga.ElasticTransform(probability=0.0), True), (tga.GridDistortion(probability=0.0), True),
+                        (tga.OpticalDistortion(probability=0.0), True), (tga.GridDistortion(probability=1.0), False)):
         out, moved = t.apply(photos, targets, seed=[1, 2], training=training)
         np.testing.assert_array_equal(np.asarray(out), photos)
         np.testing.assert_array_equal(moved.boxes.flat_values.numpy(), boxes.flat_values.numpy())

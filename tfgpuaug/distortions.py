@@ -93,12 +93,13 @@ def elastic_kernel_size(sigma: float, approximate: bool) -> int:
 
 def elastic_maps(n: Dim, height: Dim, width: Dim, alpha: float, sigma: float, same_dxdy: bool = False,
                  noise_distribution: str = "gaussian", approximate: bool = False,
-                 seed: Seed = None) -> tf.Tensor:
+                 seed: Seed = None, applied: Optional[tf.Tensor] = None) -> tf.Tensor:
     """`[n, height, width, 2]` maps of Albumentations' ElasticTransform: per sample, noise
     fields (standard normal scaled so its largest magnitude is 1, or uniform in [-1, 1]),
     Gaussian-blurred with `sigma` (edges replicated), times `alpha`, added to the pixel grid.
     Albumentations blurs its two fields stacked one above the other, so its vertical blur
-    mixes dx's last rows with dy's first; each field is blurred on its own here."""
+    mixes dx's last rows with dy's first; each field is blurred on its own here. Samples where
+    `applied` `[n]` is False get the grid itself (alpha 0)."""
     from tfgpuaug.geometry import _seed_tensor
     fields = 1 if same_dxdy else 2
     shape = [n, fields, height, width]
@@ -112,7 +113,8 @@ def elastic_maps(n: Dim, height: Dim, width: Dim, alpha: float, sigma: float, sa
     ksize = elastic_kernel_size(sigma, approximate)
     kh = gaussian_blur_matrix(height, sigma, ksize)
     kw = gaussian_blur_matrix(width, sigma, ksize)
-    blurred = tf.einsum("ij,bkjl,ml->bkim", kh, noise, kw) * alpha
+    scale = tf.fill([n], alpha) if applied is None else alpha * tf.cast(applied, tf.float32)
+    blurred = tf.einsum("ij,bkjl,ml->bkim", kh, noise, kw) * scale[:, tf.newaxis, tf.newaxis, tf.newaxis]
     dx, dy = blurred[:, 0], blurred[:, fields - 1]
     return identity_maps(n, height, width) + tf.stack([dx, dy], axis=-1)
 
@@ -151,37 +153,43 @@ def _grid_axis(size: Dim, num_steps: int, steps: tf.Tensor, normalized: bool) ->
     return tf.cast(tf.where(inside, values, 0.0), tf.float32)
 
 
-def grid_maps(height: Dim, width: Dim, num_steps: int, steps: tf.Tensor, normalized: bool = True) -> tf.Tensor:
-    """`[n, height, width, 2]` maps of GridDistortion from its steps `[n, 2, num_steps + 1]`."""
-    xx = _grid_axis(width, num_steps, steps[:, 0], normalized)
-    yy = _grid_axis(height, num_steps, steps[:, 1], normalized)
-    h, w = tf.shape(yy)[1], tf.shape(xx)[1]
-    return tf.stack([tf.broadcast_to(xx[:, tf.newaxis, :], [tf.shape(xx)[0], h, w]),
-                     tf.broadcast_to(yy[:, :, tf.newaxis], [tf.shape(yy)[0], h, w])], axis=-1)
+def grid_maps(height: Dim, width: Dim, num_steps: int, steps: tf.Tensor, normalized: bool = True,
+              applied: Optional[tf.Tensor] = None) -> tf.Tensor:
+    """`[n, height, width, 2]` maps of GridDistortion from its steps `[n, 2, num_steps + 1]`;
+    the identity where `applied` `[n]` is False (Albumentations' undistorted grid is not the
+    identity: each cell's linspace holds its end)."""
+    xx = _grid_axis(width, num_steps, steps[:, 0], normalized)      # [n, width]
+    yy = _grid_axis(height, num_steps, steps[:, 1], normalized)     # [n, height]
+    if applied is not None:  # the map is separable, so the choice is made on the two axes
+        xx = tf.where(applied[:, tf.newaxis], xx, tf.range(tf.cast(tf.shape(xx)[1], tf.float32))[tf.newaxis])
+        yy = tf.where(applied[:, tf.newaxis], yy, tf.range(tf.cast(tf.shape(yy)[1], tf.float32))[tf.newaxis])
+    # (x, y) at [b, i, j] = (xx[b, j], yy[b, i]): one broadcasting add writes the whole map
+    x_part = tf.stack([xx, tf.zeros_like(xx)], axis=-1)[:, tf.newaxis]           # [n, 1, width, 2]
+    y_part = tf.stack([tf.zeros_like(yy), yy], axis=-1)[:, :, tf.newaxis]         # [n, height, 1, 2]
+    return x_part + y_part
 
 
 def optical_maps(height: Dim, width: Dim, k: tf.Tensor, mode: str = "camera") -> tf.Tensor:
     """`[n, height, width, 2]` maps of OpticalDistortion for coefficients `k` `[n]`: "camera"
-    is cv2.initUndistortRectifyMap with focal lengths (width, height), the centre at
-    (width / 2, height / 2) and distortion (k, k, 0, 0, 0), so r2 = x^2 + y^2 of the
-    normalised coordinates scales them by 1 + k r2 + k r2^2 (double precision, as OpenCV);
-    "fisheye" scales the offset from the centre by 1 + k (r / r_max)^2 (float32, as
-    Albumentations)."""
-    dtype = tf.float64 if mode == "camera" else tf.float32
-    k = tf.cast(k, dtype)[:, tf.newaxis, tf.newaxis]
-    w, h = tf.cast(width, dtype), tf.cast(height, dtype)
+    is cv2.initUndistortRectifyMap (OpenCV 4.x) with focal lengths (width, height), the centre
+    at (width / 2, height / 2) and distortion (k, k, 0, 0, 0): with x, y the normalised
+    coordinates and r2 = x^2 + y^2, the offset from the centre scales by 1 + k (r2 + r2^2);
+    "fisheye" scales it by 1 + k (r / r_max)^2 (Albumentations). Either way the map is
+    grid + k * D with D one `[height, width, 2]` field for every sample, so a batch costs one
+    multiply-add per value."""
+    w, h = tf.cast(width, tf.float64), tf.cast(height, tf.float64)
     cx, cy = w / 2.0, h / 2.0
     u, v = tf.meshgrid(tf.range(w), tf.range(h))
     if mode == "camera":
         x, y = (u - cx) / w, (v - cy) / h
         r2 = x * x + y * y
-        scale = 1.0 + k * r2 + k * r2 * r2
-        return tf.cast(tf.stack([cx + (u - cx) * scale, cy + (v - cy) * scale], axis=-1), tf.float32)
-    x, y = u - cx, v - cy
-    r_max = tf.sqrt(tf.maximum(cx, w - cx) ** 2 + tf.maximum(cy, h - cy) ** 2)
-    r2 = (x * x + y * y) / (r_max * r_max)
-    scale = 1.0 + k * r2
-    return tf.stack([x * scale + cx, y * scale + cy], axis=-1)
+        q = r2 + r2 * r2
+    else:
+        r_max2 = tf.maximum(cx, w - cx) ** 2 + tf.maximum(cy, h - cy) ** 2
+        q = ((u - cx) ** 2 + (v - cy) ** 2) / r_max2
+    grid = tf.cast(tf.stack([u, v], axis=-1), tf.float32)
+    field = tf.cast(tf.stack([(u - cx) * q, (v - cy) * q], axis=-1), tf.float32)
+    return grid + tf.cast(k, tf.float32)[:, tf.newaxis, tf.newaxis, tf.newaxis] * field
 
 
 def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor, input_hw: tf.Tensor,
@@ -233,8 +241,10 @@ class _Distortion(Transform):
         self.probability, self.interpolation, self.border_mode = float(probability), interpolation, border_mode
         self.fill, self.fill_mask = float(fill), float(fill_mask)
 
-    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
-        """`[n, height, width, 2]` maps drawn from `seed`."""
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
+             applied: Optional[tf.Tensor] = None) -> tf.Tensor:
+        """`[n, height, width, 2]` maps drawn from `seed`; the identity for the samples where
+        `applied` `[n]` (default: all) is False."""
         raise NotImplementedError
 
     def __call__(self, images, seed=None, training: bool = True):
@@ -257,8 +267,7 @@ class _Distortion(Transform):
         shape = tf.shape(images)
         n, h, w = shape[0], shape[1], shape[2]
         applied = tf.random.stateless_uniform([n], s_apply) < self.probability
-        maps = tf.where(applied[:, tf.newaxis, tf.newaxis, tf.newaxis], self.maps(n, h, w, s_maps),
-                        identity_maps(n, h, w))
+        maps = self.maps(n, h, w, s_maps, None if self.probability >= 1.0 else applied)
         out = remap(images, maps, self.interpolation, self.border_mode, self.fill)
         return out, remap_targets(targets, maps, applied, shape[1:3], self.border_mode, self.fill_mask)
 
@@ -315,9 +324,10 @@ class ElasticTransform(_Distortion):
         self.alpha, self.sigma, self.approximate = float(alpha), float(sigma), bool(approximate)
         self.same_dxdy, self.noise_distribution = bool(same_dxdy), noise_distribution
 
-    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
+             applied: Optional[tf.Tensor] = None) -> tf.Tensor:
         return elastic_maps(n, height, width, self.alpha, self.sigma, self.same_dxdy, self.noise_distribution,
-                            self.approximate, seed)
+                            self.approximate, seed, applied)
 
     def get_config(self) -> dict:
         return dict(alpha=self.alpha, sigma=self.sigma, approximate=self.approximate, same_dxdy=self.same_dxdy,
@@ -354,9 +364,10 @@ class GridDistortion(_Distortion):
         self.num_steps, self.normalized = int(num_steps), bool(normalized)
         self.distort_limit = _symmetric(distort_limit, "distort_limit", 1.0)
 
-    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
+             applied: Optional[tf.Tensor] = None) -> tf.Tensor:
         steps = grid_steps(n, self.num_steps, self.distort_limit, seed)
-        return grid_maps(height, width, self.num_steps, steps, self.normalized)
+        return grid_maps(height, width, self.num_steps, steps, self.normalized, applied)
 
     def get_config(self) -> dict:
         return dict(num_steps=self.num_steps, distort_limit=self.distort_limit, normalized=self.normalized,
@@ -391,8 +402,11 @@ class OpticalDistortion(_Distortion):
             raise ValueError(f"mode must be 'camera' or 'fisheye', got {mode!r}")
         self.distort_limit, self.mode = _symmetric(distort_limit, "distort_limit", 1.0), mode
 
-    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor) -> tf.Tensor:
+    def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
+             applied: Optional[tf.Tensor] = None) -> tf.Tensor:
         k = tf.random.stateless_uniform([n], seed, minval=self.distort_limit[0], maxval=self.distort_limit[1])
+        if applied is not None:
+            k = k * tf.cast(applied, k.dtype)  # k = 0: the grid itself, exactly
         return optical_maps(height, width, k, self.mode)
 
     def get_config(self) -> dict:
