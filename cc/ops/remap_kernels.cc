@@ -67,7 +67,7 @@ absl::Status CheckRows(const Tensor& rows, const Tensor& images, int width, int6
 }
 
 template <typename Device>
-class RemapOp : public GuardedOpKernel {
+class RemapOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit RemapOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
     std::string interpolation, border;
@@ -112,7 +112,7 @@ class RemapOp : public GuardedOpKernel {
   uint8_t fill_;
 };
 
-class RemapBoxesOp : public GuardedOpKernel {
+class RemapBoxesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
 
@@ -143,7 +143,7 @@ class RemapBoxesOp : public GuardedOpKernel {
   }
 };
 
-class RemapPointsOp : public GuardedOpKernel {
+class RemapPointsOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit RemapPointsOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("reach", &reach_));
