@@ -16,6 +16,7 @@ import tensorflow as tf
 from tfgpuaug import _loader
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Images, Seed
+from tfgpuaug.augment.color_curves import symmetric_range
 from tfgpuaug.geometry import _is_encoded
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
 
@@ -279,14 +280,6 @@ class _Distortion(Transform):
                     fill=self.fill, fill_mask=self.fill_mask, seed=self.seed)
 
 
-def _symmetric(v: Range, name: str, bound: Optional[float] = None) -> Tuple[float, float]:
-    lo, hi = (-float(v), float(v)) if isinstance(v, (int, float)) else (float(v[0]), float(v[1]))
-    if lo > hi or (bound is not None and (lo < -bound or hi > bound)):
-        raise ValueError(f"{name} must be v or (min, max) with min <= max" +
-                         (f" inside [-{bound}, {bound}]" if bound is not None else "") + f", got {v}")
-    return lo, hi
-
-
 class ElasticTransform(_Distortion):
     """Albumentations' ElasticTransform: per sample, random displacement fields (noise
     smoothed by a Gaussian of `sigma`, scaled by `alpha` pixels) move every pixel; masks
@@ -362,7 +355,7 @@ class GridDistortion(_Distortion):
         if int(num_steps) < 1:
             raise ValueError(f"num_steps must be at least 1, got {num_steps}")
         self.num_steps, self.normalized = int(num_steps), bool(normalized)
-        self.distort_limit = _symmetric(distort_limit, "distort_limit", 1.0)
+        self.distort_limit = symmetric_range("distort_limit", distort_limit, 1.0)
 
     def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
              applied: Optional[tf.Tensor] = None) -> tf.Tensor:
@@ -400,7 +393,7 @@ class OpticalDistortion(_Distortion):
         super().__init__(probability, interpolation, border_mode, fill, fill_mask, seed)
         if mode not in ("camera", "fisheye"):
             raise ValueError(f"mode must be 'camera' or 'fisheye', got {mode!r}")
-        self.distort_limit, self.mode = _symmetric(distort_limit, "distort_limit", 1.0), mode
+        self.distort_limit, self.mode = symmetric_range("distort_limit", distort_limit, 1.0), mode
 
     def maps(self, n: Dim, height: Dim, width: Dim, seed: tf.Tensor,
              applied: Optional[tf.Tensor] = None) -> tf.Tensor:
