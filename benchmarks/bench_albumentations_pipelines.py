@@ -72,6 +72,10 @@ def stages(A):
                             A.GridDistortion(p=1.0), None),
         "optical_distortion": (lambda x, s: tga.OpticalDistortion(0.3, probability=1.0)(x, seed=s),
                                A.OpticalDistortion(distort_limit=0.3, p=1.0), None),
+        "piecewise_affine": (lambda x, s: tga.PiecewiseAffine(probability=1.0)(x, seed=s),
+                             A.PiecewiseAffine(p=1.0), None),
+        "thin_plate_spline": (lambda x, s: tga.ThinPlateSpline(probability=1.0)(x, seed=s),
+                              A.ThinPlateSpline(p=1.0), None),
     }
 
 

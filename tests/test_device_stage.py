@@ -113,7 +113,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.ElasticTransform(probability=1.0), tga.GridDistortion(probability=1.0),
-     tga.OpticalDistortion(probability=1.0), tga.CropMirrorNormalize()],
+     tga.OpticalDistortion(probability=1.0), tga.PiecewiseAffine(nb_rows=(3, 4), probability=1.0),
+     tga.ThinPlateSpline(probability=1.0), tga.CropMirrorNormalize()],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
         "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix", "distortions"])
 def test_device_stage_is_placed_on_the_gpu(folder, transforms):

@@ -1,10 +1,10 @@
-"""ElasticTransform, GridDistortion, OpticalDistortion and the Remap kernel under them (issue
-36). The kernel is held to a numpy port of cv2.remap's rules written here (OpenCV 4.11+:
-float32 lerps, half-to-even rounding, OpenCV's border rules), bit for bit; the maps to numpy
-ports of Albumentations' map builders fed the same draws; boxes to the rectangle oracle (the
-extent of the box's remapped pixel mask); keypoints to the map itself (the output position
-found maps back onto the keypoint). Where OpenCV and Albumentations are installed (a dev
-venv), they are checked directly too."""
+"""ElasticTransform, GridDistortion, OpticalDistortion (PiecewiseAffine and ThinPlateSpline for
+their targets) and the Remap kernel under them (issue 36). The kernel is held to a numpy port
+of cv2.remap's rules written here (OpenCV 4.11+: float32 lerps, half-to-even rounding,
+OpenCV's border rules), bit for bit; the maps to numpy ports of Albumentations' map builders
+fed the same draws; boxes to the rectangle oracle (the extent of the box's remapped pixel
+mask); keypoints to the map itself (the output position found maps back onto the keypoint).
+Where OpenCV and Albumentations are installed (a dev venv), they are checked directly too."""
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -294,7 +294,9 @@ def bilinear_map_at(maps, x, y):
     tga.GridDistortion(num_steps=4, distort_limit=0.4, probability=1.0),
     tga.OpticalDistortion(distort_limit=(0.4, 0.6), probability=1.0),
     tga.OpticalDistortion(distort_limit=(-0.8, -0.6), mode="fisheye", probability=1.0),
-], ids=["elastic", "grid", "optical-camera", "optical-fisheye"])
+    tga.PiecewiseAffine(scale=(0.05, 0.08), nb_rows=(3, 4), probability=1.0),
+    tga.ThinPlateSpline(scale_range=(0.3, 0.5), probability=1.0),
+], ids=["elastic", "grid", "optical-camera", "optical-fisheye", "piecewise-affine", "thin-plate-spline"])
 def test_targets_follow_the_map(transform, photos):
     """Per sample, against the maps the transform drew (drawn again from the same seed): the
     image is remap(image, maps); the mask its nearest remap with fill 0; every box the
@@ -343,7 +345,9 @@ def test_probability_zero_and_inference_leave_everything_alone(photos):
     points = tf.ragged.constant([[[3.3, 4.4]], [[5.5, 6.6]]], ragged_rank=1)
     targets = tg.Targets(boxes=boxes, keypoints=points)
     for t, training in ((tga.ElasticTransform(probability=0.0), True), (tga.GridDistortion(probability=0.0), True),
-                        (tga.OpticalDistortion(probability=0.0), True), (tga.GridDistortion(probability=1.0), False)):
+                        (tga.OpticalDistortion(probability=0.0), True), (tga.GridDistortion(probability=1.0), False),
+                        (tga.PiecewiseAffine(probability=0.0), True), (tga.ThinPlateSpline(probability=1.0), False),
+                        (tga.PiecewiseAffine(scale=0.0, probability=1.0), True)):
         out, moved = t.apply(photos, targets, seed=[1, 2], training=training)
         np.testing.assert_array_equal(np.asarray(out), photos)
         np.testing.assert_array_equal(moved.boxes.flat_values.numpy(), boxes.flat_values.numpy())
@@ -354,7 +358,8 @@ def test_a_distortion_runs_per_sample(photos):
     """Each sample draws its own map: the two copies of one image come out different."""
     twins = np.stack([photos[0], photos[0]])
     for t in (tga.ElasticTransform(alpha=20.0, sigma=3.0, probability=1.0),
-              tga.GridDistortion(probability=1.0), tga.OpticalDistortion(0.5, probability=1.0)):
+              tga.GridDistortion(probability=1.0), tga.OpticalDistortion(0.5, probability=1.0),
+              tga.PiecewiseAffine(scale=0.1, probability=1.0), tga.ThinPlateSpline(probability=1.0)):
         out = t(twins, seed=[3, 4]).numpy()
         assert (out[0] != out[1]).mean() > 0.2, t
 

@@ -175,6 +175,11 @@ TRANSFORM_ARGS = {
                            probability=0.9, seed=42),
     "OpticalDistortion": dict(distort_limit=0.4, mode="fisheye", border_mode="wrap", fill=3.0, probability=0.9,
                               seed=43),
+    "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
+                            absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
+                            seed=44),
+    "ThinPlateSpline": dict(scale_range=(0.1, 0.3), num_control_points=3, mode="albumentations",
+                            border_mode="replicate", probability=0.9, seed=45),
 }
 
 

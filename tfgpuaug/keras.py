@@ -19,6 +19,7 @@ import tensorflow as tf
 
 from tfgpuaug import detection_mixup as _dm
 from tfgpuaug import mask_dropout as _md
+from tfgpuaug import control_point_distortions as _cp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
@@ -237,6 +238,8 @@ MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
 GridDistortion = _layer(_dd.GridDistortion)
 OpticalDistortion = _layer(_dd.OpticalDistortion)
+PiecewiseAffine = _layer(_cp.PiecewiseAffine)
+ThinPlateSpline = _layer(_cp.ThinPlateSpline)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -294,4 +297,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
-          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion)
+          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline)
