@@ -175,6 +175,7 @@ TRANSFORM_ARGS = {
                            probability=0.9, seed=42),
     "OpticalDistortion": dict(distort_limit=0.4, mode="fisheye", border_mode="wrap", fill=3.0, probability=0.9,
                               seed=43),
+    "ISONoise": dict(color_shift=(0.02, 0.4), intensity=(0.3, 0.9), probability=0.9, seed=46),
     "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
                             absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
                             seed=44),

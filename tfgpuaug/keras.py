@@ -225,6 +225,7 @@ RGBShift = _layer(_t.RGBShift)
 ToGray = _layer(_t.ToGray)
 GaussianBlur = _layer(_t.GaussianBlur)
 GaussNoise = _layer(_t.GaussNoise)
+ISONoise = _layer(_t.ISONoise)
 Sharpen = _layer(_t.Sharpen)
 Emboss = _layer(_t.Emboss)
 MedianBlur = _layer(_t.MedianBlur)
@@ -294,7 +295,8 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting, RandomAffine,
+          ToGray, GaussianBlur, GaussNoise, ISONoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting,
+          RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline)

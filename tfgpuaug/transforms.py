@@ -1554,6 +1554,35 @@ class GaussNoise(_Photometric):
         return dict(std=self.std, probability=self.probability, seed=self.seed)
 
 
+class ISONoise(_Photometric):
+    """`tfgpuaug.augment.random_iso_noise` (Albumentations' ISONoise) as a transform: camera
+    sensor noise per sample, hue jitter and Poisson lightness noise in OpenCV's float HLS.
+
+    Args:
+      color_shift: (min, max) of the hue noise scale, within [0, 1].
+      intensity: (min, max) of the noise intensity, within [0, 10].
+      probability: probability that a sample gets noise.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    def __init__(self, color_shift: Range = (0.01, 0.05), intensity: Range = (0.1, 0.5), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import check_iso_noise_args
+        check_iso_noise_args(color_shift, intensity, probability)
+        self.color_shift, self.intensity = tuple(float(v) for v in color_shift), tuple(float(v) for v in intensity)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_iso_noise
+        return random_iso_noise(images, self.color_shift, self.intensity, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(color_shift=self.color_shift, intensity=self.intensity, probability=self.probability,
+                    seed=self.seed)
+
+
 class _Relief(_Photometric):
     """Sharpen and Emboss: alpha and one more range (`amount`, named by the subclass), drawn per
     sample, through one 3x3 kernel stage."""

@@ -8,7 +8,8 @@ from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_downscale, random_emboss,
                                           random_gamma,
-                                          random_gaussian_blur, random_gaussian_noise, random_median_blur,
+                                          random_gaussian_blur, random_gaussian_noise, random_iso_noise,
+                                          random_median_blur,
                                           random_motion_blur, random_sharpen, rgb_shift, to_gray)
 from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augment
 from tfgpuaug.augment.grid_mask import grid_mask
@@ -25,7 +26,8 @@ __all__ = [
     "rand_augment",
     "pca_lighting", "random_apply", "random_choice", "random_downscale", "random_emboss", "random_erasing",
     "random_gamma",
-    "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_median_blur", "random_motion_blur",
+    "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_iso_noise",
+    "random_median_blur", "random_motion_blur",
     "random_affine", "random_perspective",
     "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "to_gray", "trivial_augment",
 ]

@@ -162,6 +162,20 @@ def saturation(images, factor):
     return _single("saturation", images, factor)
 
 
+def iso_noise(images, intensity, color_shift, seed=None):
+    """Albumentations' ISONoise with fixed numbers (scalars or `[B]`): in OpenCV's float HLS the
+    hue plus N(0, color_shift * intensity) degrees, the lightness plus Poisson(std(L) *
+    intensity) * intensity * (1 - L); RGB(A) images, the noise stream from `seed`."""
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    if seed is None:
+        raise ValueError("iso_noise needs a seed")
+    from tfgpuaug.geometry import _seed_tensor
+    stream = tf.random.stateless_uniform([n], _seed_tensor(seed))
+    shift = tf.broadcast_to(tf.cast(color_shift, tf.float32), [n])
+    return _single("iso_noise", images, intensity, tf.stack([stream, shift], axis=1))
+
+
 def gaussian_blur(images, sigma):
     """Gaussian blur with standard deviation `sigma` pixels (radius ceil(3 sigma), at most
     16; reflect-101 borders, as OpenCV's default and numpy's "reflect"); sigma <= 0 keeps

@@ -195,6 +195,40 @@ def random_gaussian_noise(images: Images, std: Range = (5.0, 25.0), probability:
                       aux=tf.random.stateless_uniform([n, 2], s_stream), return_plan=return_plan)
 
 
+def check_iso_noise_args(color_shift: Range, intensity: Range, probability: float) -> None:
+    check_range("color_shift", tuple(color_shift), 0.0, 1.0)
+    check_range("intensity", tuple(intensity), 0.0, 10.0)
+    _check_probability(probability)
+
+
+def random_iso_noise(images: Images, color_shift: Range = (0.01, 0.05), intensity: Range = (0.1, 0.5),
+                     probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """Albumentations' ISONoise per sample (camera sensor noise): in OpenCV's float HLS, each
+    pixel's hue moves by N(0, color_shift * intensity) degrees and its lightness L by
+    Poisson(std(L) * intensity) * intensity * (1 - L), std(L) the image's lightness deviation;
+    back to RGB, rounded. `color_shift` and `intensity` are uniform in their ranges per sample;
+    applied with probability `probability`. The noise stream of a sample comes from the seed.
+
+    Args:
+      images: uint8 `[B, H, W, C]` with C 3 (RGB) or 4 (RGBA: alpha kept).
+      color_shift: (min, max) within [0, 1].
+      intensity: (min, max) within [0, 10].
+      probability: probability that a sample gets noise.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    check_iso_noise_args(color_shift, intensity, probability)
+    images, n, (s_value, s_apply, s_stream) = _draws(images, seed, 3)
+    if images.shape[-1] is not None and images.shape[-1] not in (3, 4):
+        raise ValueError(f"ISONoise takes RGB or RGBA images, got {images.shape[-1]} channels")
+    u = tf.random.stateless_uniform([n, 2], s_value)
+    amount = intensity[0] + (intensity[1] - intensity[0]) * u[:, 0]
+    shift = color_shift[0] + (color_shift[1] - color_shift[0]) * u[:, 1]
+    aux = tf.stack([tf.random.stateless_uniform([n], s_stream), shift], axis=1)
+    return _one_stage(images, "iso_noise", amount, tf.random.stateless_uniform([n], s_apply) < probability,
+                      aux=aux, return_plan=return_plan)
+
+
 def random_sharpen(images: Images, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0),
                    probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
     """Albumentations' Sharpen per sample: alpha and lightness uniform in their ranges, with

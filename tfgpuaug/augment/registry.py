@@ -89,13 +89,15 @@ STANDARD = _table([
     # median blur 3 .. 7, motion blur 3 .. 15 (angle from aux), hsv_shift the hue alone by
     # 0 .. 20 of OpenCV's 2-degree steps (the aux numbers, its saturation and value shifts in
     # levels, are below 1 and truncate to 0). tone_curve is not here: its two control points
-    # are drawn together (tfgpuaug.augment.random_tone_curve).
+    # are drawn together (tfgpuaug.augment.random_tone_curve). iso_noise: intensity 0 .. 0.5,
+    # the colour shift the stage's second aux number (0 .. 1).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
     Augmentation("median_blur", (3.0, 7.0)),
     Augmentation("motion_blur", (3.0, 15.0)),
     Augmentation("hsv_shift", (0.0, 20.0), signed=True),
+    Augmentation("iso_noise", (0.0, 0.5)),
 ])
 
 # TrivialAugmentWide's wider ranges.

@@ -74,7 +74,7 @@ def run(blobs: List[bytes], batch: int, rounds: int = 3, iters: int = 5) -> List
               "cutout": 40.0, "hue": 0.1, "saturation": 1.3, "gaussian_noise": 10.0,
               "gaussian_blur": 1.0, "gamma": 1.5, "channel_shuffle": 3.0, "rgb_shift": 20.0, "sharpen": 0.5,
               "emboss": 0.5, "median_blur": 5.0, "motion_blur": 7.0, "downscale": 0.25,
-              "hsv_shift": 7.0, "tone_curve": 0.2}
+              "hsv_shift": 7.0, "tone_curve": 0.2, "iso_noise": 0.5}
     for name, op_id in aug_ops.OP_IDS.items():
         ids = tf.fill([n, 1], op_id)
         mags = tf.fill([n, 1], params.get(name, 0.0))
@@ -160,6 +160,7 @@ def albumentations_cases(images: np.ndarray) -> List[tuple]:
         "equalize": lambda: A.Equalize(p=1.0),
         "hsv_shift": lambda: A.HueSaturationValue((7, 7), (0, 0), (0, 0), p=1.0),
         "tone_curve": lambda: A.RandomToneCurve(scale=0.1, p=1.0),
+        "iso_noise": lambda: A.ISONoise(intensity=(0.5, 0.5), p=1.0),
     }
     cases = []
     for name, make in makers.items():

@@ -51,7 +51,8 @@ namespace tfgpuaug {
   X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */               \
   X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */              \
   X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */ \
-  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */
+  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */    \
+  X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -91,6 +92,9 @@ TFGPUAUG_HD bool NeedsHistogram(int op) {
   return op == int(AugmentOp::kEqualize) || op == int(AugmentOp::kAutoContrast);
 }
 TFGPUAUG_HD bool NeedsLumaMean(int op) { return op == int(AugmentOp::kContrast); }
+// iso_noise needs the standard deviation of the image's HLS lightness: the sums of
+// max + min of each pixel's RGB bytes and of its square.
+TFGPUAUG_HD bool NeedsLightness(int op) { return op == int(AugmentOp::kIsoNoise); }
 
 // v clamped to [0, 1]; NaN gives 0.
 TFGPUAUG_HD float Clamped01(float v) { return v >= 0.f ? (v <= 1.f ? v : 1.f) : 0.f; }
@@ -398,6 +402,88 @@ TFGPUAUG_HD uint8_t NoisyByte(uint32_t seed, uint32_t index, float sigma, uint8_
   return SaturateToUint8(value + sigma * z);
 }
 
+// 510 times the HLS lightness of an RGB pixel: max + min of its bytes.
+TFGPUAUG_HD uint32_t LightnessTimes510(const uint8_t* p) {
+  const uint8_t hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+  const uint8_t lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+  return uint32_t(hi) + lo;
+}
+
+// OpenCV's float RGB -> HLS (cv2.COLOR_RGB2HLS on [0, 1] input): hue in degrees [0, 360).
+TFGPUAUG_HD void RgbToHlsOpenCv(float r, float g, float b, float* h, float* l, float* s) {
+  const float vmax = fmaxf(r, fmaxf(g, b)), vmin = fminf(r, fminf(g, b));
+  float diff = vmax - vmin;
+  *l = (vmax + vmin) * 0.5f;
+  *h = *s = 0.f;
+  if (diff > 1.1920929e-7f) {  // FLT_EPSILON
+    *s = *l < 0.5f ? diff / (vmax + vmin) : diff / (2.f - vmax - vmin);
+    diff = 60.f / diff;
+    if (vmax == r) {
+      *h = (g - b) * diff;
+    } else if (vmax == g) {
+      *h = (b - r) * diff + 120.f;
+    } else {
+      *h = (r - g) * diff + 240.f;
+    }
+    if (*h < 0.f) *h += 360.f;
+  }
+}
+
+// OpenCV's float HLS -> RGB (cv2.COLOR_HLS2RGB, hue in degrees, any turn).
+TFGPUAUG_HD void HlsToRgbOpenCv(float h, float l, float s, float* rgb) {
+  if (s == 0.f) {
+    rgb[0] = rgb[1] = rgb[2] = l;
+    return;
+  }
+  const float p2 = l <= 0.5f ? l * (1.f + s) : l + s - l * s;
+  const float p1 = 2.f * l - p2;
+  h *= 1.f / 60.f;
+  h -= 6.f * floorf(h * (1.f / 6.f));  // OpenCV adds or subtracts 6 until h is in [0, 6)
+  if (h >= 6.f) h -= 6.f;
+  int sector = static_cast<int>(floorf(h));
+  sector = sector < 0 ? 0 : (sector > 5 ? 5 : sector);
+  h -= float(sector);
+  const float tab[4] = {p2, p1, p1 + (p2 - p1) * (1.f - h), p1 + (p2 - p1) * h};
+  // which of tab each of b, g, r takes, per sector (OpenCV's sector_data)
+  const int8_t sector_data[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+  rgb[2] = tab[sector_data[sector][0]];
+  rgb[1] = tab[sector_data[sector][1]];
+  rgb[0] = tab[sector_data[sector][2]];
+}
+
+// A Poisson count of mean lambda from a uniform in (0, 1), by inversion (p0 = exp(-lambda));
+// at most kMaxPoissonCount, so a rounding-stalled sum still ends.
+constexpr int kMaxPoissonCount = 64;
+TFGPUAUG_HD int PoissonFromUniform(float u, float lambda, float p0) {
+  int k = 0;
+  float p = p0, cdf = p0;
+  while (u > cdf && k < kMaxPoissonCount) {
+    ++k;
+    p *= lambda / float(k);
+    cdf += p;
+  }
+  return k;
+}
+
+// Albumentations' ISONoise on one RGB pixel (uniforms 3 index .. 3 index + 2 of the stream):
+// in OpenCV's float HLS, the hue plus N(0, colour shift * intensity) degrees and the
+// lightness plus Poisson(lambda) * intensity * (1 - L), back to RGB, clipped, rounded half
+// to even.
+TFGPUAUG_HD void IsoNoisePixel(uint32_t seed, uint32_t index, float intensity, float color_sigma, float lambda,
+                               float p0, const uint8_t* px, uint8_t* out) {
+  float h, l, s, rgb[3];
+  RgbToHlsOpenCv(px[0] / 255.f, px[1] / 255.f, px[2] / 255.f, &h, &l, &s);
+  const int count = PoissonFromUniform(HashUniform(seed, 3 * index), lambda, p0);
+  if (color_sigma > 0.f)
+    h += color_sigma * GaussianFromUniforms(HashUniform(seed, 3 * index + 1), HashUniform(seed, 3 * index + 2));
+  l += float(count) * intensity * (1.f - l);
+  HlsToRgbOpenCv(h, l, s, rgb);
+  for (int k = 0; k < 3; ++k) out[k] = static_cast<uint8_t>(rintf(Clamped01(rgb[k]) * 255.f));
+}
+
+// The largest iso_noise intensity and colour shift the kernel takes (larger are clamped).
+constexpr float kMaxIsoIntensity = 10.f;
+
 struct AugmentImage {
   int h, w, c;
   float fill;
@@ -493,7 +579,19 @@ struct StageParams {
   float relief[9];  // sharpen, emboss: 3x3 weights
   int window;       // median blur: side; motion blur: length
   int8_t motion_dy[kMaxMotionLength], motion_dx[kMaxMotionLength];
+  float iso_lambda, iso_p0;  // iso_noise: Poisson mean and exp(-mean), set by SetLightnessStats
 };
+
+// iso_noise's per-image numbers from the lightness sums (of max + min of the RGB bytes, and
+// of its square; L = (max + min) / 510): the Poisson mean std(L) * intensity, as
+// cv2.meanStdDev's population deviation.
+TFGPUAUG_HD void SetLightnessStats(double sum, double sum_sq, double pixels, StageParams* stage_params) {
+  const double mean = sum / pixels, var = sum_sq / pixels - mean * mean;
+  const double std_l = (var > 0.0 ? sqrt(var) : 0.0) / 510.0;
+  const float intensity = Clamped(stage_params->param, 0.f, kMaxIsoIntensity);
+  stage_params->iso_lambda = static_cast<float>(std_l) * intensity;
+  stage_params->iso_p0 = ExpNonPositive(-stage_params->iso_lambda);
+}
 
 TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, const AugmentImage& image_info) {
   StageParams stage_params;
@@ -503,6 +601,8 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
   stage_params.aux[1] = aux[1];
   AffineMatrix(op, param, image_info.h, image_info.w, stage_params.matrix);
   stage_params.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+  stage_params.iso_lambda = 0.f;
+  stage_params.iso_p0 = 1.f;
   stage_params.blur_radius = op == int(AugmentOp::kGaussianBlur) ? BlurRadius(param) : 0;
   if (stage_params.blur_radius > 0) BlurWeights(param, stage_params.blur_radius, stage_params.blur);
   if (op == int(AugmentOp::kSharpen) || op == int(AugmentOp::kEmboss)) {
@@ -714,6 +814,14 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
         return;
       }
       HsvShiftPixel(px, shift.hue, shift.sat, shift.val, out);
+      return;
+    }
+    case AugmentOp::kIsoNoise: {
+      if (!color_channels) return;
+      const float intensity = Clamped(stage_params.param, 0.f, kMaxIsoIntensity);
+      IsoNoisePixel(stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x), intensity,
+                    Clamped(stage_params.aux[1], 0.f, 1.f) * intensity, stage_params.iso_lambda,
+                    stage_params.iso_p0, px, out);
       return;
     }
     case AugmentOp::kRgbShift: {

@@ -65,6 +65,18 @@ int LumaMean(const uint8_t* src, const AugmentImage& image_info) {
   return static_cast<int>(double(sum) / double(n) + 0.5);
 }
 
+// iso_noise's lightness statistics of an RGB(A) image into the stage's parameters.
+void SetLightnessStatsCpu(const uint8_t* src, const AugmentImage& image_info, StageParams* stage_params) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  uint64_t sum = 0, sum_sq = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t l = LightnessTimes510(src + i * image_info.c);
+    sum += l;
+    sum_sq += l * l;
+  }
+  SetLightnessStats(double(sum), double(sum_sq), double(n), stage_params);
+}
+
 // Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
 // per-pixel code computes them; written as one flat loop so that it vectorises.
 template <int C>
@@ -382,7 +394,8 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
         dst[i * image_info.c + k] = lut[256 * k + src[i * image_info.c + k]];
     return;
   }
-  const StageParams stage_params = PrepareStage(op, param, aux, image_info);
+  StageParams stage_params = PrepareStage(op, param, aux, image_info);
+  if (NeedsLightness(op) && image_info.c >= 3) SetLightnessStatsCpu(src, image_info, &stage_params);
   // Loops specialised per family so the per-pixel work inlines; the math is the shared
   // inline code the CUDA kernel runs.
   if (IsAffineOp(op)) {

@@ -13,6 +13,7 @@ namespace {
 struct Scratch {
   uint32_t* hist;            // [B, 4, 256]
   unsigned long long* luma;  // [B]
+  unsigned long long* light; // [B, 2] iso_noise: sums of 510 L and of its square
   uint8_t* lut;              // [B, 4, 256]
   StageParams* stage;        // [B] the current stage's per-sample parameters
   uint8_t* image;            // [B, h, w, c] ping-pong buffer
@@ -26,6 +27,8 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   base += Align(size_t(batch) * 4 * 256 * sizeof(uint32_t));
   s.luma = reinterpret_cast<unsigned long long*>(base);
   base += Align(size_t(batch) * sizeof(unsigned long long));
+  s.light = reinterpret_cast<unsigned long long*>(base);
+  base += Align(size_t(batch) * 2 * sizeof(unsigned long long));
   s.lut = base;
   base += Align(size_t(batch) * 4 * 256);
   s.stage = reinterpret_cast<StageParams*>(base);
@@ -43,32 +46,41 @@ constexpr int kMaxGridY = 65535;
 __global__ void StatsKernel(const uint8_t* src, int first_sample, AugmentImage image_info, const int32_t* ops,
                             int stage, int num_stages, Scratch s) {
   __shared__ uint32_t hist[4 * 256];
-  __shared__ unsigned long long luma;
+  __shared__ unsigned long long luma, light_sq;
   const int b = first_sample + blockIdx.y;
   const int op = ops[b * num_stages + stage];  // the same for the whole block
   const bool histogram = NeedsHistogram(op), mean = !histogram && NeedsLumaMean(op);
-  if (!histogram && !mean) return;
+  const bool light = NeedsLightness(op) && image_info.c >= 3;
+  if (!histogram && !mean && !light) return;
   for (int i = threadIdx.x; i < 4 * 256; i += blockDim.x) hist[i] = 0;
-  if (threadIdx.x == 0) luma = 0;
+  if (threadIdx.x == 0) luma = light_sq = 0;
   __syncthreads();
   const size_t pixels = size_t(image_info.h) * image_info.w;
   const uint8_t* image = src + b * pixels * image_info.c;
-  unsigned long long local_luma = 0;
+  unsigned long long local_luma = 0, local_sq = 0;  // light: luma holds the lightness sum
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels;
        e += size_t(blockDim.x) * gridDim.x) {
     const uint8_t* p = image + e * image_info.c;
     if (histogram) {
       for (int k = 0; k < image_info.c; ++k) atomicAdd(&hist[k * 256 + p[k]], 1u);
+    } else if (light) {
+      const unsigned long long l = LightnessTimes510(p);
+      local_luma += l;
+      local_sq += l * l;
     } else {
       local_luma += image_info.c >= 3 ? RgbToLuma(p[0], p[1], p[2]) : p[0];
     }
   }
-  if (mean && local_luma != 0) atomicAdd(&luma, local_luma);
+  if (local_luma != 0) atomicAdd(&luma, local_luma);
+  if (local_sq != 0) atomicAdd(&light_sq, local_sq);
   __syncthreads();
   if (histogram) {
     for (int i = threadIdx.x; i < image_info.c * 256; i += blockDim.x) {
       if (hist[i] != 0) atomicAdd(&s.hist[b * 4 * 256 + i], hist[i]);
     }
+  } else if (threadIdx.x == 0 && light) {
+    if (luma != 0) atomicAdd(&s.light[2 * b], luma);
+    if (light_sq != 0) atomicAdd(&s.light[2 * b + 1], light_sq);
   } else if (threadIdx.x == 0 && luma != 0) {
     atomicAdd(&s.luma[b], luma);
   }
@@ -83,6 +95,10 @@ __global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops
     if (k == 0) {
       const int idx = b * num_stages + stage;
       s.stage[b] = PrepareStage(op, params[idx], aux + 2 * idx, image_info);
+      if (NeedsLightness(op) && image_info.c >= 3) {
+        SetLightnessStats(double(s.light[2 * b]), double(s.light[2 * b + 1]), double(image_info.h) * image_info.w,
+                          &s.stage[b]);
+      }
     }
     if (!IsLutOp(op)) continue;
     const double n = double(image_info.h) * image_info.w;
@@ -118,7 +134,8 @@ __global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage image_in
 
 size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
   return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
-         Align(size_t(batch) * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
+         Align(size_t(batch) * sizeof(unsigned long long)) +
+         Align(size_t(batch) * 2 * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
          Align(size_t(batch) * sizeof(StageParams)) + size_t(batch) * image_bytes;
 }
 
@@ -140,6 +157,9 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
                    "augment statistics"));
     TFGPUAUG_RETURN_IF_ERROR(
         CudaStatus(cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream),
+                   "augment statistics"));
+    TFGPUAUG_RETURN_IF_ERROR(
+        CudaStatus(cudaMemsetAsync(s.light, 0, size_t(batch) * 2 * sizeof(unsigned long long), stream),
                    "augment statistics"));
     const int stats_x = std::min(kStatsBlocksPerSample, GridBlocks(size_t(image_info.h) * image_info.w));
     // grid y is at most 65535: larger batches take one launch per 65535 samples
