@@ -51,7 +51,7 @@ namespace tfgpuaug {
   X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */               \
   X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */              \
   X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */ \
-  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */    \
+  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */     \
   X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */
 
 enum class AugmentOp : int {
@@ -469,13 +469,14 @@ TFGPUAUG_HD int PoissonFromUniform(float u, float lambda, float p0) {
 // in OpenCV's float HLS, the hue plus N(0, colour shift * intensity) degrees and the
 // lightness plus Poisson(lambda) * intensity * (1 - L), back to RGB, clipped, rounded half
 // to even.
-TFGPUAUG_HD void IsoNoisePixel(uint32_t seed, uint32_t index, float intensity, float color_sigma, float lambda,
-                               float p0, const uint8_t* px, uint8_t* out) {
+TFGPUAUG_HD void IsoNoisePixel(uint32_t seed, uint32_t index, float intensity, float color_sigma,
+                               float lambda, float p0, const uint8_t* px, uint8_t* out) {
   float h, l, s, rgb[3];
   RgbToHlsOpenCv(px[0] / 255.f, px[1] / 255.f, px[2] / 255.f, &h, &l, &s);
   const int count = PoissonFromUniform(HashUniform(seed, 3 * index), lambda, p0);
   if (color_sigma > 0.f)
-    h += color_sigma * GaussianFromUniforms(HashUniform(seed, 3 * index + 1), HashUniform(seed, 3 * index + 2));
+    h += color_sigma *
+         GaussianFromUniforms(HashUniform(seed, 3 * index + 1), HashUniform(seed, 3 * index + 2));
   l += float(count) * intensity * (1.f - l);
   HlsToRgbOpenCv(h, l, s, rgb);
   for (int k = 0; k < 3; ++k) out[k] = static_cast<uint8_t>(rintf(Clamped01(rgb[k]) * 255.f));

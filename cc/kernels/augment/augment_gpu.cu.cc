@@ -11,12 +11,12 @@ namespace tfgpuaug {
 namespace {
 
 struct Scratch {
-  uint32_t* hist;            // [B, 4, 256]
-  unsigned long long* luma;  // [B]
-  unsigned long long* light; // [B, 2] iso_noise: sums of 510 L and of its square
-  uint8_t* lut;              // [B, 4, 256]
-  StageParams* stage;        // [B] the current stage's per-sample parameters
-  uint8_t* image;            // [B, h, w, c] ping-pong buffer
+  uint32_t* hist;             // [B, 4, 256]
+  unsigned long long* luma;   // [B]
+  unsigned long long* light;  // [B, 2] iso_noise: sums of 510 L and of its square
+  uint8_t* lut;               // [B, 4, 256]
+  StageParams* stage;         // [B] the current stage's per-sample parameters
+  uint8_t* image;             // [B, h, w, c] ping-pong buffer
 };
 
 size_t Align(size_t n) { return (n + 255) & ~size_t(255); }
@@ -96,8 +96,8 @@ __global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops
       const int idx = b * num_stages + stage;
       s.stage[b] = PrepareStage(op, params[idx], aux + 2 * idx, image_info);
       if (NeedsLightness(op) && image_info.c >= 3) {
-        SetLightnessStats(double(s.light[2 * b]), double(s.light[2 * b + 1]), double(image_info.h) * image_info.w,
-                          &s.stage[b]);
+        SetLightnessStats(double(s.light[2 * b]), double(s.light[2 * b + 1]),
+                          double(image_info.h) * image_info.w, &s.stage[b]);
       }
     }
     if (!IsLutOp(op)) continue;
