@@ -52,5 +52,6 @@ if [ "$#" -eq 0 ]; then
     || { grep -v " ok$" "$out/emu_tsan.log" | head -60; exit 1; }
   echo "ThreadSanitizer: $(tail -1 "$out/emu_tsan.log")"
 fi
-# -P: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported.
-PYTHONPATH="$PWD/$out" "$PY" -P -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"
+# PYTHONSAFEPATH: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported,
+# in pytest-xdist's workers too (python -P would not reach them).
+PYTHONSAFEPATH=1 PYTHONPATH="$PWD/$out" "$PY" -m pytest -q -p no:cacheprovider "${files[@]}" -k "not shared_sample"

@@ -87,7 +87,7 @@ def test_a_too_old_driver_fails_every_gpu_kernel_saying_what_to_do(emulated_modu
 
 def test_gpu_tests_pass_on_the_emulator(emulated_module):
     env = with_fake_nvjpeg(emulated_module, TFGPUAUG_KERNELS_MODULE_DIR=emulated_module)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "-n", "0",
                           os.path.join(ROOT, "tests", "test_kernels_module.py")],
                          capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:]

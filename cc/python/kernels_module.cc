@@ -225,7 +225,9 @@ py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<
     return out;
   }
   if (tfgpuaug::IsLutOp(op)) throw std::invalid_argument("general=True is for per-pixel (non-LUT) ops");
-  const auto stage_params = tfgpuaug::PrepareStage(op, param, aux.data(), image_info);
+  auto stage_params = tfgpuaug::PrepareStage(op, param, aux.data(), image_info);
+  if (tfgpuaug::NeedsLightness(op) && image_info.c >= 3)
+    tfgpuaug::SetLightnessStatsCpu(img.data(), image_info, &stage_params);
   for (int y = 0; y < image_info.h; ++y)
     for (int x = 0; x < image_info.w; ++x, o += image_info.c)
       tfgpuaug::AugmentPixel(stage_params, img.data(), image_info, y, x, o);

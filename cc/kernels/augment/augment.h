@@ -438,9 +438,11 @@ TFGPUAUG_HD void HlsToRgbOpenCv(float h, float l, float s, float* rgb) {
   const float p2 = l <= 0.5f ? l * (1.f + s) : l + s - l * s;
   const float p1 = 2.f * l - p2;
   h *= 1.f / 60.f;
-  h -= 6.f * floorf(h * (1.f / 6.f));  // OpenCV adds or subtracts 6 until h is in [0, 6)
+  // OpenCV adds or subtracts 6 until h is in [0, 6); floorf (a libm call on baseline x86-64)
+  // only for hues outside it
+  if (h < 0.f || h >= 6.f) h -= 6.f * floorf(h * (1.f / 6.f));
   if (h >= 6.f) h -= 6.f;
-  int sector = static_cast<int>(floorf(h));
+  int sector = static_cast<int>(h);  // h >= 0: truncation is the floor
   sector = sector < 0 ? 0 : (sector > 5 ? 5 : sector);
   h -= float(sector);
   const float tab[4] = {p2, p1, p1 + (p2 - p1) * (1.f - h), p1 + (p2 - p1) * h};
@@ -479,7 +481,7 @@ TFGPUAUG_HD void IsoNoisePixel(uint32_t seed, uint32_t index, float intensity, f
          GaussianFromUniforms(HashUniform(seed, 3 * index + 1), HashUniform(seed, 3 * index + 2));
   l += float(count) * intensity * (1.f - l);
   HlsToRgbOpenCv(h, l, s, rgb);
-  for (int k = 0; k < 3; ++k) out[k] = static_cast<uint8_t>(rintf(Clamped01(rgb[k]) * 255.f));
+  for (int k = 0; k < 3; ++k) out[k] = RoundHalfEvenToUint8(Clamped01(rgb[k]) * 255.f);
 }
 
 // The largest iso_noise intensity and colour shift the kernel takes (larger are clamped).

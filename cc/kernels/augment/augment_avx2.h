@@ -21,6 +21,10 @@ void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add,
 
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
+
+// iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
+void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,
+                  float lambda, float p0, uint8_t* dst);
 #endif
 
 }  // namespace tfgpuaug

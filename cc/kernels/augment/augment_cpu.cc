@@ -65,16 +65,21 @@ int LumaMean(const uint8_t* src, const AugmentImage& image_info) {
   return static_cast<int>(double(sum) / double(n) + 0.5);
 }
 
-// iso_noise's lightness statistics of an RGB(A) image into the stage's parameters.
-void SetLightnessStatsCpu(const uint8_t* src, const AugmentImage& image_info, StageParams* stage_params) {
+// iso_noise on an RGB(A) image: the per-pixel function in one flat loop, alpha copied.
+void IsoNoiseCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info, uint8_t* dst) {
   const size_t n = size_t(image_info.h) * image_info.w;
-  uint64_t sum = 0, sum_sq = 0;
+  const int c = image_info.c;
+  const float intensity = Clamped(s.param, 0.f, kMaxIsoIntensity);
+  const float color_sigma = Clamped(s.aux[1], 0.f, 1.f) * intensity;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2())
+    return IsoNoiseAvx2(src, n, c, s.seed, intensity, color_sigma, s.iso_lambda, s.iso_p0, dst);
+#endif
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t l = LightnessTimes510(src + i * image_info.c);
-    sum += l;
-    sum_sq += l * l;
+    IsoNoisePixel(s.seed, static_cast<uint32_t>(i), intensity, color_sigma, s.iso_lambda, s.iso_p0,
+                  src + i * c, dst + i * c);
+    for (int k = 3; k < c; ++k) dst[i * c + k] = src[i * c + k];
   }
-  SetLightnessStats(double(sum), double(sum_sq), double(n), stage_params);
 }
 
 // Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
@@ -152,6 +157,17 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const S
 }
 
 }  // namespace
+
+void SetLightnessStatsCpu(const uint8_t* src, const AugmentImage& image_info, StageParams* stage_params) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  uint64_t sum = 0, sum_sq = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t l = LightnessTimes510(src + i * image_info.c);
+    sum += l;
+    sum_sq += l * l;
+  }
+  SetLightnessStats(double(sum), double(sum_sq), double(n), stage_params);
+}
 
 // Downscale: each output row is a source row gathered through one column table (the same
 // DownscaleSource the CUDA kernel calls per pixel).
@@ -418,6 +434,8 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return GaussianNoiseAvx2(src, n * image_info.c, stage_params.seed, param, dst);
 #endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
+  if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
+    return IsoNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);

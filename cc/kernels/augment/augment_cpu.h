@@ -19,6 +19,9 @@ Status AugmentSampleCpu(const uint8_t* in, const AugmentImage& image_info, const
 void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
                      const AugmentImage& image_info, uint8_t* dst);
 
+// iso_noise's lightness statistics of an RGB(A) image into the stage's parameters.
+void SetLightnessStatsCpu(const uint8_t* src, const AugmentImage& image_info, StageParams* stage_params);
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_AUGMENT_AUGMENT_CPU_H_

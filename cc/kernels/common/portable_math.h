@@ -69,6 +69,14 @@ TFGPUAUG_HD float ExpNonPositive(float x) {
   return p * FloatFromBits(static_cast<uint32_t>(static_cast<int>(n) + 127) << 23);
 }
 
+// Clamped to [0, 255], then rounded half to even (as rintf) by adding and taking away 1.5 * 2^23:
+// baseline x86-64 has no rounding instruction, and rintf is a libm call there.
+TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
+  v = v < 0.f ? 0.f : (v > 255.f ? 255.f : v);
+  constexpr float kMagic = 12582912.f;
+  return static_cast<uint8_t>((v + kMagic) - kMagic);  // IEEE rules: no compiler folds this pair
+}
+
 // A standard normal value from two uniforms in (0, 1) (Box-Muller, cosine branch).
 TFGPUAUG_HD float GaussianFromUniforms(float u1, float u2) {
   return sqrtf(-2.f * LogPositive(u1)) * CosTurns(u2);

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "cc/kernels/common/host_device.h"
+#include "cc/kernels/common/portable_math.h"
 #include "cc/kernels/warp/warp.h"
 
 namespace tfgpuaug {
@@ -62,14 +63,6 @@ TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
 TFGPUAUG_HD float RemapTap(const uint8_t* image, const RemapParams& p, int row, int col, int k) {
   if (row < 0 || col < 0) return p.fill;
   return image[(static_cast<int64_t>(row) * p.in_w + col) * p.channels + k];
-}
-
-// Clamped to [0, 255], then rounded half to even (as rintf) by adding and taking away 1.5 * 2^23:
-// baseline x86-64 has no rounding instruction, and rintf is a libm call there.
-TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
-  v = v < 0.f ? 0.f : (v > 255.f ? 255.f : v);
-  constexpr float kMagic = 12582912.f;
-  return static_cast<uint8_t>((v + kMagic) - kMagic);  // IEEE rules: no compiler folds this pair
 }
 
 // All channels of output pixel (y, x) of one sample: its map entry (mx, my) -> out[0..c).
