@@ -658,6 +658,10 @@ def test_downscale_is_opencvs_nearest_down_and_up(photos):
     odd = np.ascontiguousarray(photos[:, :37, :53])
     for s in (0.1, 0.25, 0.7):
         np.testing.assert_array_equal(ops.downscale(odd, s).numpy()[0], _downscale_reference(odd[0], s))
+    for c in (1, 4):  # the 1- and 4-channel row gathers
+        many = np.ascontiguousarray(np.concatenate([photos, photos], -1)[..., :c])
+        for s in (0.25, 0.3):
+            np.testing.assert_array_equal(ops.downscale(many, s).numpy()[0], _downscale_reference(many[0], s))
     for keep in (0.0, 1.0, float("nan"), -2.0):
         np.testing.assert_array_equal(ops.downscale(photos, keep).numpy(), photos)
     out, _, params = tga.augment.random_downscale(photos, (0.2, 0.4), probability=1.0, seed=1, return_plan=True)

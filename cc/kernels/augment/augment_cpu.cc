@@ -171,6 +171,14 @@ void SetLightnessStatsCpu(const uint8_t* src, const AugmentImage& image_info, St
 
 // Downscale: each output row is a source row gathered through one column table (the same
 // DownscaleSource the CUDA kernel calls per pixel).
+// One output row of downscale: pixel x is source pixel columns[x] / C (restrict, and C known,
+// so the byte copies are not reloaded through aliasing stores).
+template <int C>
+void GatherRow(const uint8_t* __restrict s, const int* __restrict columns, int w, uint8_t* __restrict o) {
+  for (int x = 0; x < w; ++x)
+    for (int k = 0; k < C; ++k) o[x * C + k] = s[columns[x] + k];
+}
+
 void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scale, uint8_t* dst) {
   const int h = image_info.h, w = image_info.w, c = image_info.c;
   const size_t row = size_t(w) * c;
@@ -182,11 +190,30 @@ void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scal
   thread_local std::vector<int> columns;
   columns.resize(w);
   for (int x = 0; x < w; ++x) columns[x] = DownscaleSource(x, w, sw, scale) * c;
+  // Output rows that read the same source row are equal: gather it once, copy it after
+  // (about 1 / scale copies a gather at small scales).
+  int gathered_from = -1;
+  const uint8_t* gathered = nullptr;
   for (int y = 0; y < h; ++y) {
-    const uint8_t* s = src + size_t(DownscaleSource(y, h, sh, scale)) * row;
+    const int sy = DownscaleSource(y, h, sh, scale);
     uint8_t* o = dst + size_t(y) * row;
-    for (int x = 0; x < w; ++x)
-      for (int k = 0; k < c; ++k) o[x * c + k] = s[columns[x] + k];
+    if (sy == gathered_from) {
+      std::memcpy(o, gathered, row);
+      continue;
+    }
+    const uint8_t* s = src + size_t(sy) * row;
+    if (c == 3) {
+      GatherRow<3>(s, columns.data(), w, o);
+    } else if (c == 1) {
+      GatherRow<1>(s, columns.data(), w, o);
+    } else if (c == 4) {
+      GatherRow<4>(s, columns.data(), w, o);
+    } else {
+      for (int x = 0; x < w; ++x)
+        for (int k = 0; k < c; ++k) o[x * c + k] = s[columns[x] + k];
+    }
+    gathered_from = sy;
+    gathered = o;
   }
 }
 
