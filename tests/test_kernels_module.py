@@ -708,3 +708,19 @@ def test_iso_noise_avx2_equals_the_per_pixel_function():
             np.testing.assert_array_equal(kernels.augment_stage(img, iso, intensity, [stream, shift]),
                                           kernels.augment_stage(img, iso, intensity, [stream, shift], general=True),
                                           err_msg=str((img.shape, intensity, stream, shift)))
+
+
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the 5x5 median network needs AVX2")
+def test_median_5x5_network_equals_the_per_pixel_function():
+    """The 5x5 median's AVX2 comparator network (interior bytes) and the per-pixel border
+    against the per-pixel function the GPU runs, bit for bit: 1, 3 and 4 channels, widths at
+    the network's threshold (4 + 32 / c pixels) and just below it, heights under the window,
+    a last chunk overlapping the one before. Mutants caught: the spare inputs all 0 (the
+    median's place shifts); a chunk loop that skips the row's last bytes."""
+    rng = np.random.default_rng(12)
+    for shape in [(224, 224, 3), (37, 53, 4), (20, 36, 1), (19, 35, 1), (9, 15, 3), (3, 40, 3), (31, 12, 4),
+                  (6, 11, 4), (40, 77, 3)]:
+        img = rng.integers(0, 256, shape, dtype=np.uint8)
+        img[: shape[0] // 2] //= 64  # many ties too
+        np.testing.assert_array_equal(kernels.augment_stage(img, 27, 5.0, [0, 0]),
+                                      kernels.augment_stage(img, 27, 5.0, [0, 0], general=True), err_msg=str(shape))

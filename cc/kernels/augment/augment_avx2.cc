@@ -2,7 +2,9 @@
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "cc/kernels/augment/augment.h"
 
@@ -16,6 +18,17 @@ namespace {
 // hue sector), which photos make unpredictable.
 __attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true, __m256 if_false) {
   return _mm256_blendv_ps(if_false, if_true, mask);
+}
+
+// The RGB bytes of `lanes` pixels from pixel i0 (out[channel][lane], already 0..255), the
+// other channels copied: the store of every eight-pixel colour loop here.
+inline void StoreRgbLanes(const int (&out)[3][8], int lanes, const uint8_t* src, size_t i0, int c,
+                          uint8_t* dst) {
+  for (int l = 0; l < lanes; ++l) {
+    uint8_t* o = dst + (i0 + l) * c;
+    for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
+    for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
+  }
 }
 
 __attribute__((target("avx2"))) inline __m256 SectorIs(__m256i sector, int k) {
@@ -77,11 +90,7 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
     const __m256 rgb[3] = {out_r, out_g, out_b};
     for (int k = 0; k < 3; ++k)  // SaturateToUint8(x * 255)
       _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), SaturateLanes8(_mm256_mul_ps(rgb[k], c255)));
-    for (int l = 0; l < lanes; ++l) {
-      uint8_t* o = dst + (i0 + l) * c;
-      for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
-      for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
-    }
+    StoreRgbLanes(out, lanes, src, i0, c, dst);
   }
 }
 
@@ -167,11 +176,7 @@ __attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t
       const __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), _mm256_setzero_ps()), c255);
       _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(x));
     }
-    for (int l = 0; l < lanes; ++l) {
-      uint8_t* o = dst + (i0 + l) * c;
-      for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
-      for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
-    }
+    StoreRgbLanes(out, lanes, src, i0, c, dst);
   }
 }
 
@@ -352,12 +357,106 @@ __attribute__((target("avx2"))) void IsoNoiseAvx2(const uint8_t* src, size_t n, 
       x = _mm256_sub_ps(_mm256_add_ps(x, _mm256_set1_ps(12582912.f)), _mm256_set1_ps(12582912.f));
       _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(x));
     }
-    for (int k = 0; k < lanes; ++k) {
-      uint8_t* o = dst + (i0 + k) * c;
-      for (int j = 0; j < 3; ++j) o[j] = static_cast<uint8_t>(out[j][k]);
-      for (int j = 3; j < c; ++j) o[j] = src[(i0 + k) * c + j];
+    StoreRgbLanes(out, lanes, src, i0, c, dst);
+  }
+}
+
+namespace {
+
+// The median of side x side values as a comparator network on 32 byte lanes:
+// Batcher's odd-even merge sort of the next power of two, the spare inputs half 0 (below
+// every value) and half 255 (above), pruned to the comparators the median's output depends
+// on (and to the one output, min or max, a later comparator or the median reads). Built at
+// compile time, so the network is straight-line code over locals.
+template <int Side>
+struct MedianNetwork {
+  static constexpr int kReal = Side * Side;
+  static constexpr int kN = kReal <= 32 ? 32 : 64;
+  static constexpr int kZeros = (kN - kReal) / 2;
+  static constexpr int kTarget = kReal / 2 + kZeros;  // the median's place after sorting
+  struct Comparator {
+    int a, b;       // min goes to a, max to b
+    bool min, max;  // which outputs are read later
+  };
+  struct Table {
+    Comparator c[640];
+    int count;
+  };
+  static constexpr Table Build() {
+    Table all{}, kept{};
+    for (int p = 1; p < kN; p *= 2)
+      for (int k = p; k >= 1; k /= 2)
+        for (int j = k % p; j + k <= kN - 1; j += 2 * k)
+          for (int i = 0; i <= k - 1 && i <= kN - j - k - 1; ++i)
+            if ((i + j) / (p * 2) == (i + j + k) / (p * 2))
+              all.c[all.count++] = {i + j, i + j + k, true, true};
+    bool needed[kN] = {};
+    needed[kTarget] = true;
+    for (int n = all.count - 1; n >= 0; --n) {  // backwards from the median
+      Comparator c = all.c[n];
+      c.min = needed[c.a];
+      c.max = needed[c.b];
+      if (!c.min && !c.max) continue;
+      needed[c.a] = needed[c.b] = true;
+      kept.c[kept.count++] = c;
+    }
+    Table forward{};
+    for (int n = kept.count - 1; n >= 0; --n) forward.c[forward.count++] = kept.c[n];
+    return forward;
+  }
+  static constexpr Table kTable = Build();
+};
+
+template <int Side, size_t I>
+__attribute__((target("avx2"))) inline void CompareStep(__m256i* v) {
+  constexpr auto c = MedianNetwork<Side>::kTable.c[I];
+  if constexpr (c.min && c.max) {
+    const __m256i lo = _mm256_min_epu8(v[c.a], v[c.b]);
+    v[c.b] = _mm256_max_epu8(v[c.a], v[c.b]);
+    v[c.a] = lo;
+  } else if constexpr (c.min) {
+    v[c.a] = _mm256_min_epu8(v[c.a], v[c.b]);
+  } else {
+    v[c.b] = _mm256_max_epu8(v[c.a], v[c.b]);
+  }
+}
+
+template <int Side, size_t... I>
+__attribute__((target("avx2"))) inline void RunMedianNetwork(__m256i* v, std::index_sequence<I...>) {
+  (CompareStep<Side, I>(v), ...);
+}
+
+template <int Side>
+__attribute__((target("avx2"))) void MedianInteriorT(const uint8_t* src, int h, int w, int c, uint8_t* dst) {
+  using Net = MedianNetwork<Side>;
+  constexpr int r = Side / 2;
+  const size_t row = size_t(w) * c, first = size_t(r) * c, last = row - size_t(r) * c;  // [first, last)
+  for (int y = 0; y < h; ++y) {
+    const uint8_t* rows[Side];
+    for (int dy = -r; dy <= r; ++dy) rows[dy + r] = src + size_t(std::min(std::max(y + dy, 0), h - 1)) * row;
+    uint8_t* o = dst + size_t(y) * row;
+    for (size_t b = first; b < last; b += 32) {
+      const size_t at = b + 32 <= last ? b : last - 32;  // the last chunk ends at `last`
+      __m256i v[Net::kN];
+      for (int dy = 0; dy < Side; ++dy)
+        for (int dx = 0; dx < Side; ++dx)
+          v[dy * Side + dx] =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[dy] + at + (dx - r) * c));
+      for (int n = Net::kReal; n < Net::kN; ++n)
+        v[n] = n < Net::kReal + Net::kZeros ? _mm256_setzero_si256() : _mm256_set1_epi8(char(255));
+      RunMedianNetwork<Side>(v, std::make_index_sequence<size_t(Net::kTable.count)>());
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + at), v[Net::kTarget]);
     }
   }
+}
+
+}  // namespace
+
+// 5x5 only: the 7x7 network (49 values in a 64-input network) took 4.9 ms for a 224x224x3
+// image against the sliding histogram's 4.8 ms.
+__attribute__((target("avx2"))) void Median5x5InteriorAvx2(const uint8_t* src, int h, int w, int c,
+                                                           uint8_t* dst) {
+  MedianInteriorT<5>(src, h, w, c, dst);
 }
 
 }  // namespace tfgpuaug

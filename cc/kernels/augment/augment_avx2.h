@@ -22,6 +22,10 @@ void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add,
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
 
+// The 5x5 median (rows replicated) of every byte of an h x w x c image whose window lies
+// inside the row (2 c bytes from either end). Needs rows of at least 4 + 32 / c pixels.
+void Median5x5InteriorAvx2(const uint8_t* src, int h, int w, int c, uint8_t* dst);
+
 // iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
 void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,
                   float lambda, float p0, uint8_t* dst);
