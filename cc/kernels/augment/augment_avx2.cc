@@ -20,6 +20,19 @@ __attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true
   return _mm256_blendv_ps(if_false, if_true, mask);
 }
 
+// The RGB of `lanes` pixels from pixel i0 as floats over 255 (lanes past `lanes` are 0): the
+// load of every eight-pixel colour loop here, the counterpart of StoreRgbLanes.
+__attribute__((target("avx2"))) inline void LoadRgbLanes(const uint8_t* src, size_t i0, int lanes, int c,
+                                                         __m256* r, __m256* g, __m256* b) {
+  alignas(32) float in[3][8] = {};
+  for (int l = 0; l < lanes; ++l)
+    for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
+  const __m256 c255 = _mm256_set1_ps(255.f);
+  *r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
+  *g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
+  *b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+}
+
 // The RGB bytes of `lanes` pixels from pixel i0 (out[channel][lane], already 0..255), the
 // other channels copied: the store of every eight-pixel colour loop here.
 inline void StoreRgbLanes(const int (&out)[3][8], int lanes, const uint8_t* src, size_t i0, int c,
@@ -43,12 +56,8 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
   const __m256 c255 = _mm256_set1_ps(255.f), p = _mm256_set1_ps(param);
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     const int lanes = n - i0 < 8 ? int(n - i0) : 8;
-    alignas(32) float in[3][8] = {};
-    for (int l = 0; l < lanes; ++l)
-      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
-    const __m256 r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
-    const __m256 g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
-    const __m256 b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+    __m256 r, g, b;
+    LoadRgbLanes(src, i0, lanes, c, &r, &g, &b);
     // RgbToHsv
     const __m256 mx = _mm256_max_ps(r, _mm256_max_ps(g, b)), mn = _mm256_min_ps(r, _mm256_min_ps(g, b));
     const __m256 d = _mm256_sub_ps(mx, mn);
@@ -274,12 +283,8 @@ __attribute__((target("avx2"))) void IsoNoiseAvx2(const uint8_t* src, size_t n, 
   const __m256i lane3 = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     const int lanes = n - i0 < 8 ? int(n - i0) : 8;
-    alignas(32) float in[3][8] = {};
-    for (int l = 0; l < lanes; ++l)
-      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
-    const __m256 r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
-    const __m256 g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
-    const __m256 b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+    __m256 r, g, b;
+    LoadRgbLanes(src, i0, lanes, c, &r, &g, &b);
     // RgbToHlsOpenCv
     const __m256 vmax = _mm256_max_ps(r, _mm256_max_ps(g, b)), vmin = _mm256_min_ps(r, _mm256_min_ps(g, b));
     const __m256 diff = _mm256_sub_ps(vmax, vmin), sum = _mm256_add_ps(vmax, vmin);
