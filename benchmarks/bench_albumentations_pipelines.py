@@ -65,6 +65,7 @@ def stages(A):
         "tone_curve": (lambda x, s: AUG.random_tone_curve(x, 0.1, 1.0, s), A.RandomToneCurve(scale=0.1, p=1.0), None),
         "iso_noise": (lambda x, s: AUG.random_iso_noise(x, (0.01, 0.05), (0.1, 0.5), 1.0, s), A.ISONoise(p=1.0),
                       None),
+        "clahe": (lambda x, s: AUG.random_clahe(x, 4.0, (8, 8), 1.0, s), A.CLAHE(p=1.0), None),
         # spatial: a map per sample and one remap (images only here)
         "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),

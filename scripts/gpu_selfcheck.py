@@ -254,6 +254,19 @@ def run(k, report: Report, quick: bool = False) -> None:
             report.compare(f"augment hsv_shift ({hue}, {sat}, {val}) channels={c}",
                            k.augment_batch(imgs, hsv, np.full((b, 1), hue, np.float32), aux, 128.0, True),
                            k.augment_batch_gpu(imgs, hsv, np.full((b, 1), hue, np.float32), aux, 128.0, True), 0)
+    # clahe with explicit tile grids (the loops below draw aux in [0, 1): the default 8 x 8), on
+    # grids that divide the image and ones that make the kernel extend it, clip limits 0 (none) to 40
+    clahe = np.full((b, 1), 33, np.int32)  # clahe's id in cc/kernels/augment/augment.h
+    odd = np.ascontiguousarray(images[:, :37, :29])
+    for tiles, limit in (((3, 5), 2.5), ((16, 16), 40.0), ((1, 2), 0.0), ((4, 4), 1.0)):
+        aux = np.tile(np.array([[tiles]], np.float32), (b, 1, 1))
+        for c in (1, 3, 4):
+            for name, src in (("", images), (" 37x29", odd)):
+                imgs = np.ascontiguousarray(np.concatenate([src, src], -1)[..., :c])
+                limits = np.full((b, 1), limit, np.float32)
+                report.compare(f"augment clahe tiles={tiles} clip={limit} channels={c}{name}",
+                               k.augment_batch(imgs, clahe, limits, aux, 128.0, True),
+                               k.augment_batch_gpu(imgs, clahe, limits, aux, 128.0, True), 0)
     # every augment op, two stages per sample, several parameters
     for op in augment_op_ids(k):
         for param in (0.2, -0.35, 4.0, 30.0)[: 1 if quick else 4]:

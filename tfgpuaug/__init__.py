@@ -10,7 +10,7 @@ from tfgpuaug.image import (  # noqa: E402
     DEFAULT_MAX_PIXELS, add_jpeg_restart_markers, decode_animation, decode_image, image_shape)
 from tfgpuaug.transforms import (  # noqa: E402
     AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
-    GaussianBlur, GaussNoise, HueSaturationValue, ISONoise,
+    CLAHE, GaussianBlur, GaussNoise, HueSaturationValue, ISONoise,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
     RandomFlip, RandomGamma, RandomIoUCrop, RandomToneCurve, RandomSizedBBoxSafeCrop, RandomErasing, RandomPerspective,
@@ -34,7 +34,7 @@ __all__ = [
     "random_apply", "random_choice",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur",
-    "GaussNoise", "ISONoise",
+    "GaussNoise", "ISONoise", "CLAHE",
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout",

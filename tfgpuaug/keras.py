@@ -226,6 +226,7 @@ ToGray = _layer(_t.ToGray)
 GaussianBlur = _layer(_t.GaussianBlur)
 GaussNoise = _layer(_t.GaussNoise)
 ISONoise = _layer(_t.ISONoise)
+CLAHE = _layer(_t.CLAHE)
 Sharpen = _layer(_t.Sharpen)
 Emboss = _layer(_t.Emboss)
 MedianBlur = _layer(_t.MedianBlur)
@@ -295,7 +296,7 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise, ISONoise, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting,
+          ToGray, GaussianBlur, GaussNoise, ISONoise, CLAHE, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting,
           RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,

@@ -1583,6 +1583,40 @@ class ISONoise(_Photometric):
                     seed=self.seed)
 
 
+class CLAHE(_Photometric):
+    """`tfgpuaug.augment.random_clahe` (Albumentations' CLAHE) as a transform: OpenCV's
+    contrast-limited adaptive histogram equalisation per sample, on L*a*b*'s L for colour.
+
+    Args:
+      clip_limit: (min, max) clip limit within [0, 256], uniform per sample; one number c means
+        (1, c), as Albumentations.
+      tile_grid_size: (tiles across the width, tiles down the height), each 1 .. 16.
+      probability: probability that a sample is equalised.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.CLAHE(clip_limit=(1, 4), probability=0.5)]))
+    """
+
+    def __init__(self, clip_limit: Union[float, Range] = 4.0, tile_grid_size: Tuple[int, int] = (8, 8),
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import check_clahe_args, clahe_clip_range
+        self.clip_limit = clahe_clip_range(clip_limit)
+        self.tile_grid_size = tuple(tile_grid_size)
+        check_clahe_args(self.clip_limit, self.tile_grid_size, probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment.photometric import random_clahe
+        return random_clahe(images, self.clip_limit, self.tile_grid_size, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(clip_limit=self.clip_limit, tile_grid_size=self.tile_grid_size, probability=self.probability,
+                    seed=self.seed)
+
+
 class _Relief(_Photometric):
     """Sharpen and Emboss: alpha and one more range (`amount`, named by the subclass), drawn per
     sample, through one 3x3 kernel stage."""

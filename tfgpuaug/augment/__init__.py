@@ -6,7 +6,7 @@ from tfgpuaug.augment.color_curves import random_hsv_shift, random_tone_curve
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.mix import cutmix, mixup
-from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_downscale, random_emboss,
+from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_clahe, random_downscale, random_emboss,
                                           random_gamma,
                                           random_gaussian_blur, random_gaussian_noise, random_iso_noise,
                                           random_median_blur,
@@ -24,7 +24,7 @@ __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "augmix", "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
     "rand_augment",
-    "pca_lighting", "random_apply", "random_choice", "random_downscale", "random_emboss", "random_erasing",
+    "pca_lighting", "random_apply", "random_choice", "random_clahe", "random_downscale", "random_emboss", "random_erasing",
     "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_iso_noise",
     "random_median_blur", "random_motion_blur",

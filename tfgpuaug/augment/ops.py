@@ -176,6 +176,18 @@ def iso_noise(images, intensity, color_shift, seed=None):
     return _single("iso_noise", images, intensity, tf.stack([stream, shift], axis=1))
 
 
+def clahe(images, clip_limit, tile_grid_size=(8, 8)):
+    """OpenCV's CLAHE (cv2.createCLAHE(clip_limit, tile_grid_size).apply) with a fixed clip limit
+    (a scalar or `[B]`): on the L of OpenCV's 8-bit L*a*b* for RGB(A), the channel itself for
+    gray. `tile_grid_size` is (tiles across, tiles down), each 1 .. 16, OpenCV's order."""
+    from tfgpuaug.augment.photometric import check_clahe_args
+    check_clahe_args((0.0, 0.0), tuple(tile_grid_size), 0.0)
+    images = check_images(images)
+    n = tf.shape(images)[0]
+    aux = tf.tile(tf.constant([[float(tile_grid_size[0]), float(tile_grid_size[1])]]), [n, 1])
+    return _single("clahe", images, clip_limit, aux)
+
+
 def gaussian_blur(images, sigma):
     """Gaussian blur with standard deviation `sigma` pixels (radius ceil(3 sigma), at most
     16; reflect-101 borders, as OpenCV's default and numpy's "reflect"); sigma <= 0 keeps

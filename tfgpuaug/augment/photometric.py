@@ -229,6 +229,50 @@ def random_iso_noise(images: Images, color_shift: Range = (0.01, 0.05), intensit
                       aux=aux, return_plan=return_plan)
 
 
+def clahe_clip_range(clip_limit: Union[float, Range]) -> Range:
+    """Albumentations' rule: one number c is the range (1, c)."""
+    if isinstance(clip_limit, (int, float)):
+        return (1.0, float(clip_limit))
+    return tuple(float(v) for v in clip_limit)
+
+
+def check_clahe_args(clip_limit: Range, tile_grid_size: Tuple[int, int], probability: float) -> None:
+    check_range("clip_limit", tuple(clip_limit), 0.0, 256.0)
+    if (len(tile_grid_size) != 2 or any(isinstance(t, bool) or not isinstance(t, int) for t in tile_grid_size)
+            or not all(1 <= t <= 16 for t in tile_grid_size)):
+        raise ValueError(f"tile_grid_size must be two integers in 1 .. 16 (tiles across the width, then down the "
+                         f"height), got {tile_grid_size}")
+    _check_probability(probability)
+
+
+def random_clahe(images: Images, clip_limit: Union[float, Range] = 4.0, tile_grid_size: Tuple[int, int] = (8, 8),
+                 probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
+    """Albumentations' CLAHE per sample: contrast-limited adaptive histogram equalisation as
+    OpenCV's cv::CLAHE computes it, on the L of OpenCV's 8-bit L*a*b* for RGB(A) images (converted
+    back with OpenCV's integer steps; alpha kept) and on the channel itself for gray ones. The
+    clip limit is uniform in `clip_limit` per sample; applied with probability `probability`.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, C 1 (gray), 3 (RGB) or 4 (RGBA).
+      clip_limit: (min, max) within [0, 256] (a limit <= 0 does not clip); one number c means
+        (1, c), as Albumentations.
+      tile_grid_size: (tiles across the width, tiles down the height), each 1 .. 16. This is how
+        OpenCV reads the pair Albumentations passes it (its docstring says (rows, columns); the
+        two agree for square grids such as the default).
+      probability: probability that a sample is equalised.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    clip_limit = clahe_clip_range(clip_limit)
+    check_clahe_args(clip_limit, tuple(tile_grid_size), probability)
+    images, n, (s_value, s_apply) = _draws(images, seed, 2)
+    limit = tf.random.stateless_uniform([n], s_value, clip_limit[0], clip_limit[1]) if clip_limit[0] < clip_limit[1] \
+        else tf.fill([n], clip_limit[0])
+    aux = tf.tile(tf.constant([[float(tile_grid_size[0]), float(tile_grid_size[1])]]), [n, 1])
+    return _one_stage(images, "clahe", limit, tf.random.stateless_uniform([n], s_apply) < probability,
+                      aux=aux, return_plan=return_plan)
+
+
 def random_sharpen(images: Images, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0),
                    probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
     """Albumentations' Sharpen per sample: alpha and lightness uniform in their ranges, with

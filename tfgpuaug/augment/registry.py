@@ -90,7 +90,8 @@ STANDARD = _table([
     # 0 .. 20 of OpenCV's 2-degree steps (the aux numbers, its saturation and value shifts in
     # levels, are below 1 and truncate to 0). tone_curve is not here: its two control points
     # are drawn together (tfgpuaug.augment.random_tone_curve). iso_noise: intensity 0 .. 0.5,
-    # the colour shift the stage's second aux number (0 .. 1).
+    # the colour shift the stage's second aux number (0 .. 1). clahe: clip limit 1 .. 4 on an
+    # 8 x 8 grid (aux numbers below 1 mean the default grid).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
@@ -98,6 +99,7 @@ STANDARD = _table([
     Augmentation("motion_blur", (3.0, 15.0)),
     Augmentation("hsv_shift", (0.0, 20.0), signed=True),
     Augmentation("iso_noise", (0.0, 0.5)),
+    Augmentation("clahe", (1.0, 4.0)),
 ])
 
 # TrivialAugmentWide's wider ranges.

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cc/kernels/augment/clahe.h"
+#include "cc/kernels/common/border.h"
 #include "cc/kernels/common/host_device.h"
 #include "cc/kernels/common/portable_math.h"
 #include "cc/kernels/decode/pixel_convert.h"
@@ -52,7 +54,8 @@ namespace tfgpuaug {
   X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */              \
   X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */ \
   X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */     \
-  X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */
+  X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */         \
+  X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -95,6 +98,8 @@ TFGPUAUG_HD bool NeedsLumaMean(int op) { return op == int(AugmentOp::kContrast);
 // iso_noise needs the standard deviation of the image's HLS lightness: the sums of
 // max + min of each pixel's RGB bytes and of its square.
 TFGPUAUG_HD bool NeedsLightness(int op) { return op == int(AugmentOp::kIsoNoise); }
+// clahe needs a lookup table per tile of the image (clahe.h), built before the pixels.
+TFGPUAUG_HD bool NeedsTileLuts(int op) { return op == int(AugmentOp::kClahe); }
 
 // v clamped to [0, 1]; NaN gives 0.
 TFGPUAUG_HD float Clamped01(float v) { return v >= 0.f ? (v <= 1.f ? v : 1.f) : 0.f; }
@@ -582,7 +587,9 @@ struct StageParams {
   float relief[9];  // sharpen, emboss: 3x3 weights
   int window;       // median blur: side; motion blur: length
   int8_t motion_dy[kMaxMotionLength], motion_dx[kMaxMotionLength];
-  float iso_lambda, iso_p0;  // iso_noise: Poisson mean and exp(-mean), set by SetLightnessStats
+  float iso_lambda, iso_p0;   // iso_noise: Poisson mean and exp(-mean), set by SetLightnessStats
+  ClaheGrid clahe;            // clahe: the tile grid, and the tables [tiles_y][tiles_x][256] the
+  const uint8_t* clahe_luts;  // driver builds (null: the stage copies)
 };
 
 // iso_noise's per-image numbers from the lightness sums (of max + min of the RGB bytes, and
@@ -606,6 +613,8 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
   stage_params.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
   stage_params.iso_lambda = 0.f;
   stage_params.iso_p0 = 1.f;
+  stage_params.clahe = ClaheGridOf(aux[0], aux[1], image_info.h, image_info.w);
+  stage_params.clahe_luts = nullptr;
   stage_params.blur_radius = op == int(AugmentOp::kGaussianBlur) ? BlurRadius(param) : 0;
   if (stage_params.blur_radius > 0) BlurWeights(param, stage_params.blur_radius, stage_params.blur);
   if (op == int(AugmentOp::kSharpen) || op == int(AugmentOp::kEmboss)) {
@@ -650,15 +659,6 @@ TFGPUAUG_HD void ChannelPermutation(float index, int* perm) {
   perm[0] = first;
   perm[1] = rest == 0 ? a : b;
   perm[2] = rest == 0 ? b : a;
-}
-
-// Index i mirrored into [0, n) without repeating the edge pixel (..., 2, 1, 0, 1, 2, ...).
-TFGPUAUG_HD int Reflect101(int i, int n) {
-  if (n == 1) return 0;
-  const int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0) i += period;
-  return i < n ? i : period - i;
 }
 
 // Channel k of blurred pixel (y, x): each source row's horizontal sum, then the vertical
@@ -827,6 +827,10 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
                     stage_params.iso_p0, px, out);
       return;
     }
+    case AugmentOp::kClahe:
+      if (stage_params.clahe_luts != nullptr)
+        ClahePixel(stage_params.clahe_luts, stage_params.clahe, px, image_info.c, y, x, out);
+      return;
     case AugmentOp::kRgbShift: {
       if (!color_channels) return;
       const float shift[3] = {stage_params.param, stage_params.aux[0], stage_params.aux[1]};

@@ -82,6 +82,56 @@ void IsoNoiseCpu(const StageParams& s, const uint8_t* src, const AugmentImage& i
   }
 }
 
+// CLAHE (clahe.h): the equalised plane once (L*a*b* of every pixel for RGB(A), else the first
+// channel), the tiles' tables from it, then every pixel through ClahePixel's blend and
+// conversion back (the same functions, so the bytes equal the per-pixel CUDA path's).
+void ClaheCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info, uint8_t* dst) {
+  const int h = image_info.h, w = image_info.w, c = image_info.c;
+  const ClaheGrid& g = s.clahe;
+  const size_t n = size_t(h) * w;
+  thread_local std::vector<uint8_t> lab, luts;
+  thread_local std::vector<ClaheTaps> columns;
+  const uint8_t* plane = src;  // the equalised value of pixel i at plane[i * stride]
+  int stride = c;
+  if (c >= 3) {
+    lab.resize(3 * n);
+    for (size_t i = 0; i < n; ++i) LabFromRgbOpenCv(src + i * c, &lab[3 * i]);
+    plane = lab.data();
+    stride = 3;
+  }
+  luts.resize(size_t(g.tiles_x) * g.tiles_y * 256);
+  const int64_t tile_pixels = int64_t(g.tile_w) * g.tile_h;
+  const int64_t clip = ClaheClipCount(s.param, tile_pixels);
+  for (int ty = 0; ty < g.tiles_y; ++ty) {
+    for (int tx = 0; tx < g.tiles_x; ++tx) {
+      uint32_t hist[256] = {};
+      const int x0 = tx * g.tile_w, x1 = x0 + g.tile_w, inside = std::min(x1, w);
+      for (int y = ty * g.tile_h; y < (ty + 1) * g.tile_h; ++y) {
+        const uint8_t* row = plane + size_t(Reflect101(y, h)) * w * stride;
+        for (int x = x0; x < inside; ++x) ++hist[row[size_t(x) * stride]];
+        for (int x = std::max(x0, w); x < x1; ++x) ++hist[row[size_t(Reflect101(x, w)) * stride]];
+      }
+      ClaheTileLut(hist, tile_pixels, clip, &luts[(size_t(ty) * g.tiles_x + tx) * 256]);
+    }
+  }
+  columns.resize(w);
+  for (int x = 0; x < w; ++x) columns[x] = ClaheTapsOf(x, g.tile_w, g.tiles_x);
+  for (int y = 0; y < h; ++y) {
+    const ClaheTaps rows = ClaheTapsOf(y, g.tile_h, g.tiles_y);
+    for (int x = 0; x < w; ++x) {
+      const size_t i = size_t(y) * w + x;
+      const uint8_t v = ClaheValue(luts.data(), g.tiles_x, rows, columns[x], plane[i * stride]);
+      uint8_t* o = dst + i * c;
+      if (c >= 3) {
+        RgbFromLabOpenCv(v, lab[3 * i + 1], lab[3 * i + 2], o);
+      } else {
+        o[0] = v;
+      }
+      for (int k = c >= 3 ? 3 : 1; k < c; ++k) o[k] = src[i * c + k];
+    }
+  }
+}
+
 // Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
 // per-pixel code computes them; written as one flat loop so that it vectorises.
 template <int C>
@@ -464,6 +514,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
     return IsoNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
+  if (op == int(AugmentOp::kClahe)) return ClaheCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);
 #if TFGPUAUG_HAVE_AVX2_LOOPS

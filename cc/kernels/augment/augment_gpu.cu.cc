@@ -15,6 +15,7 @@ struct Scratch {
   unsigned long long* luma;   // [B]
   unsigned long long* light;  // [B, 2] iso_noise: sums of 510 L and of its square
   uint8_t* lut;               // [B, 4, 256]
+  uint8_t* clahe;             // [B, kMaxClaheTiles, 256] clahe's tables per tile
   StageParams* stage;         // [B] the current stage's per-sample parameters
   uint8_t* image;             // [B, h, w, c] ping-pong buffer
 };
@@ -31,6 +32,8 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   base += Align(size_t(batch) * 2 * sizeof(unsigned long long));
   s.lut = base;
   base += Align(size_t(batch) * 4 * 256);
+  s.clahe = base;
+  base += Align(size_t(batch) * kMaxClaheTiles * 256);
   s.stage = reinterpret_cast<StageParams*>(base);
   base += Align(size_t(batch) * sizeof(StageParams));
   s.image = base;
@@ -99,12 +102,42 @@ __global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops
         SetLightnessStats(double(s.light[2 * b]), double(s.light[2 * b + 1]),
                           double(image_info.h) * image_info.w, &s.stage[b]);
       }
+      if (NeedsTileLuts(op)) s.stage[b].clahe_luts = s.clahe + size_t(b) * kMaxClaheTiles * 256;
     }
     if (!IsLutOp(op)) continue;
     const double n = double(image_info.h) * image_info.w;
     const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
     BuildLut(op, params[b * num_stages + stage], aux[2 * (b * num_stages + stage)],
              s.hist + (b * 4 + k) * 256, mean, s.lut + (b * 4 + k) * 256);
+  }
+}
+
+// clahe's tables of sample blockIdx.x, one tile after another: the tile's
+// histogram in shared memory (its reflected extension included), then one thread turns it
+// into the table. Samples of other ops return at once.
+__global__ void ClaheLutKernel(const uint8_t* src, AugmentImage image_info, const int32_t* ops, int stage,
+                               int num_stages, Scratch s) {
+  __shared__ uint32_t hist[256];
+  const int b = blockIdx.x;
+  if (!NeedsTileLuts(ops[b * num_stages + stage])) return;
+  const StageParams& p = s.stage[b];  // LutKernel prepared it
+  const ClaheGrid g = p.clahe;
+  const int64_t tile_pixels = int64_t(g.tile_w) * g.tile_h;
+  const int64_t clip = ClaheClipCount(p.param, tile_pixels);
+  const uint8_t* image = src + size_t(b) * image_info.h * image_info.w * image_info.c;
+  for (int tile = 0; tile < g.tiles_x * g.tiles_y; ++tile) {
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) hist[i] = 0;
+    __syncthreads();
+    const int ty = tile / g.tiles_x, tx = tile % g.tiles_x;
+    for (int64_t e = threadIdx.x; e < tile_pixels; e += blockDim.x) {
+      const int y = ty * g.tile_h + int(e / g.tile_w), x = tx * g.tile_w + int(e % g.tile_w);
+      const uint8_t* px = ClaheSourcePixel(image, image_info.h, image_info.w, image_info.c, y, x);
+      atomicAdd(&hist[ClaheInput(px, image_info.c)], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+      ClaheTileLut(hist, tile_pixels, clip, s.clahe + (size_t(b) * kMaxClaheTiles + tile) * 256);
+    __syncthreads();
   }
 }
 
@@ -136,7 +169,8 @@ size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
   return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
          Align(size_t(batch) * sizeof(unsigned long long)) +
          Align(size_t(batch) * 2 * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
-         Align(size_t(batch) * sizeof(StageParams)) + size_t(batch) * image_bytes;
+         Align(size_t(batch) * kMaxClaheTiles * 256) + Align(size_t(batch) * sizeof(StageParams)) +
+         size_t(batch) * image_bytes;
 }
 
 Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& image_info, const int32_t* ops,
@@ -170,6 +204,7 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
     }
     LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
         batch, image_info, ops, params, aux, k, num_stages, s);
+    ClaheLutKernel<<<batch, kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages, s);
     ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
         src, batch, image_info, ops, k, num_stages, s, dst);
     TFGPUAUG_RETURN_IF_ERROR(LaunchStatus("augment kernels"));
