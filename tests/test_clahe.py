@@ -87,7 +87,8 @@ def clahe_plane(src, clip, tiles_x, tiles_y):
     luts = np.zeros((tiles_y, tiles_x, 256), np.uint8)
     for ty in range(tiles_y):
         for tx in range(tiles_x):
-            ys, xs = _reflect101(np.arange(ty * th, (ty + 1) * th), h), _reflect101(np.arange(tx * tw, (tx + 1) * tw), w)
+            ys = _reflect101(np.arange(ty * th, (ty + 1) * th), h)
+            xs = _reflect101(np.arange(tx * tw, (tx + 1) * tw), w)
             hist = np.bincount(src[np.ix_(ys, xs)].ravel(), minlength=256).astype(np.int64)
             if limit > 0:
                 clipped = int(np.maximum(hist - limit, 0).sum())
@@ -112,7 +113,8 @@ def clahe_plane(src, clip, tiles_x, tiles_y):
     def lut(ty, tx):
         return luts[ty[:, None], tx[None, :], v].astype(F)
 
-    res = (lut(y1, x1) * wx1 + lut(y1, x2) * wx2) * wy1[:, None] + (lut(y2, x1) * wx1 + lut(y2, x2) * wx2) * wy2[:, None]
+    upper, lower = lut(y1, x1) * wx1 + lut(y1, x2) * wx2, lut(y2, x1) * wx1 + lut(y2, x2) * wx2
+    res = upper * wy1[:, None] + lower * wy2[:, None]
     return np.clip(np.rint(res), 0, 255).astype(np.uint8)
 
 
