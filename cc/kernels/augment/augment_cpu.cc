@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cc/kernels/augment/augment_avx2.h"
+#include "cc/kernels/augment/clahe_avx2.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/resample/row_sums.h"
 #include "cc/kernels/warp/warp_cpu.h"
@@ -89,17 +90,32 @@ void ClaheCpu(const StageParams& s, const uint8_t* src, const AugmentImage& imag
   const int h = image_info.h, w = image_info.w, c = image_info.c;
   const ClaheGrid& g = s.clahe;
   const size_t n = size_t(h) * w;
-  thread_local std::vector<uint8_t> lab, luts;
-  thread_local std::vector<ClaheTaps> columns;
+  // Scratch per pool thread, reused; raw pointers below so the loops do not look up the
+  // thread-local storage on every access.
+  thread_local std::vector<uint8_t> scratch;
+  thread_local std::vector<ClaheTaps> column_taps;
+  // (4 bytes past the tables: the AVX2 loop gathers them as words)
+  scratch.resize((c >= 3 ? 3 * n : 0) + size_t(g.tiles_x) * g.tiles_y * 256 + 4);
+  column_taps.resize(w);
+  uint8_t* lab = scratch.data();
+  uint8_t* luts = lab + (c >= 3 ? 3 * n : 0);
+  ClaheTaps* columns = column_taps.data();
   const uint8_t* plane = src;  // the equalised value of pixel i at plane[i * stride]
   int stride = c;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  const bool avx2 = c >= 3 && CpuHasAvx2();
+#else
+  const bool avx2 = false;
+#endif
   if (c >= 3) {
-    lab.resize(3 * n);
-    for (size_t i = 0; i < n; ++i) LabFromRgbOpenCv(src + i * c, &lab[3 * i]);
-    plane = lab.data();
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (avx2) LabFromRgbAvx2(src, n, c, lab);
+#endif
+    if (!avx2)
+      for (size_t i = 0; i < n; ++i) LabFromRgbOpenCv(src + i * c, lab + 3 * i);
+    plane = lab;
     stride = 3;
   }
-  luts.resize(size_t(g.tiles_x) * g.tiles_y * 256);
   const int64_t tile_pixels = int64_t(g.tile_w) * g.tile_h;
   const int64_t clip = ClaheClipCount(s.param, tile_pixels);
   for (int ty = 0; ty < g.tiles_y; ++ty) {
@@ -111,16 +127,18 @@ void ClaheCpu(const StageParams& s, const uint8_t* src, const AugmentImage& imag
         for (int x = x0; x < inside; ++x) ++hist[row[size_t(x) * stride]];
         for (int x = std::max(x0, w); x < x1; ++x) ++hist[row[size_t(Reflect101(x, w)) * stride]];
       }
-      ClaheTileLut(hist, tile_pixels, clip, &luts[(size_t(ty) * g.tiles_x + tx) * 256]);
+      ClaheTileLut(hist, tile_pixels, clip, luts + (size_t(ty) * g.tiles_x + tx) * 256);
     }
   }
-  columns.resize(w);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (avx2) return ClaheApplyRgbAvx2(lab, luts, g, src, h, w, c, dst);
+#endif
   for (int x = 0; x < w; ++x) columns[x] = ClaheTapsOf(x, g.tile_w, g.tiles_x);
   for (int y = 0; y < h; ++y) {
     const ClaheTaps rows = ClaheTapsOf(y, g.tile_h, g.tiles_y);
     for (int x = 0; x < w; ++x) {
       const size_t i = size_t(y) * w + x;
-      const uint8_t v = ClaheValue(luts.data(), g.tiles_x, rows, columns[x], plane[i * stride]);
+      const uint8_t v = ClaheValue(luts, g.tiles_x, rows, columns[x], plane[i * stride]);
       uint8_t* o = dst + i * c;
       if (c >= 3) {
         RgbFromLabOpenCv(v, lab[3 * i + 1], lab[3 * i + 2], o);

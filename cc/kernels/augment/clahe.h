@@ -100,10 +100,12 @@ TFGPUAUG_HD ClaheTaps ClaheTapsOf(int pos, int tile, int tiles) {
 }
 
 // Value v through the blend of the four tables around the pixel (tables [tiles_y][tiles_x][256]).
-TFGPUAUG_HD uint8_t ClaheValue(const uint8_t* luts, int tiles_x, const ClaheTaps& ty, const ClaheTaps& tx, int v) {
+TFGPUAUG_HD uint8_t ClaheValue(const uint8_t* luts, int tiles_x, const ClaheTaps& ty, const ClaheTaps& tx,
+                               int v) {
   const uint8_t* top = luts + size_t(ty.first) * tiles_x * 256;
   const uint8_t* bottom = luts + size_t(ty.second) * tiles_x * 256;
-  const float upper = float(top[tx.first * 256 + v]) * tx.w_first + float(top[tx.second * 256 + v]) * tx.w_second;
+  const float upper =
+      float(top[tx.first * 256 + v]) * tx.w_first + float(top[tx.second * 256 + v]) * tx.w_second;
   const float lower =
       float(bottom[tx.first * 256 + v]) * tx.w_first + float(bottom[tx.second * 256 + v]) * tx.w_second;
   return RoundHalfEvenToUint8(upper * ty.w_first + lower * ty.w_second);

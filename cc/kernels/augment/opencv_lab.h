@@ -41,12 +41,14 @@ TFGPUAUG_HD int LightnessF(int l) { return TFGPUAUG_LAB_TABLE(kLightness)[2 * l 
 // x rounded at bit n: OpenCV's CV_DESCALE (an arithmetic shift, so negatives floor).
 TFGPUAUG_HD int Descale(int x, int n) { return (x + (1 << (n - 1))) >> n; }
 
+TFGPUAUG_HD int Clamp4095(int v) { return v < 0 ? 0 : (v > 4095 ? 4095 : v); }
 TFGPUAUG_HD uint8_t Saturate(int v) { return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 
 // The colour matrices as OpenCV rounds them (literals, so device code needs no table):
 // sRGB -> XYZ (D65) over the white point and XYZ -> sRGB times it, both times 2^12.
 TFGPUAUG_HD int Xyz(int row, int r, int g, int b) {
-  return row == 0 ? r * 1777 + g * 1541 + b * 778 : (row == 1 ? r * 871 + g * 2929 + b * 296 : r * 73 + g * 448 + b * 3575);
+  return row == 0 ? r * 1777 + g * 1541 + b * 778
+                  : (row == 1 ? r * 871 + g * 2929 + b * 296 : r * 73 + g * 448 + b * 3575);
 }
 TFGPUAUG_HD int Rgb(int row, int x, int y, int z) {
   return row == 0 ? x * 12615 - y * 6296 - z * 2223
@@ -56,7 +58,11 @@ TFGPUAUG_HD int Rgb(int row, int x, int y, int z) {
 // f(t) of X/Xn or Z/Zn times 2^14 back to t times 2^14 (OpenCV's abToXZ_b, as a formula):
 // the linear segment at or below 6/29, the cube above. C++ division truncates, as there.
 TFGPUAUG_HD int XzFromF(int f) {
-  return f <= 3390 ? f * 108 / 841 - 290 : f * f / 16384 * f / 16384;
+  const int linear = f * 108 / 841 - 290;
+  // f > 3390 here, so the divisions by 2^14 are shifts (f^2 >> 14 times f stays below 2^31
+  // for every f the conversion reaches, <= 28719); both computed, so the choice needs no branch
+  const int cube = (((f * f) >> 14) * f) >> 14;
+  return f <= 3390 ? linear : cube;
 }
 
 }  // namespace lab_detail
@@ -88,11 +94,9 @@ TFGPUAUG_HD void RgbFromLabOpenCv(int l, int a, int b, uint8_t* rgb) {
   const int a_term = ((5 * a * 53687 + (1 << 7)) >> 13) - 128 * 16384 / 500;
   const int b_term = ((b * 41943 + (1 << 4)) >> 9) - 128 * 16384 / 200 + 1;
   const int x = XzFromF(fy + a_term), z = XzFromF(fy - b_term);
-  for (int k = 0; k < 3; ++k) {
-    int v = Descale(Rgb(k, x, y, z), 14);
-    v = v < 0 ? 0 : (v > 4095 ? 4095 : v);
-    rgb[k] = Saturate(InvGamma(v));
-  }
+  rgb[0] = Saturate(InvGamma(Clamp4095(Descale(Rgb(0, x, y, z), 14))));
+  rgb[1] = Saturate(InvGamma(Clamp4095(Descale(Rgb(1, x, y, z), 14))));
+  rgb[2] = Saturate(InvGamma(Clamp4095(Descale(Rgb(2, x, y, z), 14))));
 }
 
 }  // namespace tfgpuaug
