@@ -10,7 +10,8 @@ namespace {
 
 // The L*a*b* tables widened to 32 bits for the gathers.
 struct WideLabTables {
-  int gamma[256], cbrt[3072], inv_gamma[4096], light_y[256], light_f[256];
+  int gamma[256], cbrt[3072], inv_gamma[4096];
+  int light[256];  // Y << 16 | f(Y): one gather for both
 };
 
 const WideLabTables& Wide() {
@@ -18,8 +19,7 @@ const WideLabTables& Wide() {
     WideLabTables t;
     for (int i = 0; i < 256; ++i) {
       t.gamma[i] = lab_detail::Gamma(i);
-      t.light_y[i] = lab_detail::LightnessY(i);
-      t.light_f[i] = lab_detail::LightnessF(i);
+      t.light[i] = lab_detail::LightnessY(i) << 16 | lab_detail::LightnessF(i);
     }
     for (int i = 0; i < 3072; ++i) t.cbrt[i] = lab_detail::Cbrt(i);
     for (int i = 0; i < 4096; ++i) t.inv_gamma[i] = lab_detail::InvGamma(i);
@@ -30,7 +30,9 @@ const WideLabTables& Wide() {
 
 #define TFGPUAUG_AVX2 __attribute__((target("avx2"))) inline
 
-TFGPUAUG_AVX2 __m256i Gather(const int* table, __m256i index) { return _mm256_i32gather_epi32(table, index, 4); }
+TFGPUAUG_AVX2 __m256i Gather(const int* table, __m256i index) {
+  return _mm256_i32gather_epi32(table, index, 4);
+}
 TFGPUAUG_AVX2 __m256i Mul(__m256i a, int b) { return _mm256_mullo_epi32(a, _mm256_set1_epi32(b)); }
 TFGPUAUG_AVX2 __m256i Add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
 TFGPUAUG_AVX2 __m256i AddConst(__m256i a, int b) { return _mm256_add_epi32(a, _mm256_set1_epi32(b)); }
@@ -49,13 +51,14 @@ TFGPUAUG_AVX2 __m256i Descale(__m256i x) {
 TFGPUAUG_AVX2 __m256i XzFromF(__m256i f) {
   const __m256 q = _mm256_div_ps(_mm256_cvtepi32_ps(Mul(f, 108)), _mm256_set1_ps(841.f));
   const __m256i linear = AddConst(_mm256_cvttps_epi32(q), -290);
-  const __m256i cube = _mm256_srai_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(f, f), 14), f), 14);
+  const __m256i cube =
+      _mm256_srai_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(f, f), 14), f), 14);
   return _mm256_blendv_epi8(linear, cube, _mm256_cmpgt_epi32(f, _mm256_set1_epi32(3390)));
 }
 
-// Eight table bytes as floats: whole words gathered at byte offsets, their low bytes kept.
-TFGPUAUG_AVX2 __m256 Level(const int* table, __m256i byte_offset) {
-  return _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_i32gather_epi32(table, byte_offset, 1), _mm256_set1_epi32(0xff)));
+// The low byte of each lane as a float.
+TFGPUAUG_AVX2 __m256 LowByte(__m256i word) {
+  return _mm256_cvtepi32_ps(_mm256_and_si256(word, _mm256_set1_epi32(0xff)));
 }
 
 TFGPUAUG_AVX2 __m256i Load(const int (&lanes)[8]) {
@@ -85,7 +88,8 @@ TFGPUAUG_AVX2 ThreeChannels ThreeChannelsOf(int c) {
   return t;
 }
 
-TFGPUAUG_AVX2 void LoadThree(const ThreeChannels& t, const uint8_t* p, __m256i* v0, __m256i* v1, __m256i* v2) {
+TFGPUAUG_AVX2 void LoadThree(const ThreeChannels& t, const uint8_t* p, __m256i* v0, __m256i* v1,
+                             __m256i* v2) {
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i hi = t.c == 4 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))
                               : _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 16));  // 24 bytes in all
@@ -100,8 +104,8 @@ TFGPUAUG_AVX2 void StoreThree(__m256i v0, __m256i v1, __m256i v2, uint8_t* p) {
   // per 128-bit half: bytes v0[0..3], v1[0..3], v2[0..3], 0 x 4 (the other half: lanes 4..7)
   const __m256i bytes =
       _mm256_packus_epi16(_mm256_packus_epi32(v0, v1), _mm256_packus_epi32(v2, _mm256_setzero_si256()));
-  const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1, 0, 4, 8, 1, 5, 9, 2,
-                                         6, 10, 3, 7, 11, -1, -1, -1, -1);
+  const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1, 0, 4, 8, 1, 5,
+                                         9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1);
   const __m256i rgb = _mm256_shuffle_epi8(bytes, order);
   const __m128i first = _mm256_castsi256_si128(rgb), second = _mm256_extracti128_si256(rgb, 1);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), first);  // 12 bytes and 4 the next store replaces
@@ -127,57 +131,75 @@ __attribute__((target("avx2"))) void LabFromRgbAvx2(const uint8_t* src, size_t n
     const __m256i fz = Gather(t.cbrt, Descale<12>(Add(Add(Mul(r, 73), Mul(g, 448)), Mul(b, 3575))));
     StoreThree(Clamp(Descale<15>(AddConst(Mul(fy, 296), -1336934)), 0, 255),
                Clamp(Descale<15>(AddConst(Mul(_mm256_sub_epi32(fx, fy), 500), 128 << 15)), 0, 255),
-               Clamp(Descale<15>(AddConst(Mul(_mm256_sub_epi32(fy, fz), 200), 128 << 15)), 0, 255), lab + i0 * 3);
+               Clamp(Descale<15>(AddConst(Mul(_mm256_sub_epi32(fy, fz), 200), 128 << 15)), 0, 255),
+               lab + i0 * 3);
   }
   for (; i0 < n; ++i0) LabFromRgbOpenCv(src + i0 * c, lab + i0 * 3);
 }
 
-__attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const uint8_t* luts, const ClaheGrid& g,
-                                                       const uint8_t* src, int h, int w, int c, uint8_t* dst) {
+__attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const uint8_t* luts,
+                                                       const ClaheGrid& g, const uint8_t* src, int h, int w,
+                                                       int c, uint8_t* dst) {
   const WideLabTables& t = Wide();
   const ThreeChannels lab_channels = ThreeChannelsOf(3);
-  // The column taps as lanes: table offsets (tile * 256) and weights.
-  thread_local std::vector<int> offsets;
+  // The tables transposed to [tile row][value][tile column], so that one word gathered at a
+  // pixel's left tile holds its right tile's entry too (the next byte, or the same tile at the
+  // grid's edges); 4 bytes of padding for the last words.
+  const int tx_n = g.tiles_x;
+  thread_local std::vector<uint8_t> across_buffer;
+  across_buffer.resize(size_t(g.tiles_y) * 256 * tx_n + 4);
+  uint8_t* across = across_buffer.data();
+  for (int ty = 0; ty < g.tiles_y; ++ty)
+    for (int tx = 0; tx < tx_n; ++tx)
+      for (int v = 0; v < 256; ++v)
+        across[(size_t(ty) * 256 + v) * tx_n + tx] = luts[(size_t(ty) * tx_n + tx) * 256 + v];
+  // The column taps as lanes: the left tile, the right tile's byte shift (8 or 0), weights.
+  thread_local std::vector<int> column_ints;
   thread_local std::vector<float> weights;
-  offsets.resize(2 * size_t(w));
+  column_ints.resize(2 * size_t(w));
   weights.resize(2 * size_t(w));
-  int* first = offsets.data();
-  int* second = first + w;
+  int* first = column_ints.data();
+  int* shift = first + w;
   float* w_first = weights.data();
   float* w_second = w_first + w;
   for (int x = 0; x < w; ++x) {
     const ClaheTaps taps = ClaheTapsOf(x, g.tile_w, g.tiles_x);
-    first[x] = taps.first * 256;
-    second[x] = taps.second * 256;
+    first[x] = taps.first;
+    shift[x] = (taps.second - taps.first) * 8;  // 0 or 1 tile apart
     w_first[x] = taps.w_first;
     w_second[x] = taps.w_second;
   }
-  const __m256 magic = _mm256_set1_ps(12582912.f), zero = _mm256_setzero_ps(), top_level = _mm256_set1_ps(255.f);
+  const __m256 magic = _mm256_set1_ps(12582912.f), zero = _mm256_setzero_ps(),
+               top_level = _mm256_set1_ps(255.f);
   for (int y = 0; y < h; ++y) {
     const ClaheTaps rows = ClaheTapsOf(y, g.tile_h, g.tiles_y);
-    const int* upper_table = reinterpret_cast<const int*>(luts + size_t(rows.first) * g.tiles_x * 256);
-    const int* lower_table = reinterpret_cast<const int*>(luts + size_t(rows.second) * g.tiles_x * 256);
+    const int* upper_table = reinterpret_cast<const int*>(across + size_t(rows.first) * 256 * tx_n);
+    const int* lower_table = reinterpret_cast<const int*>(across + size_t(rows.second) * 256 * tx_n);
     const __m256 wy1 = _mm256_set1_ps(rows.w_first), wy2 = _mm256_set1_ps(rows.w_second);
     int x0 = 0;
     for (; x0 + 8 <= w; x0 += 8) {
       const size_t i0 = size_t(y) * w + x0;
       __m256i v, a, b;
       LoadThree(lab_channels, lab + i0 * 3, &v, &a, &b);
-      const __m256i i1 = Add(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(first + x0)), v);
-      const __m256i i2 = Add(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(second + x0)), v);
+      const __m256i at = Add(Mul(v, tx_n), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(first + x0)));
+      const __m256i second_shift = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift + x0));
+      const __m256i top = _mm256_i32gather_epi32(upper_table, at, 1);
+      const __m256i bottom = _mm256_i32gather_epi32(lower_table, at, 1);
       const __m256 wx1 = _mm256_loadu_ps(w_first + x0), wx2 = _mm256_loadu_ps(w_second + x0);
       // ClaheValue's products and sums, in its order (no fused multiply-adds)
-      const __m256 upper = _mm256_add_ps(_mm256_mul_ps(Level(upper_table, i1), wx1),
-                                         _mm256_mul_ps(Level(upper_table, i2), wx2));
-      const __m256 lower = _mm256_add_ps(_mm256_mul_ps(Level(lower_table, i1), wx1),
-                                         _mm256_mul_ps(Level(lower_table, i2), wx2));
+      const __m256 upper = _mm256_add_ps(_mm256_mul_ps(LowByte(top), wx1),
+                                         _mm256_mul_ps(LowByte(_mm256_srlv_epi32(top, second_shift)), wx2));
+      const __m256 lower =
+          _mm256_add_ps(_mm256_mul_ps(LowByte(bottom), wx1),
+                        _mm256_mul_ps(LowByte(_mm256_srlv_epi32(bottom, second_shift)), wx2));
       __m256 res = _mm256_add_ps(_mm256_mul_ps(upper, wy1), _mm256_mul_ps(lower, wy2));
       res = _mm256_min_ps(_mm256_max_ps(res, zero), top_level);  // RoundHalfEvenToUint8
       const __m256i light = _mm256_cvttps_epi32(_mm256_sub_ps(_mm256_add_ps(res, magic), magic));
       // RgbFromLabOpenCv
-      const __m256i yy = Gather(t.light_y, light), fy = Gather(t.light_f, light);
-      const __m256i a_term = AddConst(_mm256_srai_epi32(AddConst(Mul(a, 5 * 53687), 1 << 7), 13),
-                                      -(128 * 16384 / 500));
+      const __m256i both = Gather(t.light, light);
+      const __m256i yy = _mm256_srli_epi32(both, 16), fy = _mm256_and_si256(both, _mm256_set1_epi32(0xffff));
+      const __m256i a_term =
+          AddConst(_mm256_srai_epi32(AddConst(Mul(a, 5 * 53687), 1 << 7), 13), -(128 * 16384 / 500));
       const __m256i b_term =
           AddConst(_mm256_srai_epi32(AddConst(Mul(b, 41943), 1 << 4), 9), -(128 * 16384 / 200) + 1);
       const __m256i xx = XzFromF(Add(fy, a_term)), zz = XzFromF(_mm256_sub_epi32(fy, b_term));
@@ -201,9 +223,10 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
     }
     for (int x = x0; x < w; ++x) {
       const size_t i = size_t(y) * w + x;
-      const ClaheTaps columns{first[x] / 256, second[x] / 256, w_first[x], w_second[x]};
+      const ClaheTaps columns{first[x], first[x] + shift[x] / 8, w_first[x], w_second[x]};
       uint8_t* o = dst + i * c;
-      RgbFromLabOpenCv(ClaheValue(luts, g.tiles_x, rows, columns, lab[3 * i]), lab[3 * i + 1], lab[3 * i + 2], o);
+      RgbFromLabOpenCv(ClaheValue(luts, g.tiles_x, rows, columns, lab[3 * i]), lab[3 * i + 1], lab[3 * i + 2],
+                       o);
       for (int k = 3; k < c; ++k) o[k] = src[i * c + k];
     }
   }
