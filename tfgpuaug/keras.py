@@ -20,6 +20,7 @@ import tensorflow as tf
 from tfgpuaug import detection_mixup as _dm
 from tfgpuaug import mask_dropout as _md
 from tfgpuaug import control_point_distortions as _cp
+from tfgpuaug import shortest_size as _ss
 from tfgpuaug import distortions as _dd
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
@@ -242,6 +243,7 @@ GridDistortion = _layer(_dd.GridDistortion)
 OpticalDistortion = _layer(_dd.OpticalDistortion)
 PiecewiseAffine = _layer(_cp.PiecewiseAffine)
 ThinPlateSpline = _layer(_cp.ThinPlateSpline)
+RandomShortestSize = _layer(_ss.RandomShortestSize)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -300,4 +302,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
-          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline)
+          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
+          RandomShortestSize)
