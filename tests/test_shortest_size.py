@@ -103,3 +103,11 @@ def test_ragged_and_encoded_batches_are_refused_with_what_to_do():
         tga.RandomShortestSize(8)(ragged)
     with pytest.raises(ValueError, match="Letterbox"):
         tga.RandomShortestSize(8)(tf.constant([fixtures.jpeg_bytes(fixtures.photo(8, 8))]))
+
+
+def test_runs_in_a_gpu_augment_pipeline_with_a_size_per_batch():
+    images = np.stack([fixtures.photo(24, 32, seed=s) for s in range(8)])
+    ds = tf.data.Dataset.from_tensor_slices(images).batch(2)
+    ds = ds.apply(tga.gpu_augment([tga.RandomShortestSize((12, 16, 20)), tga.RandomFlip()], seed=3))
+    shapes = [tuple(b.shape) for b in ds]
+    assert len(shapes) == 4 and all(s[0] == 2 and s[1] in (12, 16, 20) and s[2] == s[1] * 4 // 3 for s in shapes)
