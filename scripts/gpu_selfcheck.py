@@ -267,6 +267,15 @@ def run(k, report: Report, quick: bool = False) -> None:
                 report.compare(f"augment clahe tiles={tiles} clip={limit} channels={c}{name}",
                                k.augment_batch(imgs, clahe, limits, aux, 128.0, True),
                                k.augment_batch_gpu(imgs, clahe, limits, aux, 128.0, True), 0)
+    # tone_curve on one channel at a time (its per_channel stages: aux[1] = channel + 1)
+    tone = np.full((b, 1), 31, np.int32)  # tone_curve's id in cc/kernels/augment/augment.h
+    imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :4])
+    for channel in (1, 2, 3, 4):
+        aux = np.tile(np.array([[[0.8, float(channel)]]], np.float32), (b, 1, 1))
+        lows = np.full((b, 1), 0.1, np.float32)
+        report.compare(f"augment tone_curve channel {channel - 1} of 4",
+                       k.augment_batch(imgs, tone, lows, aux, 128.0, True),
+                       k.augment_batch_gpu(imgs, tone, lows, aux, 128.0, True), 0)
     # every augment op, two stages per sample, several parameters
     for op in augment_op_ids(k):
         for param in (0.2, -0.35, 4.0, 30.0)[: 1 if quick else 4]:

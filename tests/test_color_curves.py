@@ -160,6 +160,51 @@ def test_random_tone_curve_plan_matches_its_lut(images):
     assert len(np.unique(params.numpy())) == len(images)  # per-sample control points
 
 
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_tone_curve_per_channel_equals_one_curve_per_channel(images, channels):
+    """ops.tone_curve with [B, C] control points: channel k through its own curve, exactly
+    (Albumentations' move_tone_curve with arrays), one kernel stage per channel."""
+    imgs = np.concatenate([images, images[..., :1]], -1)[..., :channels]
+    rng = np.random.default_rng(3)
+    low, high = rng.uniform(0, 1, (len(imgs), channels)), rng.uniform(0, 1, (len(imgs), channels))
+    low, high = low.astype(np.float32), high.astype(np.float32)
+    got = ops.tone_curve(imgs, low, high).numpy()
+    for b in range(len(imgs)):
+        for k in range(channels):
+            np.testing.assert_array_equal(got[b, ..., k],
+                                          tone_curve_reference(imgs[b, ..., k], float(low[b, k]), float(high[b, k])),
+                                          err_msg=f"sample {b} channel {k}")
+
+
+def test_random_tone_curve_per_channel_draws_per_channel(images):
+    out, op_ids, params = tga.augment.random_tone_curve(images, scale=0.2, probability=1.0, seed=9,
+                                                        return_plan=True, per_channel=True)
+    assert op_ids.shape == (len(images), 3) and np.all(op_ids.numpy() == ops.OP_IDS["tone_curve"])
+    lows = params.numpy()
+    assert len(np.unique(lows)) == lows.size  # a darks' height per sample and channel
+    # each channel is its own curve: its darks' height is the plan's, and some high height in
+    # [0, 1] (searched on a grid) reproduces the channel within one level
+    grid = np.linspace(0, 1, 201)
+    for b in range(len(images)):
+        for k in range(3):
+            best = min(np.abs(out.numpy()[b, ..., k].astype(int)
+                              - tone_curve_reference(images[b, ..., k], float(lows[b, k]), h)).max() for h in grid)
+            assert best <= 1, (b, k)
+    # scale 0: every curve is the mean curve, per channel or not
+    same = tga.augment.random_tone_curve(images, scale=0.0, probability=1.0, seed=2, per_channel=True).numpy()
+    np.testing.assert_array_equal(same, tone_curve_reference(images, 0.25, 0.75))
+    none = tga.RandomToneCurve(probability=0.0, per_channel=True, seed=1)(tf.constant(images)).numpy()
+    np.testing.assert_array_equal(none, images)
+
+
+def test_tone_curve_per_channel_equals_albumentations_where_installed(images):
+    albumentations = pytest.importorskip("albumentations")
+    low, high = np.array([0.1, 0.3, 0.5], np.float32), np.array([0.9, 0.6, 0.7], np.float32)
+    want = albumentations.augmentations.pixel.functional.move_tone_curve(images[0], low.astype(np.float64),
+                                                                         high.astype(np.float64))
+    np.testing.assert_array_equal(ops.tone_curve(images[:1], low[None], high[None]).numpy()[0], want)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     (dict(hue_shift=200.0), "hue_shift"), (dict(sat_shift=(10.0, -10.0)), "sat_shift"),
     (dict(val_shift=(-300.0, 0.0)), "val_shift"), (dict(probability=1.5), "probability")])

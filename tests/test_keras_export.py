@@ -163,7 +163,7 @@ TRANSFORM_ARGS = {
     "Downscale": dict(scale=(0.3, 0.6), probability=0.9, seed=34),
     "HueSaturationValue": dict(hue_shift=(-10.0, 15.0), sat_shift=25.0, val_shift=(-20.0, 5.0), probability=0.9,
                                seed=35),
-    "RandomToneCurve": dict(scale=0.2, probability=0.9, seed=36),
+    "RandomToneCurve": dict(scale=0.2, probability=0.9, seed=36, per_channel=True),
     "CropNonEmptyMaskIfExists": dict(size=(24, 20), method="nearest", seed=37),
     "AtLeastOneBBoxRandomCrop": dict(size=(20, 24), erosion_factor=0.3, seed=38),
     "DetectionMixUp": dict(alpha=8.0, probability=0.9, seed=39),

@@ -1455,27 +1455,29 @@ class HueSaturationValue(_Photometric):
 class RandomToneCurve(_Photometric):
     """`tfgpuaug.augment.random_tone_curve` (Albumentations' RandomToneCurve) as a transform: per
     sample, a cubic Bezier tone curve with control heights `N(0.25, scale)` and `N(0.75, scale)`
-    on every channel, with probability `probability`.
+    on every channel (or one drawn per channel), with probability `probability`.
 
     Args:
       scale: standard deviation of the two control points, in [0, 1].
       probability: probability that a sample is changed.
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+      per_channel: one curve drawn per channel (Albumentations' per_channel=True).
     """
 
-    def __init__(self, scale: float = 0.1, probability: float = 0.5, seed: Optional[int] = None):
+    def __init__(self, scale: float = 0.1, probability: float = 0.5, seed: Optional[int] = None,
+                 per_channel: bool = False):
         super().__init__(seed)
         from tfgpuaug.augment.color_curves import check_tone_curve_args
         check_tone_curve_args(scale, probability)
-        self.scale, self.probability = float(scale), float(probability)
+        self.scale, self.probability, self.per_channel = float(scale), float(probability), bool(per_channel)
 
     def _run(self, images, seed):
         from tfgpuaug.augment.color_curves import random_tone_curve
-        return random_tone_curve(images, self.scale, self.probability, seed)
+        return random_tone_curve(images, self.scale, self.probability, seed, per_channel=self.per_channel)
 
     def get_config(self) -> dict:
-        return dict(scale=self.scale, probability=self.probability, seed=self.seed)
+        return dict(scale=self.scale, probability=self.probability, seed=self.seed, per_channel=self.per_channel)
 
 
 class ToGray(_Photometric):

@@ -59,22 +59,37 @@ def check_tone_curve_args(scale: float, probability: float) -> None:
 
 
 def random_tone_curve(images: Images, scale: float = 0.1, probability: float = 0.5, seed: Seed = None,
-                      return_plan: bool = False) -> Output:
+                      return_plan: bool = False, per_channel: bool = False) -> Output:
     """Albumentations' RandomToneCurve per sample: the cubic Bezier tone curve through (0, 0) and
     (1, 1) with control points at heights `N(0.25, scale)` (darks) and `N(0.75, scale)` (lights),
-    clipped to [0, 1], as a lookup table on every channel, with probability `probability`.
+    clipped to [0, 1], as a lookup table, with probability `probability`; one curve on every
+    channel, or with `per_channel` one drawn per channel.
 
     Args:
-      images: uint8 `[B, H, W, C]`, every channel (Albumentations' per_channel=False).
+      images: uint8 `[B, H, W, C]`, every channel (alpha too, as Albumentations).
       scale: standard deviation of the two control points, in [0, 1].
       probability: probability that a sample is changed.
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
-      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+      return_plan: also return the kernel stages (`[B, K]` op ids and parameters: K is 1, or C
+        with `per_channel`, the darks' heights).
+      per_channel: draw the two heights per channel (Albumentations' per_channel=True): C
+        stages of the kernel, one lookup table each.
     """
     check_tone_curve_args(scale, probability)
     images, n, (s_value, s_apply) = _draws(images, seed, 2)
-    heights = tf.clip_by_value(tf.constant([0.25, 0.75]) + scale * tf.random.stateless_normal([n, 2], s_value),
-                               0.0, 1.0)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
-    return _one_stage(images, "tone_curve", heights[:, 0], apply,
-                      aux=tf.stack([heights[:, 1], tf.zeros([n])], axis=1), return_plan=return_plan)
+    if not per_channel:
+        heights = tf.clip_by_value(tf.constant([0.25, 0.75]) + scale * tf.random.stateless_normal([n, 2], s_value),
+                                   0.0, 1.0)
+        return _one_stage(images, "tone_curve", heights[:, 0], apply,
+                          aux=tf.stack([heights[:, 1], tf.zeros([n])], axis=1), return_plan=return_plan)
+    from tfgpuaug.augment.ops import OP_IDS, apply_stages
+    channels = tf.shape(images)[3]
+    heights = tf.clip_by_value(
+        tf.constant([0.25, 0.75]) + scale * tf.random.stateless_normal(tf.stack([n, channels, 2]), s_value), 0.0, 1.0)
+    op_ids = tf.where(apply[:, None], OP_IDS["tone_curve"], OP_IDS["identity"]) * tf.ones([1, channels], tf.int32)
+    params = tf.where(apply[:, None], heights[..., 0], 0.0)
+    which = tf.broadcast_to(tf.range(1, channels + 1, dtype=tf.float32)[None], tf.shape(params))  # channel k + 1
+    aux = tf.where(apply[:, None, None], tf.stack([heights[..., 1], which], axis=2), 0.0)
+    out = apply_stages(images, op_ids, params, aux)
+    return (out, op_ids, params) if return_plan else out

@@ -287,11 +287,19 @@ def hsv_shift(images, hue_shift, sat_shift, val_shift):
 
 
 def tone_curve(images, low, high):
-    """Albumentations' RandomToneCurve with fixed control points (scalars or `[B]`, clamped to
-    [0, 1]): the cubic Bezier from (0, 0) to (1, 1) with control heights `low` and `high`, as a
-    lookup table on every channel, rounded half to even."""
+    """Albumentations' RandomToneCurve with fixed control points (clamped to [0, 1]): the cubic
+    Bezier from (0, 0) to (1, 1) with control heights `low` and `high`, as a lookup table,
+    rounded half to even. Scalars or `[B]`: one curve on every channel; `[B, C]` (both): one
+    curve per channel (Albumentations' per_channel), one kernel stage per channel."""
     images = check_images(images)
     n = tf.shape(images)[0]
-    high = tf.broadcast_to(tf.cast(high, tf.float32), [n])
-    return _single("tone_curve", images, low, tf.stack([high, tf.zeros([n])], axis=1))
+    low, high = tf.cast(low, tf.float32), tf.cast(high, tf.float32)
+    if low.shape.rank != 2 and high.shape.rank != 2:
+        high = tf.broadcast_to(high, [n])
+        return _single("tone_curve", images, low, tf.stack([high, tf.zeros([n])], axis=1))
+    channels = tf.shape(images)[3]
+    low, high = tf.broadcast_to(low, [n, channels]), tf.broadcast_to(high, [n, channels])
+    which = tf.broadcast_to(tf.range(1, channels + 1, dtype=tf.float32)[None], [n, channels])  # channel k + 1
+    ids = tf.fill([n, channels], OP_IDS["tone_curve"])
+    return apply_stages(images, ids, low, tf.stack([high, which], axis=2))
 

@@ -21,40 +21,40 @@ namespace tfgpuaug {
 
 // The augmentation ops, in id order: the one table behind the enum, the names the library
 // exports (TfGpuAug>AugmentOpNames) and Python's OP_IDS. Ids are stable: append only.
-#define TFGPUAUG_AUGMENT_OPS(X)                                                                          \
-  X(kIdentity, "identity")                                                                               \
-  X(kAutoContrast, "auto_contrast")                                                                      \
-  X(kEqualize, "equalize")                                                                               \
-  X(kInvert, "invert")                                                                                   \
-  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */                     \
-  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                                        \
-  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                            \
-  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                                         \
-  X(kColor, "color")              /* ImageEnhance factors */                                             \
-  X(kContrast, "contrast")                                                                               \
-  X(kBrightness, "brightness")                                                                           \
-  X(kSharpness, "sharpness")                                                                             \
-  X(kShearX, "shear_x") /* shear factor */                                                               \
-  X(kShearY, "shear_y")                                                                                  \
-  X(kTranslateX, "translate_x") /* pixels */                                                             \
-  X(kTranslateY, "translate_y")                                                                          \
-  X(kCutout, "cutout")                  /* square side in pixels, centre from aux */                     \
-  X(kGrayscale, "grayscale")            /* parameter ignored */                                          \
-  X(kHue, "hue")                        /* hue shift in turns (tf.image.adjust_hue's delta) */           \
-  X(kSaturation, "saturation")          /* saturation factor (tf.image.adjust_saturation) */             \
-  X(kGaussianNoise, "gaussian_noise")   /* standard deviation in levels; stream from aux */              \
-  X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */                        \
-  X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */                     \
-  X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */                     \
-  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */                  \
-  X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */                         \
-  X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                          \
-  X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */                  \
-  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */               \
-  X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */              \
-  X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */ \
-  X(kToneCurve, "tone_curve")           /* Bezier control y of the darks; the lights' from aux[0] */     \
-  X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */         \
+#define TFGPUAUG_AUGMENT_OPS(X)                                                                              \
+  X(kIdentity, "identity")                                                                                   \
+  X(kAutoContrast, "auto_contrast")                                                                          \
+  X(kEqualize, "equalize")                                                                                   \
+  X(kInvert, "invert")                                                                                       \
+  X(kRotate, "rotate")            /* degrees, counter-clockwise, about the centre */                         \
+  X(kPosterize, "posterize")      /* bits kept (0..8), rounded */                                            \
+  X(kSolarize, "solarize")        /* threshold: invert pixels >= threshold */                                \
+  X(kSolarizeAdd, "solarize_add") /* addition to pixels < 128 */                                             \
+  X(kColor, "color")              /* ImageEnhance factors */                                                 \
+  X(kContrast, "contrast")                                                                                   \
+  X(kBrightness, "brightness")                                                                               \
+  X(kSharpness, "sharpness")                                                                                 \
+  X(kShearX, "shear_x") /* shear factor */                                                                   \
+  X(kShearY, "shear_y")                                                                                      \
+  X(kTranslateX, "translate_x") /* pixels */                                                                 \
+  X(kTranslateY, "translate_y")                                                                              \
+  X(kCutout, "cutout")                  /* square side in pixels, centre from aux */                         \
+  X(kGrayscale, "grayscale")            /* parameter ignored */                                              \
+  X(kHue, "hue")                        /* hue shift in turns (tf.image.adjust_hue's delta) */               \
+  X(kSaturation, "saturation")          /* saturation factor (tf.image.adjust_saturation) */                 \
+  X(kGaussianNoise, "gaussian_noise")   /* standard deviation in levels; stream from aux */                  \
+  X(kGaussianBlur, "gaussian_blur")     /* sigma in pixels; reflect-101 border */                            \
+  X(kGamma, "gamma")                    /* exponent: 255 (v / 255)^gamma, rounded */                         \
+  X(kChannelShuffle, "channel_shuffle") /* permutation 0..5 of RGB, lexicographic */                         \
+  X(kRgbShift, "rgb_shift")             /* red shift in levels; green, blue from aux */                      \
+  X(kSharpen, "sharpen")                /* alpha 0..1; lightness 0.5 + aux[0] */                             \
+  X(kEmboss, "emboss")                  /* alpha 0..1; strength 0.2 + aux[0] */                              \
+  X(kMedianBlur, "median_blur")         /* window side, odd, 3..7; replicated border */                      \
+  X(kMotionBlur, "motion_blur")         /* line length, 3..31 pixels; angle from aux[0] */                   \
+  X(kDownscale, "downscale")            /* scale 0..1: nearest down, nearest up (OpenCV) */                  \
+  X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */     \
+  X(kToneCurve, "tone_curve")           /* Bezier y of the darks; lights aux[0]; channel aux[1] (<.5 all) */ \
+  X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */             \
   X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */
 
 enum class AugmentOp : int {
@@ -123,11 +123,19 @@ TFGPUAUG_HD void ToneCurveLut(float low, float high, uint8_t* lut) {
   }
 }
 
-// Lookup table of one channel for a point operation. `hist` is that channel's 256-bin
+// The one channel a tone_curve stage changes, from its second aux number: 1, 2, 3, 4 (rounded)
+// name channel 0, 1, 2, 3 (Albumentations' per_channel, one stage per channel); below 0.5
+// (or NaN): every channel.
+TFGPUAUG_HD int ToneCurveChannel(float aux1) {
+  if (!(aux1 >= 0.5f)) return -1;
+  return aux1 >= 4.f ? 3 : static_cast<int>(aux1 + 0.5f) - 1;
+}
+
+// Lookup table of channel `channel` for a point operation. `hist` is that channel's 256-bin
 // histogram (equalize, auto_contrast); `luma_mean` is PIL's rounded mean of the L image;
-// `aux0` the stage's first auxiliary number (tone_curve's second control point).
-TFGPUAUG_HD void BuildLut(int op, float param, float aux0, const uint32_t* hist, int luma_mean,
-                          uint8_t* lut) {
+// `aux` the stage's two auxiliary numbers (tone_curve's second control point and channel).
+TFGPUAUG_HD void BuildLut(int op, float param, const float* aux, int channel, const uint32_t* hist,
+                          int luma_mean, uint8_t* lut) {
   switch (static_cast<AugmentOp>(op)) {
     case AugmentOp::kAutoContrast: {
       int lo = 0, hi = 255;
@@ -198,9 +206,14 @@ TFGPUAUG_HD void BuildLut(int op, float param, float aux0, const uint32_t* hist,
         lut[i] = static_cast<uint8_t>(v > 255.0 ? 255.0 : v);
       }
       return;
-    case AugmentOp::kToneCurve:
-      ToneCurveLut(param, aux0, lut);
-      return;
+    case AugmentOp::kToneCurve: {
+      const int only = ToneCurveChannel(aux[1]);
+      if (only < 0 || only == channel) {
+        ToneCurveLut(param, aux[0], lut);
+        return;
+      }
+      break;
+    }
     default:
       break;
   }

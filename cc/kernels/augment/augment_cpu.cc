@@ -491,7 +491,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     uint8_t lut[4 * 256];
     if (NeedsHistogram(op)) Histograms(src, image_info, hist);
     const int mean = NeedsLumaMean(op) ? LumaMean(src, image_info) : 0;
-    for (int k = 0; k < image_info.c; ++k) BuildLut(op, param, aux[0], hist + 256 * k, mean, lut + 256 * k);
+    for (int k = 0; k < image_info.c; ++k) BuildLut(op, param, aux, k, hist + 256 * k, mean, lut + 256 * k);
     if (image_info.c == 3) {
       for (size_t i = 0; i < n; ++i) {
         dst[3 * i] = lut[src[3 * i]];

@@ -107,7 +107,7 @@ __global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops
     if (!IsLutOp(op)) continue;
     const double n = double(image_info.h) * image_info.w;
     const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
-    BuildLut(op, params[b * num_stages + stage], aux[2 * (b * num_stages + stage)],
+    BuildLut(op, params[b * num_stages + stage], aux + 2 * (b * num_stages + stage), k,
              s.hist + (b * 4 + k) * 256, mean, s.lut + (b * 4 + k) * 256);
   }
 }
