@@ -178,6 +178,7 @@ TRANSFORM_ARGS = {
     "ISONoise": dict(color_shift=(0.02, 0.4), intensity=(0.3, 0.9), probability=0.9, seed=46),
     "CLAHE": dict(clip_limit=(1.5, 5.0), tile_grid_size=(4, 6), probability=0.9, seed=47),
     "RandomShortestSize": dict(min_size=(24, 32), max_size=40, antialias=False, seed=48),
+    "CopyPaste": dict(probability=0.7, seed=49),
     "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
                             absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
                             seed=44),

@@ -19,6 +19,7 @@ from tfgpuaug.transforms import (  # noqa: E402
 from tfgpuaug.targeted_crops import AtLeastOneBBoxRandomCrop, CropNonEmptyMaskIfExists  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
+from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
 from tfgpuaug.distortions import ElasticTransform, GridDistortion, OpticalDistortion, remap  # noqa: E402
 from tfgpuaug.control_point_distortions import PiecewiseAffine, ThinPlateSpline  # noqa: E402
 from tfgpuaug.shortest_size import RandomShortestSize  # noqa: E402
@@ -39,6 +40,7 @@ __all__ = [
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
+    "CopyPaste",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

@@ -21,6 +21,7 @@ from tfgpuaug import detection_mixup as _dm
 from tfgpuaug import mask_dropout as _md
 from tfgpuaug import control_point_distortions as _cp
 from tfgpuaug import shortest_size as _ss
+from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
@@ -244,6 +245,7 @@ OpticalDistortion = _layer(_dd.OpticalDistortion)
 PiecewiseAffine = _layer(_cp.PiecewiseAffine)
 ThinPlateSpline = _layer(_cp.ThinPlateSpline)
 RandomShortestSize = _layer(_ss.RandomShortestSize)
+CopyPaste = _layer(_cpp.CopyPaste)
 RandomToneCurve = _layer(_t.RandomToneCurve)
 
 
@@ -303,4 +305,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
-          RandomShortestSize)
+          RandomShortestSize, CopyPaste)

@@ -45,6 +45,19 @@ def _box_visibility(boxes: tg.Ragged, dropped: tf.Tensor) -> tf.Tensor:
     return tf.where(area > 0.0, 1.0 - gone / tf.maximum(area, 1.0), 1.0)
 
 
+def drop_covered_keypoints(targets: tg.Targets, covered: tf.Tensor) -> tg.Targets:
+    """The targets without the keypoints on pixels `covered` `[B, H, W]` bool marks."""
+    if targets.keypoints is None:
+        return targets
+    points = tf.cast(targets.keypoints.to_tensor(-1.0), tf.float32)
+    size = tf.cast(tf.shape(covered)[1:3], tf.float32)
+    cell = tf.cast(tf.floor(points[..., ::-1]), tf.int32)  # (y, x) pixel under each keypoint
+    inside = tf.reduce_all((points[..., ::-1] >= 0.0) & (points[..., ::-1] < size), axis=-1)
+    hit = tf.gather_nd(covered, tf.clip_by_value(cell, 0, tf.cast(size, tf.int32) - 1), batch_dims=1)
+    keep = tf.RaggedTensor.from_tensor(~(inside & hit), lengths=targets.keypoints.row_lengths())
+    return targets.replace(keypoints=tf.ragged.boolean_mask(targets.keypoints, keep))
+
+
 class MaskDropout(Transform):
     """Albumentations' MaskDropout: per sample, with probability `probability`, between
     `max_objects[0]` and `max_objects[1]` objects of the segmentation mask are erased: their
@@ -106,15 +119,7 @@ class MaskDropout(Transform):
             keep = tf.RaggedTensor.from_tensor(visible >= self.min_box_visibility,
                                                lengths=targets.boxes.row_lengths())
             targets = targets.keep_boxes(keep)
-        if targets.keypoints is not None:
-            points = tf.cast(targets.keypoints.to_tensor(-1.0), tf.float32)
-            size = tf.cast(tf.shape(dropped)[1:3], tf.float32)
-            cell = tf.cast(tf.floor(points[..., ::-1]), tf.int32)  # (y, x) pixel under each keypoint
-            inside = tf.reduce_all((points[..., ::-1] >= 0.0) & (points[..., ::-1] < size), axis=-1)
-            hit = tf.gather_nd(dropped, tf.clip_by_value(cell, 0, tf.cast(size, tf.int32) - 1), batch_dims=1)
-            keep = tf.RaggedTensor.from_tensor(~(inside & hit), lengths=targets.keypoints.row_lengths())
-            targets = targets.replace(keypoints=tf.ragged.boolean_mask(targets.keypoints, keep))
-        return out, targets
+        return out, drop_covered_keypoints(targets, dropped)
 
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return tuple(input_shape)
