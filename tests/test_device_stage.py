@@ -295,6 +295,35 @@ def test_detection_device_stage_keeps_its_data_reports_on_the_host(folder):
 
 
 @needs_cuda_build
+def test_segmentation_transforms_with_annotations_run_in_the_host_part():
+    """CopyPaste, MaskDropout and RandomShortestSize with instance masks and boxes on a GPU
+    target: by gpu_augment's design, transforms up to the last one that moves annotations run in
+    the host part (the annotations leave it final), so their ops (bincounts, segment extents)
+    are there and the device function holds no CPU-only op."""
+    graph = tf.Graph()
+    with graph.as_default():
+        element = {"images": tf.zeros([2, 16, 16, 3], tf.uint8),
+                   "segmentation_masks": tf.zeros([2, 16, 16, 1], tf.uint8),
+                   "bounding_boxes": {"boxes": tf.ragged.constant([[[1., 1., 5., 5.]], [[2., 2., 8., 8.]]],
+                                                                  ragged_rank=1),
+                                      "labels": tf.ragged.constant([[1], [2]])}}
+        ds = tf.data.Dataset.from_tensors(element).repeat()
+        ds = ds.apply(tga.gpu_augment([tga.CopyPaste(), tga.MaskDropout(), tga.RandomShortestSize((8, 12))],
+                                      device="/gpu:0", seed=1, max_boxes=4))
+        chain = dataset_chain(ds._variant_tensor)
+    types = [op.type for op in chain]
+    device_map = chain[0]
+    assert device_map.type == "ExperimentalMapDataset" and "GPU:0" in device_map.device.upper()
+    library = graph.as_graph_def().library
+    host_map = chain[types.index("ParallelMapDatasetV2", types.index("GeneratorDataset"))]
+    host_ops = {n.op for n in function_nodes(library, host_map.get_attr("f").name)}
+    assert host_ops >= {"UnsortedSegmentMin", "DenseBincount", "TfGpuAug>CropResize"}
+    device_ops = function_nodes(library, device_map.get_attr("f").name)
+    missing = sorted({n.op for n in device_ops if not has_gpu_kernel(n)})
+    assert not missing, f"ops without a GPU kernel in the device stage: {missing}"
+
+
+@needs_cuda_build
 def test_checkpointable_iterator_pipeline_is_placed_on_the_gpu(folder):
     """What an eager iter() of the stage runs (its host iterator read by a GeneratorDataset, then
     the device map), traced in a function for /gpu:0: the same placement as the pipeline above,
