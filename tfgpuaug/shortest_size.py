@@ -65,7 +65,7 @@ class RandomShortestSize(Transform):
         geometry._checks.static_rank("images", images, (4,))
         return tf.shape(images)[1:3]
 
-    def output_size(self, images, seed: Seed = None, training: bool = True) -> tf.Tensor:
+    def output_size(self, images: TransformInput, seed: Seed = None, training: bool = True) -> tf.Tensor:
         """The new (height, width) of the batch, int32 `[2]`."""
         dims = self._dense_dims(images)
         if training and len(self.min_size) > 1:
