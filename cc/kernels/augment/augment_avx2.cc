@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cc/kernels/augment/augment.h"
+#include "cc/kernels/augment/rgb_lanes_avx2.h"
 
 namespace tfgpuaug {
 namespace {
@@ -462,6 +463,41 @@ __attribute__((target("avx2"))) void MedianInteriorT(const uint8_t* src, int h, 
 __attribute__((target("avx2"))) void Median5x5InteriorAvx2(const uint8_t* src, int h, int w, int c,
                                                            uint8_t* dst) {
   MedianInteriorT<5>(src, h, w, c, dst);
+}
+
+// Gray and channel shuffle, eight pixels a step through the byte shuffles of rgb_lanes_avx2.h;
+// RgbToLuma's integer weights on 32-bit lanes (the same sums and shift), the tail per pixel.
+__attribute__((target("avx2"))) void GrayscaleRgbAvx2(const uint8_t* src, size_t n, uint8_t* dst) {
+  const ThreeChannels rgb = ThreeChannelsOf(3);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i r, g, b;
+    LoadThree(rgb, src + 3 * i, &r, &g, &b);
+    const __m256i sum = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_mullo_epi32(r, _mm256_set1_epi32(19595)),
+                         _mm256_mullo_epi32(g, _mm256_set1_epi32(38470))),
+        _mm256_add_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(7471)), _mm256_set1_epi32(0x8000)));
+    const __m256i luma = _mm256_srli_epi32(sum, 16);
+    StoreThree(luma, luma, luma, dst + 3 * i);
+  }
+  for (; i < n; ++i) {
+    const uint8_t* px = src + 3 * i;
+    const uint8_t gray = RgbToLuma(px[0], px[1], px[2]);
+    dst[3 * i] = dst[3 * i + 1] = dst[3 * i + 2] = gray;
+  }
+}
+
+__attribute__((target("avx2"))) void ChannelShuffleRgbAvx2(const uint8_t* src, size_t n, const int* perm,
+                                                           uint8_t* dst) {
+  const ThreeChannels rgb = ThreeChannelsOf(3);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i v[3];
+    LoadThree(rgb, src + 3 * i, &v[0], &v[1], &v[2]);
+    StoreThree(v[perm[0]], v[perm[1]], v[perm[2]], dst + 3 * i);
+  }
+  for (; i < n; ++i)
+    for (int k = 0; k < 3; ++k) dst[3 * i + k] = src[3 * i + perm[k]];
 }
 
 }  // namespace tfgpuaug

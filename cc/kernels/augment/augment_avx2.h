@@ -26,6 +26,12 @@ void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float
 // inside the row (2 c bytes from either end). Needs rows of at least 4 + 32 / c pixels.
 void Median5x5InteriorAvx2(const uint8_t* src, int h, int w, int c, uint8_t* dst);
 
+// grayscale (RgbToLuma into R, G and B) of n RGB pixels (3 channels).
+void GrayscaleRgbAvx2(const uint8_t* src, size_t n, uint8_t* dst);
+
+// channel_shuffle of n RGB pixels (3 channels): output channel k = input channel perm[k].
+void ChannelShuffleRgbAvx2(const uint8_t* src, size_t n, const int* perm, uint8_t* dst);
+
 // iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
 void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,
                   float lambda, float p0, uint8_t* dst);

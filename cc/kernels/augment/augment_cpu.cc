@@ -527,6 +527,13 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   }
   if (op == int(AugmentOp::kGaussianNoise) && CpuHasAvx2())
     return GaussianNoiseAvx2(src, n * image_info.c, stage_params.seed, param, dst);
+  if (op == int(AugmentOp::kGrayscale) && image_info.c == 3 && CpuHasAvx2())
+    return GrayscaleRgbAvx2(src, n, dst);
+  if (op == int(AugmentOp::kChannelShuffle) && image_info.c == 3 && CpuHasAvx2()) {
+    int perm[3];
+    ChannelPermutation(param, perm);
+    return ChannelShuffleRgbAvx2(src, n, perm, dst);
+  }
 #endif
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
