@@ -21,26 +21,49 @@ __attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true
   return _mm256_blendv_ps(if_false, if_true, mask);
 }
 
-// The RGB of `lanes` pixels from pixel i0 as floats over 255 (lanes past `lanes` are 0): the
-// load of every eight-pixel colour loop here, the counterpart of StoreRgbLanes.
-__attribute__((target("avx2"))) inline void LoadRgbLanes(const uint8_t* src, size_t i0, int lanes, int c,
-                                                         __m256* r, __m256* g, __m256* b) {
-  alignas(32) float in[3][8] = {};
-  for (int l = 0; l < lanes; ++l)
-    for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
-  const __m256 c255 = _mm256_set1_ps(255.f);
-  *r = _mm256_div_ps(_mm256_load_ps(in[0]), c255);
-  *g = _mm256_div_ps(_mm256_load_ps(in[1]), c255);
-  *b = _mm256_div_ps(_mm256_load_ps(in[2]), c255);
+// The byte shuffles of rgb_lanes_avx2.h for 3- and 4-channel pixels, made once.
+__attribute__((target("avx2"))) inline const ThreeChannels& ThreeChannelsFor(int c) {
+  static const ThreeChannels rgb = ThreeChannelsOf(3), rgba = ThreeChannelsOf(4);
+  return c == 4 ? rgba : rgb;
 }
 
-// The RGB bytes of `lanes` pixels from pixel i0 (out[channel][lane], already 0..255), the
-// other channels copied: the store of every eight-pixel colour loop here.
-inline void StoreRgbLanes(const int (&out)[3][8], int lanes, const uint8_t* src, size_t i0, int c,
-                          uint8_t* dst) {
+// The RGB of `lanes` pixels from pixel i0 as 32-bit lanes (lanes past `lanes` are 0): a full
+// step of 3- or 4-channel pixels by byte shuffles, else byte by byte.
+__attribute__((target("avx2"))) inline void LoadRgbInts(const uint8_t* src, size_t i0, int lanes, int c,
+                                                        __m256i* r, __m256i* g, __m256i* b) {
+  if (lanes == 8 && (c == 3 || c == 4)) return LoadThree(ThreeChannelsFor(c), src + i0 * c, r, g, b);
+  alignas(32) int in[3][8] = {};
+  for (int l = 0; l < lanes; ++l)
+    for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
+  *r = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[0]));
+  *g = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[1]));
+  *b = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[2]));
+}
+
+// The same as floats over 255: the load of every eight-pixel colour loop here, the
+// counterpart of StoreRgbLanes.
+__attribute__((target("avx2"))) inline void LoadRgbLanes(const uint8_t* src, size_t i0, int lanes, int c,
+                                                         __m256* r, __m256* g, __m256* b) {
+  __m256i ri, gi, bi;
+  LoadRgbInts(src, i0, lanes, c, &ri, &gi, &bi);
+  const __m256 c255 = _mm256_set1_ps(255.f);
+  *r = _mm256_div_ps(_mm256_cvtepi32_ps(ri), c255);
+  *g = _mm256_div_ps(_mm256_cvtepi32_ps(gi), c255);
+  *b = _mm256_div_ps(_mm256_cvtepi32_ps(bi), c255);
+}
+
+// The RGB bytes of `lanes` pixels from pixel i0 (out[channel] lanes, already 0..255), the
+// other channels copied: the store of every eight-pixel colour loop here (a full step of RGB
+// pixels by byte shuffles).
+__attribute__((target("avx2"))) inline void StoreRgbLanes(const __m256i (&out)[3], int lanes,
+                                                          const uint8_t* src, size_t i0, int c,
+                                                          uint8_t* dst) {
+  if (lanes == 8 && c == 3) return StoreThree(out[0], out[1], out[2], dst + i0 * 3);
+  alignas(32) int values[3][8];
+  for (int k = 0; k < 3; ++k) _mm256_store_si256(reinterpret_cast<__m256i*>(values[k]), out[k]);
   for (int l = 0; l < lanes; ++l) {
     uint8_t* o = dst + (i0 + l) * c;
-    for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(out[k][l]);
+    for (int k = 0; k < 3; ++k) o[k] = static_cast<uint8_t>(values[k][l]);
     for (int k = 3; k < c; ++k) o[k] = src[(i0 + l) * c + k];
   }
 }
@@ -96,10 +119,10 @@ __attribute__((target("avx2"))) void HueSaturationAvx2(const uint8_t* src, size_
     const __m256 out_g = Select(s0, tt, Select(_mm256_or_ps(s1, s2), v, Select(s3, qq, pp)));
     const __m256 out_b =
         Select(_mm256_or_ps(s0, s1), pp, Select(s2, tt, Select(_mm256_or_ps(s3, s4), v, qq)));
-    alignas(32) int out[3][8];
+    __m256i out[3];
     const __m256 rgb[3] = {out_r, out_g, out_b};
-    for (int k = 0; k < 3; ++k)  // SaturateToUint8(x * 255)
-      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), SaturateLanes8(_mm256_mul_ps(rgb[k], c255)));
+    for (int k = 0; k < 3; ++k)
+      out[k] = SaturateLanes8(_mm256_mul_ps(rgb[k], c255));  // SaturateToUint8(x * 255)
     StoreRgbLanes(out, lanes, src, i0, c, dst);
   }
 }
@@ -137,12 +160,8 @@ __attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t
   const __m256 hscale = _mm256_set1_ps(6.f / 180.f), c255 = _mm256_set1_ps(255.f);
   for (size_t i0 = 0; i0 < n; i0 += 8) {
     const int lanes = n - i0 < 8 ? int(n - i0) : 8;
-    alignas(32) int in[3][8] = {};
-    for (int l = 0; l < lanes; ++l)
-      for (int k = 0; k < 3; ++k) in[k][l] = src[(i0 + l) * c + k];
-    const __m256i r = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[0]));
-    const __m256i g = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[1]));
-    const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(in[2]));
+    __m256i r, g, b;
+    LoadRgbInts(src, i0, lanes, c, &r, &g, &b);
     const __m256i mx = _mm256_max_epi32(r, _mm256_max_epi32(g, b));
     const __m256i diff = _mm256_sub_epi32(mx, _mm256_min_epi32(r, _mm256_min_epi32(g, b)));
     const __m256i is_r = _mm256_cmpeq_epi32(mx, r);
@@ -180,12 +199,11 @@ __attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t
     const __m256 out_g = Select(s0, t3, Select(_mm256_or_ps(s1, s2), vf, Select(s3, t2, t1)));
     const __m256 out_b =
         Select(_mm256_or_ps(s0, s1), t1, Select(s2, t3, Select(_mm256_or_ps(s3, s4), vf, t2)));
-    alignas(32) int out[3][8];
+    __m256i out[3];
     const __m256 rgb[3] = {out_r, out_g, out_b};
-    for (int k = 0; k < 3; ++k) {
-      const __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), _mm256_setzero_ps()), c255);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(x));
-    }
+    for (int k = 0; k < 3; ++k)
+      out[k] = _mm256_cvttps_epi32(
+          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(rgb[k], c255), _mm256_setzero_ps()), c255));
     StoreRgbLanes(out, lanes, src, i0, c, dst);
   }
 }
@@ -355,13 +373,13 @@ __attribute__((target("avx2"))) void IsoNoiseAvx2(const uint8_t* src, size_t n, 
       rgb[1][k] = flat ? gray[k] : tab[pick[1]][k];
       rgb[0][k] = flat ? gray[k] : tab[pick[2]][k];
     }
-    alignas(32) int out[3][8];
+    __m256i out[3];
     for (int k = 0; k < 3; ++k) {  // RoundHalfEvenToUint8(Clamped01(v) * 255)
       const __m256 v = _mm256_load_ps(rgb[k]);
       const __m256 clamped = Select(_mm256_cmp_ps(v, zero, _CMP_GE_OQ), _mm256_min_ps(v, one), zero);
       __m256 x = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(clamped, c255), zero), c255);
       x = _mm256_sub_ps(_mm256_add_ps(x, _mm256_set1_ps(12582912.f)), _mm256_set1_ps(12582912.f));
-      _mm256_store_si256(reinterpret_cast<__m256i*>(out[k]), _mm256_cvttps_epi32(x));
+      out[k] = _mm256_cvttps_epi32(x);
     }
     StoreRgbLanes(out, lanes, src, i0, c, dst);
   }
