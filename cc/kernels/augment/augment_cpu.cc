@@ -285,6 +285,35 @@ void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scal
   }
 }
 
+// The interior bytes [c, row - c) of one output row of a 3x3 relief kernel, summed in
+// ReliefPixel's order (so bit-identical to it). One flat loop over the bytes (every channel
+// alike), which vectorizes (AVX2 clone where the CPU has it): the weights are locals and the
+// pointers restrict, or a store through `out` (a byte pointer, which may alias anything) would
+// make the compiler reload them every iteration.
+TFGPUAUG_VECTOR_CLONES void ReliefRowInterior(const uint8_t* __restrict up, const uint8_t* __restrict mid,
+                                              const uint8_t* __restrict down, size_t c, size_t row,
+                                              const float* wt, uint8_t* __restrict out) {
+  const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6], w7 = wt[7],
+              w8 = wt[8];
+  for (size_t e = c; e < row - c; ++e) {
+    float acc = 0.f;
+    acc += w0 * up[e - c];
+    acc += w1 * up[e];
+    acc += w2 * up[e + c];
+    acc += w3 * mid[e - c];
+    acc += w4 * mid[e];
+    acc += w5 * mid[e + c];
+    acc += w6 * down[e - c];
+    acc += w7 * down[e];
+    acc += w8 * down[e + c];
+    // Rounded half to even by the 1.5 * 2^23 trick (exact for |acc| < 2^22), then clamped as
+    // integers: ReliefPixel clamps first and rounds with rintf, which gives the same value,
+    // and no float comparison is left to keep the loop from vectorizing.
+    const int rounded = static_cast<int>((acc + 12582912.f) - 12582912.f);
+    out[e] = static_cast<uint8_t>(std::min(std::max(rounded, 0), 255));
+  }
+}
+
 // Sharpen and emboss: the interior of each row without border arithmetic, summed in
 // ReliefPixel's order (so bit-identical to it); the first and last columns through it.
 void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* wt, uint8_t* dst) {
@@ -294,30 +323,7 @@ void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* 
     const uint8_t* rows[3] = {src + size_t(Reflect101(y - 1, h)) * row, src + size_t(y) * row,
                               src + size_t(Reflect101(y + 1, h)) * row};
     uint8_t* o = dst + size_t(y) * row;
-    // One flat loop over the interior's bytes (every channel alike), which vectorizes: the
-    // weights are locals and the pointers restrict, or a store through `o` (a byte pointer,
-    // which may alias anything) would make the compiler reload them every iteration.
-    const uint8_t* __restrict up = rows[0], * __restrict mid = rows[1], * __restrict down = rows[2];
-    uint8_t* __restrict out = o;
-    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6],
-                w7 = wt[7], w8 = wt[8];
-    for (size_t e = size_t(c); e < row - c; ++e) {
-      float acc = 0.f;
-      acc += w0 * up[e - c];
-      acc += w1 * up[e];
-      acc += w2 * up[e + c];
-      acc += w3 * mid[e - c];
-      acc += w4 * mid[e];
-      acc += w5 * mid[e + c];
-      acc += w6 * down[e - c];
-      acc += w7 * down[e];
-      acc += w8 * down[e + c];
-      // Rounded half to even by the 1.5 * 2^23 trick (exact for |acc| < 2^22), then clamped as
-      // integers: ReliefPixel clamps first and rounds with rintf, which gives the same value,
-      // and no float comparison is left to keep the loop from vectorizing.
-      const int rounded = static_cast<int>((acc + 12582912.f) - 12582912.f);
-      out[e] = static_cast<uint8_t>(std::min(std::max(rounded, 0), 255));
-    }
+    ReliefRowInterior(rows[0], rows[1], rows[2], size_t(c), row, wt, o);
     for (int x : {0, w - 1})
       for (int k = 0; k < c; ++k) o[x * c + k] = ReliefPixel(src, image_info, wt, y, x, k);
   }
