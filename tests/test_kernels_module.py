@@ -265,20 +265,25 @@ def hash_uniform(seed: int, index: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
 def test_gaussian_noise_against_float64_box_muller(channels):
-    # The noise stage's own log and cosine (portable_math.h, shared with CUDA) against numpy's
-    # in float64 on the same hashed uniforms: equal but where px + sigma * z lies within
-    # float rounding of a .5 boundary.
+    # The noise stage's own log, cosine and sine (portable_math.h, shared with CUDA) against
+    # numpy's in float64 on the same hashed uniforms: bytes 2k and 2k + 1 take the cosine and
+    # sine normals of the Box-Muller pair of uniforms 2k and 2k + 1. Equal but where
+    # px + sigma * z lies within float rounding of a .5 boundary.
     img = fixtures.photo(64, 96, channels=channels, seed=channels)
     sigma, aux0 = 23.0, 0.37
     got = kernels.augment_stage(img, 20, sigma, aux=[aux0, 0.0]).astype(np.int64)
     seed = int(np.float32(aux0) * np.float32(4294967040.0))
     index = np.arange(img.size, dtype=np.uint64)
-    u1, u2 = hash_uniform(seed, 2 * index), hash_uniform(seed, 2 * index + 1)
-    z = np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    pair = index & ~np.uint64(1)
+    u1, u2 = hash_uniform(seed, pair), hash_uniform(seed, pair + np.uint64(1))
+    angle = 2 * np.pi * u2
+    z = np.sqrt(-2 * np.log(u1)) * np.where(index % 2 == 0, np.cos(angle), np.sin(angle))
     ref = np.floor(np.clip(img.reshape(-1) + sigma * z, 0, 255) + 0.5).astype(np.int64).reshape(img.shape)
     assert np.abs(got - ref).max() <= 1
     assert (got == ref).mean() > 0.9999
     assert 0.5 < z.std() / 1.0 < 1.5 and np.abs(got - img).max() > 40  # the noise is there
+    # a pair's two normals are uncorrelated (4 standard errors)
+    assert abs(np.corrcoef(z[0::2][: z.size // 2], z[1::2][: z.size // 2])[0, 1]) < 4 / np.sqrt(z.size // 2)
 
 
 def test_module_reports_cuda_build():

@@ -413,11 +413,14 @@ TFGPUAUG_HD float HashUniform(uint32_t seed, uint32_t index) {
   return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
 }
 
-// Byte `index` of an image plus Gaussian noise of deviation `sigma`: uniforms 2 index and
-// 2 index + 1 of the seed's stream.
+// Byte `index` of an image plus Gaussian noise of deviation `sigma`: bytes 2k and 2k + 1 take
+// the two normals (cosine, sine) of one Box-Muller pair of uniforms 2k and 2k + 1 of the
+// seed's stream, so a vector loop draws one pair for two bytes.
 TFGPUAUG_HD uint8_t NoisyByte(uint32_t seed, uint32_t index, float sigma, uint8_t value) {
-  const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
-  return SaturateToUint8(value + sigma * z);
+  const uint32_t pair = index & ~1u;
+  float z_cos, z_sin;
+  GaussianPairFromUniforms(HashUniform(seed, pair), HashUniform(seed, pair + 1), &z_cos, &z_sin);
+  return SaturateToUint8(value + sigma * ((index & 1u) ? z_sin : z_cos));
 }
 
 // 510 times the HLS lightness of an RGB pixel: max + min of its bytes.

@@ -223,8 +223,9 @@ __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256
   return _mm256_mul_ps(_mm256_add_ps(top, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.f / 16777216.f));
 }
 
-// GaussianFromUniforms of portable_math.h on eight lanes, operation for operation.
-__attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, __m256 u2) {
+// GaussianPairFromUniforms of portable_math.h on eight lanes, operation for operation: the
+// cosine normals, and the sine ones into *z_sin.
+__attribute__((target("avx2"))) inline __m256 GaussianPair8(__m256 u1, __m256 u2, __m256* z_sin) {
   const __m256 one = _mm256_set1_ps(1.f);
   // LogPositive(u1)
   const __m256i bits = _mm256_castps_si256(u1);
@@ -264,29 +265,47 @@ __attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, _
   const __m256 negate = _mm256_castsi256_ps(                                // sign bit for quadrants 1 and 2
       _mm256_slli_epi32(_mm256_xor_si256(quadrant, _mm256_srli_epi32(quadrant, 1)), 31));
   const __m256 cos_u2 = _mm256_xor_ps(_mm256_blendv_ps(c, sn, odd), negate);
+  // sine: quadrant 0 s, 1 c, 2 -s, 3 -c (negated in quadrants 2 and 3)
+  const __m256 sin_negate = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_srli_epi32(quadrant, 1), 31));
+  const __m256 sin_u2 = _mm256_xor_ps(_mm256_blendv_ps(sn, c, odd), sin_negate);
   const __m256 r = _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.f), log_u1));
+  *z_sin = _mm256_mul_ps(r, sin_u2);
   return _mm256_mul_ps(r, cos_u2);
+}
+
+// GaussianFromUniforms of portable_math.h on eight lanes (the pair's cosine normals).
+__attribute__((target("avx2"))) inline __m256 GaussianFromUniforms8(__m256 u1, __m256 u2) {
+  __m256 unused;
+  return GaussianPair8(u1, u2, &unused);
 }
 
 }  // namespace
 
-// NoisyByte of augment.h over every byte (all channels, as the per-pixel code), eight
-// bytes per step.
+// NoisyByte of augment.h over every byte (all channels, as the per-pixel code), sixteen
+// bytes per step: eight Box-Muller pairs, the cosine normal to each even byte and the sine one
+// to the odd byte after it.
 __attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed,
                                                        float param, uint8_t* dst) {
   const __m256 sigma = _mm256_set1_ps(param);
   const __m256i lane2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
   size_t i = 0;
-  for (; i + 8 <= elements; i += 8) {
-    const __m256i even = _mm256_add_epi32(_mm256_set1_epi32(int(uint32_t(2 * i))), lane2);
-    const __m256 z = GaussianFromUniforms8(HashUniform8(seed, even),
-                                           HashUniform8(seed, _mm256_add_epi32(even, _mm256_set1_epi32(1))));
-    __m256i q = SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i), _mm256_mul_ps(sigma, z)));
-    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
-    const uint32_t lo = uint32_t(_mm256_cvtsi256_si32(q));
-    const uint32_t hi = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
-    const uint64_t both = uint64_t(lo) | (uint64_t(hi) << 32);
-    std::memcpy(dst + i, &both, 8);
+  for (; i + 16 <= elements; i += 16) {
+    const __m256i pairs = _mm256_add_epi32(_mm256_set1_epi32(int(uint32_t(i))), lane2);
+    __m256 z_sin;
+    const __m256 z_cos = GaussianPair8(
+        HashUniform8(seed, pairs), HashUniform8(seed, _mm256_add_epi32(pairs, _mm256_set1_epi32(1))), &z_sin);
+    // bytes i .. i + 15 in order: (cos 0, sin 0, cos 1, sin 1, ...)
+    const __m256 lo = _mm256_unpacklo_ps(z_cos, z_sin), hi = _mm256_unpackhi_ps(z_cos, z_sin);
+    const __m256 z[2] = {_mm256_permute2f128_ps(lo, hi, 0x20), _mm256_permute2f128_ps(lo, hi, 0x31)};
+    for (int half = 0; half < 2; ++half) {
+      __m256i q =
+          SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i + 8 * half), _mm256_mul_ps(sigma, z[half])));
+      q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+      const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
+      const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+      const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
+      std::memcpy(dst + i + 8 * half, &both, 8);
+    }
   }
   for (; i < elements; ++i) dst[i] = NoisyByte(seed, static_cast<uint32_t>(i), param, src[i]);
 }

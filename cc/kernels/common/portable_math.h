@@ -77,6 +77,39 @@ TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
   return static_cast<uint8_t>((v + kMagic) - kMagic);  // IEEE rules: no compiler folds this pair
 }
 
+// cos(2 pi t) and sin(2 pi t) together: CosTurns's reduction and series, the sine's quadrant
+// the cosine's turned back a quarter (so the cosine is CosTurns's, bit for bit).
+TFGPUAUG_HD void CosSinTurns(float t, float* cos_out, float* sin_out) {
+  const float y = t * 4.f;
+  const int q = static_cast<int>(y + 0.5f);
+  const float a = (y - static_cast<float>(q)) * kHalfPi, a2 = a * a;
+  const float c = 1.f - a2 * (1.f / 2.f - a2 * (1.f / 24.f - a2 * (1.f / 720.f - a2 * (1.f / 40320.f))));
+  const float s =
+      a * (1.f - a2 * (1.f / 6.f - a2 * (1.f / 120.f - a2 * (1.f / 5040.f - a2 * (1.f / 362880.f)))));
+  switch (q & 3) {
+    case 0:
+      *cos_out = c, *sin_out = s;
+      return;
+    case 1:
+      *cos_out = -s, *sin_out = c;
+      return;
+    case 2:
+      *cos_out = -c, *sin_out = -s;
+      return;
+    default:
+      *cos_out = s, *sin_out = -c;
+  }
+}
+
+// Both standard normals of a Box-Muller pair from two uniforms in (0, 1).
+TFGPUAUG_HD void GaussianPairFromUniforms(float u1, float u2, float* z_cos, float* z_sin) {
+  const float r = sqrtf(-2.f * LogPositive(u1));
+  float c, s;
+  CosSinTurns(u2, &c, &s);
+  *z_cos = r * c;
+  *z_sin = r * s;
+}
+
 // A standard normal value from two uniforms in (0, 1) (Box-Muller, cosine branch).
 TFGPUAUG_HD float GaussianFromUniforms(float u1, float u2) {
   return sqrtf(-2.f * LogPositive(u1)) * CosTurns(u2);
