@@ -245,7 +245,7 @@ __attribute__((target("avx2"))) inline __m256 GaussianPair8(__m256 u1, __m256 u2
   const __m256 ef = _mm256_cvtepi32_ps(e);
   const __m256 log_u1 = _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Hi)),
                                       _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Lo)), p));
-  // CosTurns(u2)
+  // CosSinTurns(u2)
   const __m256 y = _mm256_mul_ps(u2, _mm256_set1_ps(4.f));
   const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, _mm256_set1_ps(0.5f)));
   const __m256 a = _mm256_mul_ps(_mm256_sub_ps(y, _mm256_cvtepi32_ps(q)), _mm256_set1_ps(kHalfPi));

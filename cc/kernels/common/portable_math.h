@@ -34,27 +34,6 @@ TFGPUAUG_HD float LogPositive(float u) {
   return ef * kLn2Hi + (ef * kLn2Lo + p);
 }
 
-// cos(2 pi t) for t in [0, 1]: t in quarter turns q + r with |r| <= 1/2, then the Taylor
-// series of cos and sin of r * pi / 2 (|angle| <= pi / 4) to the 8th and 9th power.
-TFGPUAUG_HD float CosTurns(float t) {
-  const float y = t * 4.f;
-  const int q = static_cast<int>(y + 0.5f);
-  const float a = (y - static_cast<float>(q)) * kHalfPi, a2 = a * a;
-  const float c = 1.f - a2 * (1.f / 2.f - a2 * (1.f / 24.f - a2 * (1.f / 720.f - a2 * (1.f / 40320.f))));
-  const float s =
-      a * (1.f - a2 * (1.f / 6.f - a2 * (1.f / 120.f - a2 * (1.f / 5040.f - a2 * (1.f / 362880.f)))));
-  switch (q & 3) {
-    case 0:
-      return c;
-    case 1:
-      return -s;
-    case 2:
-      return -c;
-    default:
-      return s;
-  }
-}
-
 // exp(x) for x <= 0 (0 below -87, where expf turns subnormal): x = n ln 2 + r with
 // |r| <= ln 2 / 2, exp(r) by its Taylor series to r^7, times 2^n.
 TFGPUAUG_HD float ExpNonPositive(float x) {
@@ -77,8 +56,9 @@ TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
   return static_cast<uint8_t>((v + kMagic) - kMagic);  // IEEE rules: no compiler folds this pair
 }
 
-// cos(2 pi t) and sin(2 pi t) together: CosTurns's reduction and series, the sine's quadrant
-// the cosine's turned back a quarter (so the cosine is CosTurns's, bit for bit).
+// cos(2 pi t) and sin(2 pi t) for t in [0, 1]: t in quarter turns q + r with |r| <= 1/2, then
+// the Taylor series of cos and sin of r * pi / 2 (|angle| <= pi / 4) to the 8th and 9th power,
+// placed by the quadrant (the sine's is the cosine's turned back a quarter).
 TFGPUAUG_HD void CosSinTurns(float t, float* cos_out, float* sin_out) {
   const float y = t * 4.f;
   const int q = static_cast<int>(y + 0.5f);
@@ -99,6 +79,13 @@ TFGPUAUG_HD void CosSinTurns(float t, float* cos_out, float* sin_out) {
     default:
       *cos_out = s, *sin_out = -c;
   }
+}
+
+// cos(2 pi t) alone.
+TFGPUAUG_HD float CosTurns(float t) {
+  float c, s;
+  CosSinTurns(t, &c, &s);
+  return c;
 }
 
 // Both standard normals of a Box-Muller pair from two uniforms in (0, 1).
