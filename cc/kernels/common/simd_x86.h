@@ -18,7 +18,9 @@
 // Hot loops get an AVX2 clone picked at load time on CPUs that have it; the default build
 // stays baseline x86-64 so the library runs everywhere. Contraction is off (build flags),
 // so both clones round every multiply and add alike: results do not depend on the CPU.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under ThreadSanitizer: a clone's resolver runs while the library is relocated, before
+// the TSan runtime is set up, and an instrumented resolver crashes the load.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define TFGPUAUG_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define TFGPUAUG_VECTOR_CLONES
