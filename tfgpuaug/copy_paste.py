@@ -9,8 +9,8 @@ import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
-from tfgpuaug.mask_dropout import drop_covered_keypoints
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _decode_with_masks
+from tfgpuaug.mask_dropout import dense_with_masks, drop_covered_keypoints
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
 
 MAX_ID = 255  # uint8 instance ids
 
@@ -89,9 +89,7 @@ class CopyPaste(Transform):
             return images, targets  # nothing to paste without instance masks
         if targets.boxes is None:
             raise ValueError("CopyPaste needs boxes with the instance-id masks (mask value = 1 + box index)")
-        images, targets = _decode_with_masks(images, targets)
-        if isinstance(images, tf.RaggedTensor) or isinstance(targets.masks, tf.RaggedTensor):
-            raise ValueError("CopyPaste takes images and masks of one shape: put it after a resize")
+        images, targets = dense_with_masks("CopyPaste", images, targets)
         s_pick, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 2))
         n = tf.shape(images)[0]
         source = tf.math.floormod(tf.range(n) - 1, n)  # torchvision: the batch rolled by one

@@ -45,6 +45,15 @@ def _box_visibility(boxes: tg.Ragged, dropped: tf.Tensor) -> tf.Tensor:
     return tf.where(area > 0.0, 1.0 - gone / tf.maximum(area, 1.0), 1.0)
 
 
+def dense_with_masks(name: str, images: TransformInput, targets: tg.Targets):
+    """Images (decoded if encoded) and masks of one shape for a mask-driven transform `name`;
+    ragged ones are refused with what to do."""
+    images, targets = _decode_with_masks(images, targets)
+    if isinstance(images, tf.RaggedTensor) or isinstance(targets.masks, tf.RaggedTensor):
+        raise ValueError(f"{name} takes images and masks of one shape: put it after a resize")
+    return images, targets
+
+
 def drop_covered_keypoints(targets: tg.Targets, covered: tf.Tensor) -> tg.Targets:
     """The targets without the keypoints on pixels `covered` `[B, H, W]` bool marks."""
     if targets.keypoints is None:
@@ -102,9 +111,7 @@ class MaskDropout(Transform):
               training: bool = True) -> TransformOutput:
         if targets is None or targets.masks is None or not training:
             return images, targets  # nothing to erase without a mask
-        images, targets = _decode_with_masks(images, targets)
-        if isinstance(images, tf.RaggedTensor) or isinstance(targets.masks, tf.RaggedTensor):
-            raise ValueError("MaskDropout takes images and masks of one shape: put it after a resize")
+        images, targets = dense_with_masks("MaskDropout", images, targets)
         masks = targets.masks
         s_count, s_ids, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
         n = tf.shape(masks)[0]

@@ -706,10 +706,10 @@ py::array_t<uint8_t> AugmentBatchGpu(U8Image images, I32 ops, F32 params, F32 au
   py::array out = py::array_t<uint8_t>({b, image_info.h, image_info.w, image_info.c});
   DeviceBuffer src = Upload(images), o = Upload(ops), pr = Upload(params), ax = Upload(aux);
   DeviceBuffer scratch(
-      tfgpuaug::AugmentGpuScratchBytes(b, size_t(image_info.h) * image_info.w * image_info.c)),
+      tfgpuaug::AugmentGpuScratchBytes(b, size_t(image_info.h) * image_info.w * image_info.c, ops.data(), k)),
       dst(out.nbytes());
-  Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, image_info, o.as<int32_t>(), pr.as<float>(),
-                                  ax.as<float>(), k, scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+  Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, image_info, o.as<int32_t>(), ops.data(),
+                                  pr.as<float>(), ax.as<float>(), k, scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }

@@ -83,13 +83,12 @@ def random_tone_curve(images: Images, scale: float = 0.1, probability: float = 0
                                    0.0, 1.0)
         return _one_stage(images, "tone_curve", heights[:, 0], apply,
                           aux=tf.stack([heights[:, 1], tf.zeros([n])], axis=1), return_plan=return_plan)
-    from tfgpuaug.augment.ops import OP_IDS, apply_stages
+    from tfgpuaug.augment.ops import OP_IDS, apply_stages, tone_curve_channels
     channels = tf.shape(images)[3]
     heights = tf.clip_by_value(
         tf.constant([0.25, 0.75]) + scale * tf.random.stateless_normal(tf.stack([n, channels, 2]), s_value), 0.0, 1.0)
     op_ids = tf.where(apply[:, None], OP_IDS["tone_curve"], OP_IDS["identity"]) * tf.ones([1, channels], tf.int32)
     params = tf.where(apply[:, None], heights[..., 0], 0.0)
-    which = tf.broadcast_to(tf.range(1, channels + 1, dtype=tf.float32)[None], tf.shape(params))  # channel k + 1
-    aux = tf.where(apply[:, None, None], tf.stack([heights[..., 1], which], axis=2), 0.0)
+    aux = tf.where(apply[:, None, None], tf.stack([heights[..., 1], tone_curve_channels(n, channels)], axis=2), 0.0)
     out = apply_stages(images, op_ids, params, aux)
     return (out, op_ids, params) if return_plan else out

@@ -176,6 +176,17 @@ def iso_noise(images, intensity, color_shift, seed=None):
     return _single("iso_noise", images, intensity, tf.stack([stream, shift], axis=1))
 
 
+def clahe_grid_aux(tile_grid_size, n):
+    """clahe's aux numbers for each of `n` samples: the tiles across, then down."""
+    return tf.tile(tf.constant([[float(tile_grid_size[0]), float(tile_grid_size[1])]]), [n, 1])
+
+
+def tone_curve_channels(n, channels):
+    """tone_curve's second aux number for `channels` stages of `n` samples: stage k changes
+    channel k, named k + 1 (0 would change every channel)."""
+    return tf.broadcast_to(tf.range(1, channels + 1, dtype=tf.float32)[None], [n, channels])
+
+
 def clahe(images, clip_limit, tile_grid_size=(8, 8)):
     """OpenCV's CLAHE (cv2.createCLAHE(clip_limit, tile_grid_size).apply) with a fixed clip limit
     (a scalar or `[B]`): on the L of OpenCV's 8-bit L*a*b* for RGB(A), the channel itself for
@@ -184,8 +195,7 @@ def clahe(images, clip_limit, tile_grid_size=(8, 8)):
     check_clahe_args((0.0, 0.0), tuple(tile_grid_size), 0.0)
     images = check_images(images)
     n = tf.shape(images)[0]
-    aux = tf.tile(tf.constant([[float(tile_grid_size[0]), float(tile_grid_size[1])]]), [n, 1])
-    return _single("clahe", images, clip_limit, aux)
+    return _single("clahe", images, clip_limit, clahe_grid_aux(tile_grid_size, n))
 
 
 def gaussian_blur(images, sigma):
@@ -299,7 +309,6 @@ def tone_curve(images, low, high):
         return _single("tone_curve", images, low, tf.stack([high, tf.zeros([n])], axis=1))
     channels = tf.shape(images)[3]
     low, high = tf.broadcast_to(low, [n, channels]), tf.broadcast_to(high, [n, channels])
-    which = tf.broadcast_to(tf.range(1, channels + 1, dtype=tf.float32)[None], [n, channels])  # channel k + 1
     ids = tf.fill([n, channels], OP_IDS["tone_curve"])
-    return apply_stages(images, ids, low, tf.stack([high, which], axis=2))
+    return apply_stages(images, ids, low, tf.stack([high, tone_curve_channels(n, channels)], axis=2))
 

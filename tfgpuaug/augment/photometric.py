@@ -268,9 +268,9 @@ def random_clahe(images: Images, clip_limit: Union[float, Range] = 4.0, tile_gri
     images, n, (s_value, s_apply) = _draws(images, seed, 2)
     limit = tf.random.stateless_uniform([n], s_value, clip_limit[0], clip_limit[1]) if clip_limit[0] < clip_limit[1] \
         else tf.fill([n], clip_limit[0])
-    aux = tf.tile(tf.constant([[float(tile_grid_size[0]), float(tile_grid_size[1])]]), [n, 1])
+    from tfgpuaug.augment.ops import clahe_grid_aux
     return _one_stage(images, "clahe", limit, tf.random.stateless_uniform([n], s_apply) < probability,
-                      aux=aux, return_plan=return_plan)
+                      aux=clahe_grid_aux(tile_grid_size, n), return_plan=return_plan)
 
 
 def random_sharpen(images: Images, alpha: Range = (0.2, 0.5), lightness: Range = (0.5, 1.0),

@@ -21,12 +21,6 @@ __attribute__((target("avx2"))) inline __m256 Select(__m256 mask, __m256 if_true
   return _mm256_blendv_ps(if_false, if_true, mask);
 }
 
-// The byte shuffles of rgb_lanes_avx2.h for 3- and 4-channel pixels, made once.
-__attribute__((target("avx2"))) inline const ThreeChannels& ThreeChannelsFor(int c) {
-  static const ThreeChannels rgb = ThreeChannelsOf(3), rgba = ThreeChannelsOf(4);
-  return c == 4 ? rgba : rgb;
-}
-
 // The RGB of `lanes` pixels from pixel i0 as 32-bit lanes (lanes past `lanes` are 0): a full
 // step of 3- or 4-channel pixels by byte shuffles, else byte by byte.
 __attribute__((target("avx2"))) inline void LoadRgbInts(const uint8_t* src, size_t i0, int lanes, int c,
@@ -505,7 +499,7 @@ __attribute__((target("avx2"))) void Median5x5InteriorAvx2(const uint8_t* src, i
 // Gray and channel shuffle, eight pixels a step through the byte shuffles of rgb_lanes_avx2.h;
 // RgbToLuma's integer weights on 32-bit lanes (the same sums and shift), the tail per pixel.
 __attribute__((target("avx2"))) void GrayscaleRgbAvx2(const uint8_t* src, size_t n, uint8_t* dst) {
-  const ThreeChannels rgb = ThreeChannelsOf(3);
+  const ThreeChannels& rgb = ThreeChannelsFor(3);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i r, g, b;
@@ -526,7 +520,7 @@ __attribute__((target("avx2"))) void GrayscaleRgbAvx2(const uint8_t* src, size_t
 
 __attribute__((target("avx2"))) void ChannelShuffleRgbAvx2(const uint8_t* src, size_t n, const int* perm,
                                                            uint8_t* dst) {
-  const ThreeChannels rgb = ThreeChannelsOf(3);
+  const ThreeChannels& rgb = ThreeChannelsFor(3);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i v[3];

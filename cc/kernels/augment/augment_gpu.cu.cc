@@ -22,7 +22,25 @@ struct Scratch {
 
 size_t Align(size_t n) { return (n + 255) & ~size_t(255); }
 
-Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
+// Whether any sample runs an op `wanted` accepts at `stage` (every stage when stage < 0), read
+// from the host copy of the op ids: passes and scratch no sample needs are skipped.
+template <typename Wanted>
+bool AnySample(const int32_t* host_ops, int batch, int num_stages, int stage, Wanted wanted) {
+  for (int b = 0; b < batch; ++b)
+    for (int k = 0; k < num_stages; ++k)
+      if ((stage < 0 || k == stage) && wanted(int(host_ops[size_t(b) * num_stages + k]))) return true;
+  return false;
+}
+
+bool NeedsStats(int op) { return NeedsHistogram(op) || NeedsLumaMean(op) || NeedsLightness(op); }
+
+// clahe's tables take 64 KiB a sample: only batches that draw clahe get them.
+size_t ClaheBytes(int batch, const int32_t* host_ops, int num_stages) {
+  return AnySample(host_ops, batch, num_stages, -1, NeedsTileLuts) ? Align(size_t(batch) * kMaxClaheTiles * 256)
+                                                                  : 0;
+}
+
+Scratch Carve(uint8_t* base, int batch, size_t clahe_bytes) {
   Scratch s;
   s.hist = reinterpret_cast<uint32_t*>(base);
   base += Align(size_t(batch) * 4 * 256 * sizeof(uint32_t));
@@ -32,8 +50,8 @@ Scratch Carve(uint8_t* base, int batch, size_t image_bytes) {
   base += Align(size_t(batch) * 2 * sizeof(unsigned long long));
   s.lut = base;
   base += Align(size_t(batch) * 4 * 256);
-  s.clahe = base;
-  base += Align(size_t(batch) * kMaxClaheTiles * 256);
+  s.clahe = clahe_bytes > 0 ? base : nullptr;
+  base += clahe_bytes;
   s.stage = reinterpret_cast<StageParams*>(base);
   base += Align(size_t(batch) * sizeof(StageParams));
   s.image = base;
@@ -106,7 +124,8 @@ __global__ void LutKernel(int batch, AugmentImage image_info, const int32_t* ops
     }
     if (!IsLutOp(op)) continue;
     const double n = double(image_info.h) * image_info.w;
-    const int mean = static_cast<int>(double(s.luma[b]) / n + 0.5);
+    // the statistics pass ran (and zeroed these) only for stages where a sample needs them
+    const int mean = NeedsLumaMean(op) ? static_cast<int>(double(s.luma[b]) / n + 0.5) : 0;
     BuildLut(op, params[b * num_stages + stage], aux + 2 * (b * num_stages + stage), k,
              s.hist + (b * 4 + k) * 256, mean, s.lut + (b * 4 + k) * 256);
   }
@@ -165,19 +184,19 @@ __global__ void ApplyKernel(const uint8_t* src, int batch, AugmentImage image_in
 
 }  // namespace
 
-size_t AugmentGpuScratchBytes(int batch, size_t image_bytes) {
+size_t AugmentGpuScratchBytes(int batch, size_t image_bytes, const int32_t* host_ops, int num_stages) {
   return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
          Align(size_t(batch) * sizeof(unsigned long long)) +
          Align(size_t(batch) * 2 * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
-         Align(size_t(batch) * kMaxClaheTiles * 256) + Align(size_t(batch) * sizeof(StageParams)) +
+         ClaheBytes(batch, host_ops, num_stages) + Align(size_t(batch) * sizeof(StageParams)) +
          size_t(batch) * image_bytes;
 }
 
 Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& image_info, const int32_t* ops,
-                       const float* params, const float* aux, int num_stages, uint8_t* scratch, uint8_t* out,
-                       cudaStream_t stream) {
+                       const int32_t* host_ops, const float* params, const float* aux, int num_stages,
+                       uint8_t* scratch, uint8_t* out, cudaStream_t stream) {
   const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
-  const Scratch s = Carve(scratch, batch, image_bytes);
+  const Scratch s = Carve(scratch, batch, ClaheBytes(batch, host_ops, num_stages));
   if (batch == 0) return Status::Ok();
   if (num_stages == 0) {
     return CudaStatus(cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream),
@@ -186,25 +205,28 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
   const uint8_t* src = images;
   for (int k = 0; k < num_stages; ++k) {
     uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
-    TFGPUAUG_RETURN_IF_ERROR(
-        CudaStatus(cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream),
-                   "augment statistics"));
-    TFGPUAUG_RETURN_IF_ERROR(
-        CudaStatus(cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream),
-                   "augment statistics"));
-    TFGPUAUG_RETURN_IF_ERROR(
-        CudaStatus(cudaMemsetAsync(s.light, 0, size_t(batch) * 2 * sizeof(unsigned long long), stream),
-                   "augment statistics"));
-    const int stats_x = std::min(kStatsBlocksPerSample, GridBlocks(size_t(image_info.h) * image_info.w));
-    // grid y is at most 65535: larger batches take one launch per 65535 samples
-    for (int first = 0; first < batch; first += kMaxGridY) {
-      const int count = std::min(kMaxGridY, batch - first);
-      StatsKernel<<<dim3(stats_x, count), kThreadsPerBlock, 0, stream>>>(src, first, image_info, ops, k,
-                                                                         num_stages, s);
+    if (AnySample(host_ops, batch, num_stages, k, NeedsStats)) {
+      TFGPUAUG_RETURN_IF_ERROR(
+          CudaStatus(cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream),
+                     "augment statistics"));
+      TFGPUAUG_RETURN_IF_ERROR(
+          CudaStatus(cudaMemsetAsync(s.luma, 0, size_t(batch) * sizeof(unsigned long long), stream),
+                     "augment statistics"));
+      TFGPUAUG_RETURN_IF_ERROR(
+          CudaStatus(cudaMemsetAsync(s.light, 0, size_t(batch) * 2 * sizeof(unsigned long long), stream),
+                     "augment statistics"));
+      const int stats_x = std::min(kStatsBlocksPerSample, GridBlocks(size_t(image_info.h) * image_info.w));
+      // grid y is at most 65535: larger batches take one launch per 65535 samples
+      for (int first = 0; first < batch; first += kMaxGridY) {
+        const int count = std::min(kMaxGridY, batch - first);
+        StatsKernel<<<dim3(stats_x, count), kThreadsPerBlock, 0, stream>>>(src, first, image_info, ops, k,
+                                                                           num_stages, s);
+      }
     }
     LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
         batch, image_info, ops, params, aux, k, num_stages, s);
-    ClaheLutKernel<<<batch, kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages, s);
+    if (AnySample(host_ops, batch, num_stages, k, NeedsTileLuts))
+      ClaheLutKernel<<<batch, kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages, s);
     ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
         src, batch, image_info, ops, k, num_stages, s, dst);
     TFGPUAUG_RETURN_IF_ERROR(LaunchStatus("augment kernels"));

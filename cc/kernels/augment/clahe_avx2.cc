@@ -70,7 +70,7 @@ TFGPUAUG_AVX2 __m256i Load(const int (&lanes)[8]) {
 
 __attribute__((target("avx2"))) void LabFromRgbAvx2(const uint8_t* src, size_t n, int c, uint8_t* lab) {
   const WideLabTables& t = Wide();
-  const ThreeChannels channels = ThreeChannelsOf(c);
+  const ThreeChannels& channels = ThreeChannelsFor(c);
   size_t i0 = 0;
   for (; i0 + 8 <= n && (c == 3 || c == 4); i0 += 8) {
     __m256i r, g, b;
@@ -93,7 +93,7 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
                                                        const ClaheGrid& g, const uint8_t* src, int h, int w,
                                                        int c, uint8_t* dst) {
   const WideLabTables& t = Wide();
-  const ThreeChannels lab_channels = ThreeChannelsOf(3);
+  const ThreeChannels& lab_channels = ThreeChannelsFor(3);
   // The tables transposed to [tile row][value][tile column], so that one word gathered at a
   // pixel's left tile holds its right tile's entry too (the next byte, or the same tile at the
   // grid's edges); 4 bytes of padding for the last words.

@@ -36,6 +36,13 @@ __attribute__((target("avx2"))) inline ThreeChannels ThreeChannelsOf(int c) {
   return t;
 }
 
+// The shuffles for 3- and 4-channel pixels, made once (any other c gets the 3-channel ones,
+// which callers use only for 3 or 4 channels).
+__attribute__((target("avx2"))) inline const ThreeChannels& ThreeChannelsFor(int c) {
+  static const ThreeChannels rgb = ThreeChannelsOf(3), rgba = ThreeChannelsOf(4);
+  return c == 4 ? rgba : rgb;
+}
+
 __attribute__((target("avx2"))) inline void LoadThree(const ThreeChannels& t, const uint8_t* p, __m256i* v0,
                                                       __m256i* v1, __m256i* v2) {
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
