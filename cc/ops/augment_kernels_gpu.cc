@@ -21,14 +21,16 @@ absl::Status LaunchAugment(GpuDevice, OpKernelContext* ctx, const AugmentImage& 
   TF_RETURN_IF_ERROR(UploadToGpu(ctx, ops.data(), ops.TotalBytes(), &device_ops));
   const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
   TF_RETURN_IF_ERROR(ctx->allocate_temp(
-      tensorflow::DT_UINT8, TensorShape({static_cast<int64_t>(AugmentGpuScratchBytes(
-                                    n, image_bytes, ops.flat<int32_t>().data(), static_cast<int>(ops.dim_size(1))))}),
+      tensorflow::DT_UINT8,
+      TensorShape({static_cast<int64_t>(AugmentGpuScratchBytes(n, image_bytes, ops.flat<int32_t>().data(),
+                                                               static_cast<int>(ops.dim_size(1))))}),
       &scratch));
   return ToTfStatus(
       AugmentBatchGpu(images.flat<uint8_t>().data(), static_cast<int>(n), image_info,
-                      reinterpret_cast<const int32_t*>(device_ops.data()), ops.flat<int32_t>().data(), ctx->input(2).flat<float>().data(),
-                      ctx->input(3).flat<float>().data(), static_cast<int>(ops.dim_size(1)),
-                      scratch.flat<uint8_t>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+                      reinterpret_cast<const int32_t*>(device_ops.data()), ops.flat<int32_t>().data(),
+                      ctx->input(2).flat<float>().data(), ctx->input(3).flat<float>().data(),
+                      static_cast<int>(ops.dim_size(1)), scratch.flat<uint8_t>().data(),
+                      out->flat<uint8_t>().data(), GpuStream(ctx)),
       "");
 }
 

@@ -709,7 +709,8 @@ py::array_t<uint8_t> AugmentBatchGpu(U8Image images, I32 ops, F32 params, F32 au
       tfgpuaug::AugmentGpuScratchBytes(b, size_t(image_info.h) * image_info.w * image_info.c, ops.data(), k)),
       dst(out.nbytes());
   Check(tfgpuaug::AugmentBatchGpu(src.as<uint8_t>(), b, image_info, o.as<int32_t>(), ops.data(),
-                                  pr.as<float>(), ax.as<float>(), k, scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+                                  pr.as<float>(), ax.as<float>(), k, scratch.as<uint8_t>(), dst.as<uint8_t>(),
+                                  nullptr));
   Download(dst, out);
   return out;
 }

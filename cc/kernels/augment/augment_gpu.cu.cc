@@ -36,8 +36,9 @@ bool NeedsStats(int op) { return NeedsHistogram(op) || NeedsLumaMean(op) || Need
 
 // clahe's tables take 64 KiB a sample: only batches that draw clahe get them.
 size_t ClaheBytes(int batch, const int32_t* host_ops, int num_stages) {
-  return AnySample(host_ops, batch, num_stages, -1, NeedsTileLuts) ? Align(size_t(batch) * kMaxClaheTiles * 256)
-                                                                  : 0;
+  return AnySample(host_ops, batch, num_stages, -1, NeedsTileLuts)
+             ? Align(size_t(batch) * kMaxClaheTiles * 256)
+             : 0;
 }
 
 Scratch Carve(uint8_t* base, int batch, size_t clahe_bytes) {
