@@ -46,6 +46,7 @@ def stages(A):
         "emboss": (lambda x, s: AUG.random_emboss(x, (0.5, 0.5), (0.7, 0.7), 1.0, s),
                    A.Emboss(alpha=(0.5, 0.5), strength=(0.7, 0.7), p=1.0), None),
         "median_blur 5": (lambda x, s: AUG.random_median_blur(x, (5, 5), 1.0, s), A.MedianBlur((5, 5), p=1.0), None),
+        "median_blur 7": (lambda x, s: AUG.random_median_blur(x, (7, 7), 1.0, s), A.MedianBlur((7, 7), p=1.0), None),
         "motion_blur 7": (lambda x, s: AUG.random_motion_blur(x, (7, 7), probability=1.0, seed=s),
                           A.MotionBlur((7, 7), p=1.0), None),
         "gaussian_blur": (lambda x, s: AUG.random_gaussian_blur(x, (1.0, 1.0), 1.0, s),
@@ -113,6 +114,9 @@ def main(argv):
         return batched(lambda x, s: layer(tf.cast(x, tf.float32), training=True))
 
     makers = {"none: tfgpuaug": batched(lambda x, s: x)}
+    unknown = set(_OPS.value or ()) - set(stages(A)) - {"none"}
+    if unknown:
+        raise SystemExit(f"unknown --ops {sorted(unknown)}; known: {sorted(stages(A))}")
     for op, (ours, theirs, layer) in stages(A).items():
         if _OPS.value and op not in _OPS.value:
             continue

@@ -60,12 +60,14 @@ def main() -> None:
     if emulate:
         target.build_dir = os.path.join(native_build.ROOT, "build", "obj_emu")
     if args.sanitize:
-        sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+        # -O1 (after the base -O3): ASan's advice, and half the compile time of -O3 under both sanitizers
+        sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
+                      "-O1"]
         target.cxx_flags += sanitizers
         target.link_flags += sanitizers
         target.build_dir += "_asan"
     if args.tsan:
-        target.cxx_flags += ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g"]
+        target.cxx_flags += ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g", "-O1"]
         target.link_flags += ["-fsanitize=thread"]
         target.build_dir += "_tsan"
     native_build.build(target)

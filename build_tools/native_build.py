@@ -251,7 +251,9 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
                    "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + nvjpeg_include()] + cuda_flags
             jobs_list.append((src, obj, cmd))
     os.makedirs(os.path.dirname(_object_path(target, "x")), exist_ok=True)
-    todo = [j for j in jobs_list if _needs_build(*j)]
+    # Largest sources first: the pybind11 glue alone takes as long as a dozen kernels, and
+    # started last it ran on one core while the other idled.
+    todo = sorted((j for j in jobs_list if _needs_build(*j)), key=lambda j: -os.path.getsize(j[0]))
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 2) as pool:
         for fut in [pool.submit(_compile, cmd, obj) for _, obj, cmd in todo]:
             fut.result()

@@ -13,10 +13,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 out=build/sanitized
+t0=$(date +%s)
+step() { echo "sanitizers: $1 at $(( $(date +%s) - t0 ))s"; }
 rm -rf "$out" && mkdir -p "$out"
 cp -r tfgpuaug "$out/" && rm -f "$out"/tfgpuaug/_tfgpuaug_ops*.so
 TFGPUAUG_SANITIZE=1 TFGPUAUG_CUDA=0 "$PY" setup.py -q build_ext --build-lib "$out" > "$out/build.log" 2>&1 \
   || { tail -30 "$out/build.log"; exit 1; }
+step "op library built"
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   files=(tests/test_library.py tests/test_exception_barrier.py tests/test_decode.py tests/test_webp.py tests/test_gif.py tests/test_formats.py tests/test_webdataset.py tests/test_coco.py tests/test_color_jitter.py tests/test_grid_mask.py tests/test_jpeg_quality.py tests/test_jpeg_restart.py tests/test_bad_input.py tests/test_limits.py
@@ -37,20 +40,24 @@ if [ "$#" -eq 0 ]; then
   # (cc/testing/cuda_emu) built with both; an out-of-bounds access in a kernel stops it.
   LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --sanitize > "$out/emu_build.log" 2>&1 \
     || { tail -30 "$out/emu_build.log"; exit 1; }
+  step "ASan+UBSan kernels module built"
   TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_asan/libnvjpeg_fake.so" \
     "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_asan > "$out/emu_selfcheck.log" 2>&1 \
     || { grep -v " ok$" "$out/emu_selfcheck.log" | tail -40; exit 1; }
   tail -1 "$out/emu_selfcheck.log"
+  step "ASan+UBSan self-check done"
   # ThreadSanitizer: every CUDA thread on its own fiber (TFGPUAUG_CUDA_EMU_FIBERS=1), ordered only
   # by the block's barriers, so two threads of a block touching the same memory between
   # barriers (a non-atomic shared histogram) is a reported race.
   LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --tsan > "$out/emu_tsan_build.log" 2>&1 \
     || { tail -30 "$out/emu_tsan_build.log"; exit 1; }
+  step "TSan kernels module built"
   LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
     TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
     "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick > "$out/emu_tsan.log" 2>&1 \
     || { grep -v " ok$" "$out/emu_tsan.log" | head -60; exit 1; }
   echo "ThreadSanitizer: $(tail -1 "$out/emu_tsan.log")"
+  step "TSan self-check done"
 fi
 # PYTHONSAFEPATH: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported,
 # in pytest-xdist's workers too (python -P would not reach them).

@@ -715,17 +715,21 @@ def test_iso_noise_avx2_equals_the_per_pixel_function():
                                           err_msg=str((img.shape, intensity, stream, shift)))
 
 
-@pytest.mark.skipif(not _cpu_has("avx2"), reason="the 5x5 median network needs AVX2")
-def test_median_5x5_network_equals_the_per_pixel_function():
-    """The 5x5 median's AVX2 comparator network (interior bytes) and the per-pixel border
-    against the per-pixel function the GPU runs, bit for bit: 1, 3 and 4 channels, widths at
-    the network's threshold (4 + 32 / c pixels) and just below it, heights under the window,
-    a last chunk overlapping the one before. Mutants caught: the spare inputs all 0 (the
-    median's place shifts); a chunk loop that skips the row's last bytes."""
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the median networks need AVX2")
+@pytest.mark.parametrize("side", [5, 7])
+def test_median_networks_equal_the_per_pixel_function(side):
+    """The 5x5 and 7x7 medians' AVX2 comparator networks (sorted columns, then a pruned merge;
+    replicated columns in the margins) against the per-pixel function the GPU runs, bit for bit:
+    1, 3 and 4 channels, rows at the networks' threshold (32 bytes) and just below it, heights
+    under the window, a last chunk overlapping the one before, 8 pixels wide under a 7x7 window. Mutants
+    caught: the spare inputs all 0 (the median's place shifts); a chunk loop that skips the
+    row's last bytes; margins copied from the wrong edge column."""
     rng = np.random.default_rng(12)
     for shape in [(224, 224, 3), (37, 53, 4), (20, 36, 1), (19, 35, 1), (9, 15, 3), (3, 40, 3), (31, 12, 4),
-                  (6, 11, 4), (40, 77, 3)]:
+                  (6, 11, 4), (40, 77, 3), (9, 32, 1), (9, 31, 1), (5, 11, 3), (5, 10, 3), (4, 8, 4), (12, 7, 4)]:
         img = rng.integers(0, 256, shape, dtype=np.uint8)
         img[: shape[0] // 2] //= 64  # many ties too
-        np.testing.assert_array_equal(kernels.augment_stage(img, 27, 5.0, [0, 0]),
-                                      kernels.augment_stage(img, 27, 5.0, [0, 0], general=True), err_msg=str(shape))
+        img[:, :1] = rng.integers(0, 256, (shape[0], 1, shape[2]), dtype=np.uint8)  # edge column unlike the next
+        np.testing.assert_array_equal(kernels.augment_stage(img, 27, float(side), [0, 0]),
+                                      kernels.augment_stage(img, 27, float(side), [0, 0], general=True),
+                                      err_msg=str(shape))

@@ -22,9 +22,9 @@ void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add,
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
 
-// The 5x5 median (rows replicated) of every byte of an h x w x c image whose window lies
-// inside the row (2 c bytes from either end). Needs rows of at least 4 + 32 / c pixels.
-void Median5x5InteriorAvx2(const uint8_t* src, int h, int w, int c, uint8_t* dst);
+// The side x side median (side 5 or 7) of every byte of an h x w x c image, rows and columns
+// replicated at the border (MedianPixel's values). Needs rows of at least 32 bytes (w c >= 32).
+void MedianAvx2(const uint8_t* src, int h, int w, int c, int side, uint8_t* dst);
 
 // grayscale (RgbToLuma into R, G and B) of n RGB pixels (3 channels).
 void GrayscaleRgbAvx2(const uint8_t* src, size_t n, uint8_t* dst);

@@ -549,18 +549,9 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 5 && CpuHasAvx2() &&
-      size_t(image_info.w - 4) * image_info.c >= 32) {
-    // the interior by the comparator network, the border columns by the per-pixel function
-    Median5x5InteriorAvx2(src, image_info.h, image_info.w, image_info.c, dst);
-    const int r = 2;
-    for (int y = 0; y < image_info.h; ++y)
-      for (int x = 0; x < image_info.w; x = x + 1 == r ? image_info.w - r : x + 1)
-        for (int k = 0; k < image_info.c; ++k)
-          dst[(size_t(y) * image_info.w + x) * image_info.c + k] =
-              MedianPixel(src, image_info, stage_params.window, y, x, k);
-    return;
-  }
+  if (op == int(AugmentOp::kMedianBlur) && stage_params.window >= 5 && CpuHasAvx2() &&
+      size_t(image_info.w) * image_info.c >= 32)
+    return MedianAvx2(src, image_info.h, image_info.w, image_info.c, stage_params.window, dst);
 #endif
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window > 3)
     return MedianHistogramCpu(src, image_info, stage_params.window, dst);
