@@ -1,8 +1,8 @@
 """CopyPaste (issue 36's copy-paste of instances) against a numpy oracle of torchvision's
 reference SimpleCopyPaste with instance-id masks: given which source objects were pasted (read
 back from the output's unique labels), the image, the renumbered mask, the boxes (pixel
-extents) and the labels must be exactly the oracle's; the selection rule's frequency; keypoints;
-probability 0, inference and the refusals."""
+extents) and the labels must be exactly the oracle's, with and without torchvision's blending;
+the selection rule's frequency; keypoints; probability 0, inference and the refusals."""
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -37,9 +37,21 @@ def make_batch(seed=0):
     return images, masks, boxes, labels
 
 
-def oracle(images, masks, labels, pasted_labels, original_boxes):
+def blurred_mask(region):
+    """torchvision's gaussian_blur of a boolean mask as float64: 5x5 taps exp(-x^2 / 8) on
+    -2 .. 2, normalised, reflected border (numpy's "reflect" is torch's)."""
+    taps = np.exp(-0.5 * (np.arange(-2, 3) / 2.0) ** 2)
+    taps /= taps.sum()
+    padded = np.pad(region.astype(np.float64), 2, mode="reflect")
+    h, w = region.shape
+    return sum(taps[i] * taps[j] * padded[i:i + h, j:j + w] for i in range(5) for j in range(5))
+
+
+def oracle(images, masks, labels, pasted_labels, original_boxes, blending=False):
     """Per sample b: the objects of sample b - 1 whose labels are in pasted_labels[b] pasted over
-    it; ids renumbered (own survivors, then pasted), boxes = pixel extents, labels follow."""
+    it; ids renumbered (own survivors, then pasted), boxes = pixel extents, labels follow. With
+    blending, the image takes the source's pixels where the blurred paste mask rounds to 1 (torch
+    rounds its blurred boolean mask back to booleans), and own objects lose those pixels too."""
     out_images, out_masks, out_boxes, out_labels = [], [], [], []
     n = len(images)
     for b in range(n):
@@ -52,11 +64,16 @@ def oracle(images, masks, labels, pasted_labels, original_boxes):
             out_boxes.append(original_boxes[b])
             out_labels.append(list(labels[b]))
             continue
-        image = np.where(region[..., None], images[s], images[b])
+        replaced = region
+        if blending:
+            blurred = blurred_mask(region)
+            assert not np.any(np.abs(blurred - 0.5) < 1e-4), "a pixel at the threshold: pick other fixtures"
+            replaced = blurred > 0.5
+        image = np.where(replaced[..., None], images[s], images[b])
         ids = np.zeros((H, W), np.int32)
         new_labels = []
         for k, lab in enumerate(labels[b]):
-            visible = (masks[b, ..., 0] == k + 1) & ~region
+            visible = (masks[b, ..., 0] == k + 1) & ~region & ~replaced
             if visible.any():
                 new_labels.append(lab)
                 ids[visible] = len(new_labels)
@@ -82,19 +99,35 @@ def targets_of(masks, boxes, labels, keypoints=None):
                       masks=tf.constant(masks), keypoints=keypoints)
 
 
+@pytest.mark.parametrize("blending", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_matches_the_oracle_for_the_objects_it_pasted(seed):
+def test_matches_the_oracle_for_the_objects_it_pasted(seed, blending):
     images, masks, boxes, labels = make_batch(seed)
-    out, moved = tga.CopyPaste(probability=1.0).apply(tf.constant(images), targets_of(masks, boxes, labels),
-                                                      seed=[seed, 5])
+    out, moved = tga.CopyPaste(probability=1.0, blending=blending).apply(
+        tf.constant(images), targets_of(masks, boxes, labels), seed=[seed, 5])
     got_labels = moved.box_fields["labels"].to_list()
     pasted = [[lab for lab in got_labels[b] if lab // 100 != b] for b in range(3)]
     assert all(pasted[b] for b in range(3)), "torchvision's rule pastes at least one object when there is one"
-    want_images, want_masks, want_boxes, want_labels = oracle(images, masks, labels, pasted, boxes)
+    want_images, want_masks, want_boxes, want_labels = oracle(images, masks, labels, pasted, boxes, blending)
     np.testing.assert_array_equal(out.numpy(), want_images)
     np.testing.assert_array_equal(moved.masks.numpy(), want_masks)
     assert got_labels == want_labels
     assert moved.boxes.to_list() == [[[float(v) for v in box] for box in row] for row in want_boxes]
+
+
+def test_blending_smooths_the_outline_as_torchvision():
+    """The replaced region of a 9x9 square: its four corners rounded off (the blurred mask is
+    0.39 there), its sides kept, nothing outside it taken; a lone pixel replaces nothing."""
+    from tfgpuaug.copy_paste import smoothed_paste_region
+    square = np.zeros((1, 20, 20), bool)
+    square[0, 5:14, 5:14] = True
+    got = smoothed_paste_region(tf.constant(square)).numpy()[0]
+    np.testing.assert_array_equal(got, blurred_mask(square[0]) > 0.5)
+    assert not got[5, 5] and not got[13, 13] and got[5, 9] and got[9, 5] and got[6, 6]
+    assert not (got & ~square[0]).any()
+    lone = np.zeros((1, 9, 9), bool)
+    lone[0, 4, 4] = True
+    assert not smoothed_paste_region(tf.constant(lone)).numpy().any()
 
 
 def test_selection_follows_torchvisions_rule():
@@ -113,8 +146,8 @@ def test_keypoints_on_pasted_pixels_are_dropped():
     # one keypoint at every pixel centre of sample 0
     grid = np.stack(np.meshgrid(np.arange(W) + 0.5, np.arange(H) + 0.5), -1).reshape(-1, 2).astype(np.float32)
     keypoints = tf.RaggedTensor.from_row_lengths(np.concatenate([grid, grid[:3], grid[:3]]), [H * W, 3, 3])
-    out, moved = tga.CopyPaste(probability=1.0).apply(tf.constant(images),
-                                                      targets_of(masks, boxes, labels, keypoints), seed=[4, 4])
+    out, moved = tga.CopyPaste(probability=1.0, blending=False).apply(
+        tf.constant(images), targets_of(masks, boxes, labels, keypoints), seed=[4, 4])
     changed = np.any(out.numpy()[0] != images[0], axis=-1) | (moved.masks.numpy()[0, ..., 0] > len(labels[0]))
     kept = moved.keypoints.to_list()[0]
     assert len(kept) <= H * W - changed.sum()
@@ -137,5 +170,7 @@ def test_refusals():
     images, masks, boxes, labels = make_batch(0)
     with pytest.raises(ValueError, match="probability"):
         tga.CopyPaste(probability=2.0)
+    with pytest.raises(TypeError, match="blending"):
+        tga.CopyPaste(blending="yes")
     with pytest.raises(ValueError, match="boxes"):
         tga.CopyPaste().apply(tf.constant(images), tg.Targets(masks=tf.constant(masks)))

@@ -197,16 +197,19 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const S
   // Scratch per pool thread, reused; raw pointers so the loops do not look up the
   // thread-local storage on every access.
   thread_local std::vector<float> scratch;
-  scratch.resize(row * image_info.h + size_t(image_info.w + 2 * r) * c + row);
+  thread_local std::vector<uint8_t> padded_row;
+  scratch.resize(row * image_info.h + row);
+  padded_row.resize(size_t(image_info.w + 2 * r) * c);
   float* sums = scratch.data();
-  float* padded = sums + row * image_info.h;
-  float* acc = padded + size_t(image_info.w + 2 * r) * c;
+  float* acc = sums + row * image_info.h;
+  uint8_t* padded = padded_row.data();
+  const uint8_t* row_taps[2 * kMaxBlurRadius + 1];
   const float* taps[2 * kMaxBlurRadius + 1];
   for (int y = 0; y < image_info.h; ++y) {
     const uint8_t* s = src + size_t(y) * row;
-    // The row as floats with its reflected borders (only border pixels need Reflect101).
-    float* p = padded + size_t(r) * c;
-    for (size_t e = 0; e < row; ++e) p[e] = s[e];
+    // The row with its reflected borders (only border pixels need Reflect101).
+    uint8_t* p = padded + size_t(r) * c;
+    std::memcpy(p, s, row);
     for (int x = -r; x < 0; ++x)
       for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, image_info.w) * c + k];
     for (int x = image_info.w; x < image_info.w + r; ++x)
@@ -214,8 +217,8 @@ void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const S
     // Tap t of every pixel is the padded row shifted by t pixels. (Products of the
     // non-negative weights and pixels are never -0, so assigning the first one equals
     // BlurPixel's adding it to +0.)
-    for (int t = 0; t <= 2 * r; ++t) taps[t] = padded + size_t(t) * c;
-    WeightedRowSum(taps, w, 2 * r + 1, row, sums + size_t(y) * row);
+    for (int t = 0; t <= 2 * r; ++t) row_taps[t] = padded + size_t(t) * c;
+    WeightedRowSum(row_taps, w, 2 * r + 1, row, sums + size_t(y) * row);
   }
   for (int y = 0; y < image_info.h; ++y) {
     for (int t = 0; t <= 2 * r; ++t) taps[t] = sums + size_t(Reflect101(y + t - r, image_info.h)) * row;

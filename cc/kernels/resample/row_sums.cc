@@ -1,7 +1,5 @@
 #include "cc/kernels/resample/row_sums.h"
 
-#include <type_traits>
-
 #include "cc/kernels/common/simd_x86.h"
 
 namespace tfgpuaug {
@@ -19,25 +17,29 @@ TFGPUAUG_VECTOR_CLONES void FirstRow(const In* row, float w, size_t n, float* ac
 }
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-// Byte rows with 32 elements in registers through all taps: acc is written once instead of
-// read and written per tap. Each element gets the same multiplies and adds, in the same
-// order, as FirstRow then AccumulateRow.
-__attribute__((target("avx2"))) void WeightedRowSumAvx2(const uint8_t* const* rows, const float* w, int taps,
-                                                        size_t n, float* acc) {
+__attribute__((target("avx2"))) inline __m256 Load8(const uint8_t* p) { return LoadBytes8(p); }
+__attribute__((target("avx2"))) inline __m256 Load8(const float* p) { return _mm256_loadu_ps(p); }
+
+// 32 elements in registers through all taps: acc is written once instead of read and written
+// per tap. Each element gets the same multiplies and adds, in the same order, as FirstRow then
+// AccumulateRow (no fused multiply-add).
+template <typename In>
+__attribute__((target("avx2"))) void WeightedRowSumAvx2(const In* const* rows, const float* w, int taps, size_t n,
+                                                        float* acc) {
   size_t e = 0;
   for (; e + 32 <= n; e += 32) {
     const __m256 w0 = _mm256_set1_ps(w[0]);
-    __m256 a0 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e));
-    __m256 a1 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 8));
-    __m256 a2 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 16));
-    __m256 a3 = _mm256_mul_ps(w0, LoadBytes8(rows[0] + e + 24));
+    __m256 a0 = _mm256_mul_ps(w0, Load8(rows[0] + e));
+    __m256 a1 = _mm256_mul_ps(w0, Load8(rows[0] + e + 8));
+    __m256 a2 = _mm256_mul_ps(w0, Load8(rows[0] + e + 16));
+    __m256 a3 = _mm256_mul_ps(w0, Load8(rows[0] + e + 24));
     for (int t = 1; t < taps; ++t) {
       const __m256 wt = _mm256_set1_ps(w[t]);
-      const uint8_t* r = rows[t] + e;
-      a0 = _mm256_add_ps(a0, _mm256_mul_ps(wt, LoadBytes8(r)));
-      a1 = _mm256_add_ps(a1, _mm256_mul_ps(wt, LoadBytes8(r + 8)));
-      a2 = _mm256_add_ps(a2, _mm256_mul_ps(wt, LoadBytes8(r + 16)));
-      a3 = _mm256_add_ps(a3, _mm256_mul_ps(wt, LoadBytes8(r + 24)));
+      const In* r = rows[t] + e;
+      a0 = _mm256_add_ps(a0, _mm256_mul_ps(wt, Load8(r)));
+      a1 = _mm256_add_ps(a1, _mm256_mul_ps(wt, Load8(r + 8)));
+      a2 = _mm256_add_ps(a2, _mm256_mul_ps(wt, Load8(r + 16)));
+      a3 = _mm256_add_ps(a3, _mm256_mul_ps(wt, Load8(r + 24)));
     }
     _mm256_storeu_ps(acc + e, a0);
     _mm256_storeu_ps(acc + e + 8, a1);
@@ -45,9 +47,8 @@ __attribute__((target("avx2"))) void WeightedRowSumAvx2(const uint8_t* const* ro
     _mm256_storeu_ps(acc + e + 24, a3);
   }
   for (; e + 8 <= n; e += 8) {
-    __m256 a = _mm256_mul_ps(_mm256_set1_ps(w[0]), LoadBytes8(rows[0] + e));
-    for (int t = 1; t < taps; ++t)
-      a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w[t]), LoadBytes8(rows[t] + e)));
+    __m256 a = _mm256_mul_ps(_mm256_set1_ps(w[0]), Load8(rows[0] + e));
+    for (int t = 1; t < taps; ++t) a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w[t]), Load8(rows[t] + e)));
     _mm256_storeu_ps(acc + e, a);
   }
   for (; e < n; ++e) {
@@ -63,9 +64,7 @@ __attribute__((target("avx2"))) void WeightedRowSumAvx2(const uint8_t* const* ro
 template <typename In>
 void WeightedRowSum(const In* const* rows, const float* w, int taps, size_t n, float* acc) {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-  if constexpr (std::is_same<In, uint8_t>::value) {
-    if (CpuHasAvx2()) return WeightedRowSumAvx2(rows, w, taps, n, acc);
-  }
+  if (CpuHasAvx2()) return WeightedRowSumAvx2(rows, w, taps, n, acc);
 #endif
   FirstRow(rows[0], w[0], n, acc);
   for (int t = 1; t < taps; ++t) AccumulateRow(rows[t], w[t], n, acc);
