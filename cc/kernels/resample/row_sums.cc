@@ -24,8 +24,8 @@ __attribute__((target("avx2"))) inline __m256 Load8(const float* p) { return _mm
 // per tap. Each element gets the same multiplies and adds, in the same order, as FirstRow then
 // AccumulateRow (no fused multiply-add).
 template <typename In>
-__attribute__((target("avx2"))) void WeightedRowSumAvx2(const In* const* rows, const float* w, int taps, size_t n,
-                                                        float* acc) {
+__attribute__((target("avx2"))) void WeightedRowSumAvx2(const In* const* rows, const float* w, int taps,
+                                                        size_t n, float* acc) {
   size_t e = 0;
   for (; e + 32 <= n; e += 32) {
     const __m256 w0 = _mm256_set1_ps(w[0]);
@@ -48,7 +48,8 @@ __attribute__((target("avx2"))) void WeightedRowSumAvx2(const In* const* rows, c
   }
   for (; e + 8 <= n; e += 8) {
     __m256 a = _mm256_mul_ps(_mm256_set1_ps(w[0]), Load8(rows[0] + e));
-    for (int t = 1; t < taps; ++t) a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w[t]), Load8(rows[t] + e)));
+    for (int t = 1; t < taps; ++t)
+      a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(w[t]), Load8(rows[t] + e)));
     _mm256_storeu_ps(acc + e, a);
   }
   for (; e < n; ++e) {
