@@ -7,6 +7,7 @@ import glob
 import importlib.util
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -48,7 +49,7 @@ def test_atheris_short_run(corpus, tmp_path):
     work = tmp_path / "corpus"
     shutil.copytree(corpus, work)
     run = subprocess.run([sys.executable, os.path.join(FUZZ, "fuzz_ops.py"), "-runs=4000", "-seed=1",
-                          "-max_len=8192", str(work)], capture_output=True, text=True, cwd=tmp_path,
+                          "-max_len=8192", rss_limit(), str(work)], capture_output=True, text=True, cwd=tmp_path,
                          timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
     # libFuzzer stops at the first check after -runs is reached, so it may report a few more
@@ -76,7 +77,16 @@ def libfuzzer_targets():
     return os.path.join(ROOT, "build", "fuzz")
 
 
-LIMITS = ["-malloc_limit_mb=512", "-rss_limit_mb=2048", "-timeout=20"]
+def rss_limit() -> str:
+    """libFuzzer's -rss_limit_mb of 2048 MB above what the fuzzer inherits: Linux keeps a
+    process's peak RSS across fork and exec, and libFuzzer reads that peak, so a fuzzer started
+    from a pytest worker that once held 3 GB reported 3239 MB at its first input and stopped
+    as out of memory (all ten fuzz tests of one full run)."""
+    inherited_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return f"-rss_limit_mb={2048 + inherited_mb}"
+
+
+LIMITS = ["-malloc_limit_mb=512", "-timeout=20"]
 
 
 def test_libfuzzer_asan_short_run(corpus, tmp_path, libfuzzer_targets):
@@ -86,7 +96,7 @@ def test_libfuzzer_asan_short_run(corpus, tmp_path, libfuzzer_targets):
     if REGRESSIONS:
         replay = subprocess.run([binary] + REGRESSIONS, capture_output=True, text=True, timeout=300)
         assert replay.returncode == 0, replay.stderr[-4000:]
-    run = subprocess.run([binary, "-max_total_time=15", "-seed=1", "-max_len=16384", *LIMITS, str(work)],
+    run = subprocess.run([binary, "-max_total_time=15", "-seed=1", "-max_len=16384", *LIMITS, rss_limit(), str(work)],
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "Done" in run.stderr
@@ -108,7 +118,8 @@ def test_libfuzzer_per_format_short_run(fmt, tmp_path, libfuzzer_targets):
     work = tmp_path / fmt
     make_corpus.write_by_format(str(tmp_path))
     run = subprocess.run([os.path.join(libfuzzer_targets, f"decode_fuzzer_{fmt}"), "-max_total_time=5", "-seed=1",
-                          "-max_len=16384", f"-dict={os.path.join(FUZZ, 'dict', fmt + '.dict')}", *LIMITS, str(work)],
+                          "-max_len=16384", f"-dict={os.path.join(FUZZ, 'dict', fmt + '.dict')}", *LIMITS,
+                          rss_limit(), str(work)],
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "Done" in run.stderr and "ParseDictionaryFile: error" not in run.stderr

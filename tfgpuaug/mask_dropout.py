@@ -11,17 +11,30 @@ from tfgpuaug._types import Seed
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _decode_with_masks
 
 
-def _chosen_ids(masks: tf.Tensor, count: Tuple[int, int], u: tf.Tensor, seed) -> tf.Tensor:
-    """[B, 256] bool: per sample, k (uniform in `count`) of the mask's non-zero values, drawn
-    uniformly without replacement (all of them where fewer are present)."""
-    n = tf.shape(masks)[0]
-    values = tf.reshape(tf.cast(masks, tf.int32), [n, -1])
-    present = tf.math.bincount(values, minlength=256, maxlength=256, axis=-1) > 0
-    present = tf.concat([tf.zeros([n, 1], tf.bool), present[:, 1:]], axis=1)  # 0 is background
+def _choose(present: tf.Tensor, count: Tuple[int, int], u: tf.Tensor, seed) -> tf.Tensor:
+    """[B, M] bool: per sample, k (uniform in `count`) of its `present` objects, drawn uniformly
+    without replacement (all of them where fewer are present)."""
     k = tf.minimum(tf.floor(count[0] + u * (count[1] - count[0] + 1.0)), float(count[1]))
-    score = tf.where(present, tf.random.stateless_uniform([n, 256], seed), 2.0)
-    rank = tf.argsort(tf.argsort(score, axis=1), axis=1)  # each value's place in a random order
+    score = tf.where(present, tf.random.stateless_uniform(tf.shape(present), seed), 2.0)
+    rank = tf.argsort(tf.argsort(score, axis=1), axis=1)  # each object's place in a random order
     return present & (tf.cast(rank, tf.float32) < k[:, None])
+
+
+def _objects(masks: tf.Tensor, objects: str) -> Tuple[tf.Tensor, tf.Tensor]:
+    """Each pixel's object `[B, H, W]` int32 (0: none) and which objects exist `[B, M]` bool:
+    the mask's non-zero values, or the connected components of each value (8 neighbours)."""
+    n = tf.shape(masks)[0]
+    if objects == "values":
+        ids = tf.cast(masks[..., 0], tf.int32)
+        present = tf.math.bincount(tf.reshape(ids, [n, -1]), minlength=256, maxlength=256, axis=-1) > 0
+        return ids, tf.concat([tf.zeros([n, 1], tf.bool), present[:, 1:]], axis=1)  # 0 is background
+    if masks.dtype != tf.uint8:
+        raise ValueError(f'MaskDropout(objects="components") takes uint8 masks, got {masks.dtype.name}: cast them '
+                         f'(values above 255 would wrap) or use objects="values"')
+    from tfgpuaug import _loader
+    ids, counts = _loader.ops().tf_gpu_aug_mask_components(masks[..., 0])
+    index = tf.range(tf.reduce_max(counts) + 1)[None, :]
+    return ids, (index >= 1) & (index <= counts[:, None])
 
 
 def _box_visibility(boxes: tg.Ragged, dropped: tf.Tensor) -> tf.Tensor:
@@ -70,15 +83,18 @@ def drop_covered_keypoints(targets: tg.Targets, covered: tf.Tensor) -> tg.Target
 class MaskDropout(Transform):
     """Albumentations' MaskDropout: per sample, with probability `probability`, between
     `max_objects[0]` and `max_objects[1]` objects of the segmentation mask are erased: their
-    pixels set to `fill` in the image and `fill_mask` in the mask. The objects are the mask's
-    distinct non-zero values (instance ids, as `tga.data.coco(masks="instance_ids")` makes
-    them, or classes of a semantic mask); Albumentations takes connected components instead.
+    pixels set to `fill` in the image and `fill_mask` in the mask. The objects are, as in
+    Albumentations, the connected components (8 neighbours) of each non-zero mask value
+    (`objects="components"`), or the distinct non-zero values themselves (`objects="values"`:
+    instance ids, as `tga.data.coco(masks="instance_ids")` makes them, whose occluded
+    instances may be split in parts).
     Boxes with less than `min_box_visibility` of their pixels left, and keypoints on erased
     pixels, are dropped with their fields. Images and masks must be decoded, one shape (after a
     resize). Inference leaves everything alone.
 
     Args:
       max_objects: the most objects erased per sample, or (min, max).
+      objects: "components" (Albumentations) or "values", what an object of the mask is.
       fill: the image value of erased pixels (0..255).
       fill_mask: the mask value of erased pixels.
       min_box_visibility: in [0, 1]; 0 keeps every box.
@@ -90,8 +106,13 @@ class MaskDropout(Transform):
     decodes = True
 
     def __init__(self, max_objects: Union[int, Tuple[int, int]] = 1, fill: float = 0.0, fill_mask: int = 0,
-                 min_box_visibility: float = 0.1, probability: float = 0.5, seed: Optional[int] = None):
+                 min_box_visibility: float = 0.1, probability: float = 0.5, seed: Optional[int] = None,
+                 objects: str = "components"):
         super().__init__(seed)
+        if objects not in ("components", "values"):
+            raise ValueError(f'objects must be "components" (connected components of each mask value, as '
+                             f'Albumentations) or "values" (each non-zero mask value one object), got {objects!r}')
+        self.objects = objects
         count = (1, max_objects) if isinstance(max_objects, int) else tuple(int(v) for v in max_objects)
         if len(count) != 2 or not 0 <= count[0] <= count[1] <= 255:
             raise ValueError(f"max_objects must be n or (min, max) with 0 <= min <= max <= 255, got {max_objects}")
@@ -115,9 +136,9 @@ class MaskDropout(Transform):
         masks = targets.masks
         s_count, s_ids, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
         n = tf.shape(masks)[0]
-        chosen = _chosen_ids(masks, self.max_objects, tf.random.stateless_uniform([n], s_count), s_ids)
+        ids, present = _objects(masks, self.objects)
+        chosen = _choose(present, self.max_objects, tf.random.stateless_uniform([n], s_count), s_ids)
         chosen &= (tf.random.stateless_uniform([n], s_apply) < self.probability)[:, None]
-        ids = tf.cast(masks[..., 0], tf.int32)
         dropped = tf.gather(chosen, ids, batch_dims=1)  # [B, H, W]
         out = tf.where(dropped[..., None], tf.cast(self.fill, images.dtype), images)
         targets = targets.replace(masks=tf.where(dropped[..., None], tf.cast(self.fill_mask, masks.dtype), masks))
@@ -133,4 +154,5 @@ class MaskDropout(Transform):
 
     def get_config(self) -> dict:
         return dict(max_objects=self.max_objects, fill=self.fill, fill_mask=self.fill_mask,
-                    min_box_visibility=self.min_box_visibility, probability=self.probability, seed=self.seed)
+                    min_box_visibility=self.min_box_visibility, probability=self.probability, seed=self.seed,
+                    objects=self.objects)
