@@ -22,6 +22,10 @@ void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add,
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
 
+// Sharpen/emboss (the 3x3 weights wt, rows reflected 101) of the interior columns 1 .. w - 2
+// of an h x w x c image (w > 2), ReliefPixel's bytes.
+void ReliefInteriorAvx2(const uint8_t* src, int h, int w, int c, const float* wt, uint8_t* dst);
+
 // The side x side median (side 5 or 7) of every byte of an h x w x c image, rows and columns
 // replicated at the border (MedianPixel's values). Needs rows of at least 32 bytes (w c >= 32).
 void MedianAvx2(const uint8_t* src, int h, int w, int c, int side, uint8_t* dst);

@@ -322,11 +322,18 @@ TFGPUAUG_VECTOR_CLONES void ReliefRowInterior(const uint8_t* __restrict up, cons
 void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* wt, uint8_t* dst) {
   const int h = image_info.h, w = image_info.w, c = image_info.c;
   const size_t row = size_t(w) * c;
+  bool interior_done = false;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) {  // rows converted to floats once, not nine times
+    ReliefInteriorAvx2(src, h, w, c, wt, dst);
+    interior_done = true;
+  }
+#endif
   for (int y = 0; y < h; ++y) {
     const uint8_t* rows[3] = {src + size_t(Reflect101(y - 1, h)) * row, src + size_t(y) * row,
                               src + size_t(Reflect101(y + 1, h)) * row};
     uint8_t* o = dst + size_t(y) * row;
-    ReliefRowInterior(rows[0], rows[1], rows[2], size_t(c), row, wt, o);
+    if (!interior_done) ReliefRowInterior(rows[0], rows[1], rows[2], size_t(c), row, wt, o);
     for (int x : {0, w - 1})
       for (int k = 0; k < c; ++k) o[x * c + k] = ReliefPixel(src, image_info, wt, y, x, k);
   }
