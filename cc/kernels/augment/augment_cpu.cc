@@ -289,11 +289,11 @@ void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scal
 }
 
 // The interior bytes [c, row - c) of one output row of a 3x3 relief kernel, summed in
-// ReliefPixel's order (so bit-identical to it). One flat loop over the bytes (every channel
-// alike), which vectorizes (AVX2 clone where the CPU has it): the weights are locals and the
-// pointers restrict, or a store through `out` (a byte pointer, which may alias anything) would
-// make the compiler reload them every iteration.
-TFGPUAUG_VECTOR_CLONES void ReliefRowInterior(const uint8_t* __restrict up, const uint8_t* __restrict mid,
+// ReliefPixel's order (so bit-identical to it), for CPUs without AVX2 (relief_avx2.cc). One
+// flat loop over the bytes (every channel alike), which vectorizes: the weights are locals and
+// the pointers restrict, or a store through `out` (a byte pointer, which may alias anything)
+// would make the compiler reload them every iteration.
+void ReliefRowInterior(const uint8_t* __restrict up, const uint8_t* __restrict mid,
                                               const uint8_t* __restrict down, size_t c, size_t row,
                                               const float* wt, uint8_t* __restrict out) {
   const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6], w7 = wt[7],

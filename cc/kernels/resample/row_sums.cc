@@ -6,13 +6,13 @@ namespace tfgpuaug {
 namespace {
 
 template <typename In>
-TFGPUAUG_VECTOR_CLONES void AccumulateRow(const In* row, float w, size_t n, float* acc) {
+void AccumulateRow(const In* row, float w, size_t n, float* acc) {
   for (size_t e = 0; e < n; ++e) acc[e] += w * static_cast<float>(row[e]);
 }
 
 // The first tap: acc = w * row (see WeightedRowSum on the sign of a zero).
 template <typename In>
-TFGPUAUG_VECTOR_CLONES void FirstRow(const In* row, float w, size_t n, float* acc) {
+void FirstRow(const In* row, float w, size_t n, float* acc) {
   for (size_t e = 0; e < n; ++e) acc[e] = w * static_cast<float>(row[e]);
 }
 
