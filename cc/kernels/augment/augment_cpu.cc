@@ -294,8 +294,8 @@ void DownscaleCpu(const uint8_t* src, const AugmentImage& image_info, float scal
 // the pointers restrict, or a store through `out` (a byte pointer, which may alias anything)
 // would make the compiler reload them every iteration.
 void ReliefRowInterior(const uint8_t* __restrict up, const uint8_t* __restrict mid,
-                                              const uint8_t* __restrict down, size_t c, size_t row,
-                                              const float* wt, uint8_t* __restrict out) {
+                       const uint8_t* __restrict down, size_t c, size_t row, const float* wt,
+                       uint8_t* __restrict out) {
   const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3], w4 = wt[4], w5 = wt[5], w6 = wt[6], w7 = wt[7],
               w8 = wt[8];
   for (size_t e = c; e < row - c; ++e) {
