@@ -26,6 +26,11 @@ void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float
 // of an h x w x c image (w > 2), ReliefPixel's bytes.
 void ReliefInteriorAvx2(const uint8_t* src, int h, int w, int c, const float* wt, uint8_t* dst);
 
+// Motion blur of an h x w x c image: the rounded mean of the n taps at offsets (dy[i], dx[i]),
+// reflected 101 at the border (MotionPixel's bytes).
+void MotionBlurAvx2(const uint8_t* src, int h, int w, int c, const int* dx, const int* dy, int n,
+                    uint8_t* dst);
+
 // The side x side median (side 5 or 7) of every byte of an h x w x c image, rows and columns
 // replicated at the border (MedianPixel's values). Needs rows of at least 32 bytes (w c >= 32).
 void MedianAvx2(const uint8_t* src, int h, int w, int c, int side, uint8_t* dst);

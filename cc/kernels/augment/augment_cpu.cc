@@ -423,9 +423,20 @@ void MedianHistogramCpu(const uint8_t* src, const AugmentImage& image_info, int 
 }
 
 // Motion blur: interior rows and columns sum the line's taps at fixed byte offsets in one
-// flat loop (which vectorizes), rounded as MotionPixel rounds; the border through it.
+// flat loop (which vectorizes), rounded as MotionPixel rounds; the border through it. With
+// AVX2, motion_blur_avx2.cc instead.
 void MotionBlurCpu(const uint8_t* src, const AugmentImage& image_info, const StageParams& s, uint8_t* dst) {
   const int h = image_info.h, w = image_info.w, c = image_info.c;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) {  // a padded copy: the border in the same loop
+    int dx[kMaxMotionLength], dy[kMaxMotionLength];
+    for (int i = 0; i < s.window; ++i) {
+      dx[i] = s.motion_dx[i];
+      dy[i] = s.motion_dy[i];
+    }
+    return MotionBlurAvx2(src, h, w, c, dx, dy, s.window, dst);
+  }
+#endif
   const size_t row = size_t(w) * c;
   int reach_x = 0, reach_y = 0;
   long offsets[kMaxMotionLength];
