@@ -31,7 +31,8 @@ void PadReflect101(const uint8_t* src, int h, int w, int c, int ry, int rx, uint
 
 __attribute__((target("avx2"))) inline __m256i QuotientBytes8(__m256i sums16_half, __m256 two, __m256 n,
                                                               __m256 divisor) {
-  const __m256 acc = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(sums16_half), two), n);  // 2 sum + n, exact
+  const __m256 acc =
+      _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(sums16_half), two), n);  // 2 sum + n, exact
   return _mm256_cvttps_epi32(_mm256_div_ps(acc, divisor));
 }
 
@@ -49,11 +50,13 @@ __attribute__((target("avx2"))) void MotionBlurAvx2(const uint8_t* src, int h, i
   padded_storage.resize(padded_row * size_t(h + 2 * ry));
   uint8_t* padded = padded_storage.data();
   PadReflect101(src, h, w, c, ry, rx, padded);
-  const __m256 two = _mm256_set1_ps(2.f), nf = _mm256_set1_ps(float(n)), divisor = _mm256_set1_ps(float(2 * n));
+  const __m256 two = _mm256_set1_ps(2.f), nf = _mm256_set1_ps(float(n)),
+               divisor = _mm256_set1_ps(float(2 * n));
   const float scalar_divisor = float(2 * n);
   for (int y = 0; y < h; ++y) {
     const uint8_t* taps[kMaxMotionLength];
-    for (int i = 0; i < n; ++i) taps[i] = padded + size_t(y + ry + dy[i]) * padded_row + size_t(rx + dx[i]) * c;
+    for (int i = 0; i < n; ++i)
+      taps[i] = padded + size_t(y + ry + dy[i]) * padded_row + size_t(rx + dx[i]) * c;
     uint8_t* o = dst + size_t(y) * row;
     size_t e = 0;
     for (; e + 32 <= row; e += 32) {
@@ -64,9 +67,11 @@ __attribute__((target("avx2"))) void MotionBlurAvx2(const uint8_t* src, int h, i
         hi = _mm256_add_epi16(hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(bytes, 1)));
       }
       const __m256i q0 = QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo)), two, nf, divisor);
-      const __m256i q1 = QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(lo, 1)), two, nf, divisor);
+      const __m256i q1 =
+          QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(lo, 1)), two, nf, divisor);
       const __m256i q2 = QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(hi)), two, nf, divisor);
-      const __m256i q3 = QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(hi, 1)), two, nf, divisor);
+      const __m256i q3 =
+          QuotientBytes8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(hi, 1)), two, nf, divisor);
       // packs interleave the 128-bit halves: words [q0 0-3, q1 0-3 | q0 4-7, q1 4-7], then bytes
       // [q0 0-3, q1 0-3, q2 0-3, q3 0-3 | q0 4-7, ...]; the permute puts them in order.
       const __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(q0, q1), _mm256_packus_epi32(q2, q3));
