@@ -276,6 +276,17 @@ def run(k, report: Report, quick: bool = False) -> None:
         report.compare(f"augment tone_curve channel {channel - 1} of 4",
                        k.augment_batch(imgs, tone, lows, aux, 128.0, True),
                        k.augment_batch_gpu(imgs, tone, lows, aux, 128.0, True), 0)
+    # the launcher's pass gating (it reads the host op ids): stage 0 needs no statistics, stage 1
+    # the luma sum (contrast, 9) or a histogram (equalize, 2) for some samples only, stage 2
+    # clahe (33) for some samples only. A gate taken over the wrong stage or samples
+    # leaves stale histogram/luma counts from stage 0's batch (no memset) or clahe's tables
+    # unbuilt, and the GPU's bytes part from the CPU's.
+    gated = np.array([[10, 0, 0], [10, 9, 0], [10, 0, 33], [10, 2, 0]], np.int32)[np.arange(b) % 4]
+    params = np.tile(np.array([[1.3, 1.6, 3.0]], np.float32), (b, 1))
+    aux = rng.random((b, 3, 2), dtype=np.float32)
+    report.compare("augment pass gating per stage (statistics, clahe tables)",
+                   k.augment_batch(images, gated, params, aux, 128.0, True),
+                   k.augment_batch_gpu(images, gated, params, aux, 128.0, True), 0)
     # every augment op, two stages per sample, several parameters
     for op in augment_op_ids(k):
         for param in (0.2, -0.35, 4.0, 30.0)[: 1 if quick else 4]:
