@@ -420,6 +420,27 @@ def test_warp_baseline_loops_equal_avx2(tmp_path):
         np.testing.assert_array_equal(out, expected, err_msg=str(matrices[i % len(matrices)]))
 
 
+@pytest.mark.skipif(not (_cpu_has("avx2") and _cpu_has("fma")), reason="the vector loops need AVX2 and FMA")
+def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
+    """Gaussian blur (symmetric pairs, one fma a distance), sharpen and emboss and motion blur (a
+    padded copy) without AVX2 (fmaf, the flat loops) against the AVX2 loops, bit for bit: rows a
+    multiple of 32 bytes and not, radii beyond the image. Mutant caught: the blur's scalar
+    vertical sum as a multiply and an add in place of the fma."""
+    # A rounding difference moves a byte only when the sum lies within an ulp of a half level:
+    # about one value in 10^5, so the large noise image carries the mutants' catch.
+    noise = np.random.default_rng(8).integers(0, 256, (384, 389, 3), dtype=np.uint8)
+    images = [fixtures.photo(61, 47, channels=3, seed=1), fixtures.photo(40, 64, channels=1, seed=2),
+              fixtures.photo(9, 13, channels=4, seed=3), noise]
+    stages = [(21, 0.4), (21, 1.0), (21, 3.0), (21, 9.0), (25, 0.5), (26, 0.7), (28, 7.0), (28, 31.0)]
+    calls = f"k.augment_stage(img, op, p, [0.3, 0.7]) for img in images for op, p in {stages!r}"
+    baseline = _without_avx2(tmp_path, images, calls)
+    outputs = [kernels.augment_stage(img, op, p, [0.3, 0.7]) for img in images for op, p in stages]
+    assert len(outputs) == len(baseline)
+    for i, (out, expected) in enumerate(zip(outputs, baseline)):
+        where = (images[i // len(stages)].shape, stages[i % len(stages)])
+        np.testing.assert_array_equal(out, expected, err_msg=str(where))
+
+
 @requires_gpu
 @pytest.mark.parametrize("method", ["nearest", "bilinear", "bicubic", "area"])
 @pytest.mark.parametrize("antialias", [False, True])

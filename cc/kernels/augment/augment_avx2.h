@@ -22,14 +22,24 @@ void HsvShiftAvx2(const uint8_t* src, size_t n, int c, int hue_add, int sat_add,
 // Gaussian noise of standard deviation param over every byte.
 void GaussianNoiseAvx2(const uint8_t* src, size_t elements, uint32_t seed, float param, uint8_t* dst);
 
+// Gaussian blur's horizontal pass: out[e] = BlurRowSum about centre + e (a row padded by r
+// pixels of c channels each side) for e below the returned count (n rounded down to 32).
+// Needs CpuHasAvx2Fma().
+size_t BlurRowBytesAvx2(const uint8_t* centre, int c, const float* w, int r, size_t n, float* out);
+
+// Its vertical pass: out[e] = BlurPixel's saturated sum of rows[0][e] (the centre row's sums)
+// and the pairs rows[2d - 1][e] + rows[2d][e] (d rows up and down), for e below the returned
+// count (n rounded down to 32). Needs CpuHasAvx2Fma().
+size_t BlurColumnsAvx2(const float* const* rows, const float* w, int r, size_t n, uint8_t* out);
+
 // Sharpen/emboss (the 3x3 weights wt, rows reflected 101) of the interior columns 1 .. w - 2
 // of an h x w x c image (w > 2), ReliefPixel's bytes.
 void ReliefInteriorAvx2(const uint8_t* src, int h, int w, int c, const float* wt, uint8_t* dst);
 
-// Motion blur of an h x w x c image: the rounded mean of the n taps at offsets (dy[i], dx[i]),
-// reflected 101 at the border (MotionPixel's bytes).
-void MotionBlurAvx2(const uint8_t* src, int h, int w, int c, const int* dx, const int* dy, int n,
-                    uint8_t* dst);
+// One output row of motion blur: byte e is the rounded mean of taps[0..n)[e] (MotionPixel's
+// rounding), for e below the returned count (row rounded down to 32 bytes); the caller does
+// the rest.
+size_t MotionBlurRowAvx2(const uint8_t* const* taps, int n, size_t row, uint8_t* out);
 
 // The side x side median (side 5 or 7) of every byte of an h x w x c image, rows and columns
 // replicated at the border (MedianPixel's values). Needs rows of at least 32 bytes (w c >= 32).

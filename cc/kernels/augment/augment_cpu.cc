@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cc/kernels/augment/augment_avx2.h"
+#include "cc/kernels/augment/border_padding_cpu.h"
 #include "cc/kernels/augment/clahe_avx2.h"
 #include "cc/kernels/common/simd_x86.h"
-#include "cc/kernels/resample/row_sums.h"
 #include "cc/kernels/warp/warp_cpu.h"
 
 namespace tfgpuaug {
@@ -163,67 +163,66 @@ void SharpenRow(const uint8_t* s, size_t row, int c, float param, uint8_t* o) {
   for (size_t i = c; i + c < row; ++i) o[i] = BlendPil(SmoothPilAt(s + i, row, c), s[i], param);
 }
 
-// SaturateToUint8 over a row: clamp to [0, 255], add 0.5, truncate; 16 values per step
-// with SSE2 (the same operations on each lane), the tail one by one.
-void SaturateRow(const float* in, size_t n, uint8_t* out) {
-  size_t e = 0;
-#if TFGPUAUG_HAVE_SSE2
-  const __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.f), half = _mm_set1_ps(0.5f);
-  auto lanes = [&](size_t at) {
-    const __m128 v = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(in + at), lo), hi);
-    return _mm_cvttps_epi32(_mm_add_ps(v, half));
-  };
-  for (; e + 16 <= n; e += 16) {
-    const __m128i a = _mm_packs_epi32(lanes(e), lanes(e + 4));
-    const __m128i b = _mm_packs_epi32(lanes(e + 8), lanes(e + 12));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + e), _mm_packus_epi16(a, b));
-  }
-#endif
-  for (; e < n; ++e) out[e] = SaturateToUint8(in[e]);
-}
-
-// Gaussian blur, separably: every source row's horizontal sums once, then each output
-// row's vertical sum over those rows. Per element these are BlurPixel's additions in
-// BlurPixel's order, so the output is bit-identical to the per-pixel (GPU) function.
+// Gaussian blur, separably: each source row's horizontal sums (BlurRowSum's) once, into a ring
+// of 2r + 1 rows (the rows one output row reads, reflected ones included, fall in distinct
+// slots), then each output row's vertical sums in BlurPixel's order: bit-identical to the
+// per-pixel (GPU) function. AVX2 with FMA 32 values a step, fmaf for the rest.
 void GaussianBlurCpu(const uint8_t* src, const AugmentImage& image_info, const StageParams& stage_params,
                      uint8_t* dst) {
-  const int r = stage_params.blur_radius, c = image_info.c;
+  const int r = stage_params.blur_radius, c = image_info.c, h = image_info.h, slots = 2 * r + 1;
   const float* w = stage_params.blur;
   const size_t row = size_t(image_info.w) * c;
   if (r == 0) {
-    std::memcpy(dst, src, row * image_info.h);
+    std::memcpy(dst, src, row * h);
     return;
   }
   // Scratch per pool thread, reused; raw pointers so the loops do not look up the
   // thread-local storage on every access.
-  thread_local std::vector<float> scratch;
+  thread_local std::vector<float> ring_storage;
   thread_local std::vector<uint8_t> padded_row;
-  scratch.resize(row * image_info.h + row);
+  ring_storage.resize(row * slots);
   padded_row.resize(size_t(image_info.w + 2 * r) * c);
-  float* sums = scratch.data();
-  float* acc = sums + row * image_info.h;
-  uint8_t* padded = padded_row.data();
-  const uint8_t* row_taps[2 * kMaxBlurRadius + 1];
-  const float* taps[2 * kMaxBlurRadius + 1];
-  for (int y = 0; y < image_info.h; ++y) {
-    const uint8_t* s = src + size_t(y) * row;
-    // The row with its reflected borders (only border pixels need Reflect101).
-    uint8_t* p = padded + size_t(r) * c;
-    std::memcpy(p, s, row);
-    for (int x = -r; x < 0; ++x)
-      for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, image_info.w) * c + k];
-    for (int x = image_info.w; x < image_info.w + r; ++x)
-      for (int k = 0; k < c; ++k) p[x * c + k] = s[Reflect101(x, image_info.w) * c + k];
-    // Tap t of every pixel is the padded row shifted by t pixels. (Products of the
-    // non-negative weights and pixels are never -0, so assigning the first one equals
-    // BlurPixel's adding it to +0.)
-    for (int t = 0; t <= 2 * r; ++t) row_taps[t] = padded + size_t(t) * c;
-    WeightedRowSum(row_taps, w, 2 * r + 1, row, sums + size_t(y) * row);
-  }
-  for (int y = 0; y < image_info.h; ++y) {
-    for (int t = 0; t <= 2 * r; ++t) taps[t] = sums + size_t(Reflect101(y + t - r, image_info.h)) * row;
-    WeightedRowSum(taps, w, 2 * r + 1, row, acc);
-    SaturateRow(acc, row, dst + size_t(y) * row);
+  float* ring = ring_storage.data();
+  const uint8_t* centre = padded_row.data() + size_t(r) * c;
+  int held[2 * kMaxBlurRadius + 1];
+  for (int i = 0; i < slots; ++i) held[i] = -1;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  const bool fma = CpuHasAvx2Fma();
+#endif
+  auto row_sums = [&](int y) -> const float* {  // source row y's horizontal sums
+    float* out = ring + size_t(y % slots) * row;
+    if (held[y % slots] == y) return out;
+    held[y % slots] = y;
+    PadRowReflect101(src + size_t(y) * row, image_info.w, c, r, padded_row.data());
+    size_t e = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (fma) e = BlurRowBytesAvx2(centre, c, w, r, row, out);
+#endif
+    for (; e < row; ++e) {
+      float acc = w[r] * float(centre[e]);
+      for (int d = 1; d <= r; ++d)
+        acc = fmaf(w[r + d], float(centre[e - size_t(d) * c] + centre[e + size_t(d) * c]), acc);
+      out[e] = acc;
+    }
+    return out;
+  };
+  const float* rows[2 * kMaxBlurRadius + 1];
+  for (int y = 0; y < h; ++y) {
+    rows[0] = row_sums(y);
+    for (int d = 1; d <= r; ++d) {
+      rows[2 * d - 1] = row_sums(Reflect101(y - d, h));
+      rows[2 * d] = row_sums(Reflect101(y + d, h));
+    }
+    uint8_t* o = dst + size_t(y) * row;
+    size_t e = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (fma) e = BlurColumnsAvx2(rows, w, r, row, o);
+#endif
+    for (; e < row; ++e) {
+      float acc = w[r] * rows[0][e];
+      for (int d = 1; d <= r; ++d) acc = fmaf(w[r + d], rows[2 * d - 1][e] + rows[2 * d][e], acc);
+      o[e] = SaturateToUint8(acc);
+    }
   }
 }
 
@@ -309,11 +308,7 @@ void ReliefRowInterior(const uint8_t* __restrict up, const uint8_t* __restrict m
     acc += w6 * down[e - c];
     acc += w7 * down[e];
     acc += w8 * down[e + c];
-    // Rounded half to even by the 1.5 * 2^23 trick (exact for |acc| < 2^22), then clamped as
-    // integers: ReliefPixel clamps first and rounds with rintf, which gives the same value,
-    // and no float comparison is left to keep the loop from vectorizing.
-    const int rounded = static_cast<int>((acc + 12582912.f) - 12582912.f);
-    out[e] = static_cast<uint8_t>(std::min(std::max(rounded, 0), 255));
+    out[e] = RoundThenClampToUint8(acc);
   }
 }
 
@@ -339,15 +334,6 @@ void ReliefCpu(const uint8_t* src, const AugmentImage& image_info, const float* 
   }
 }
 
-// A row with `r` pixels replicated on each side (channels interleaved), into `out`.
-void ReplicatePadRow(const uint8_t* row, int w, int c, int r, uint8_t* out) {
-  std::memcpy(out + size_t(r) * c, row, size_t(w) * c);
-  for (int x = 0; x < r; ++x) {
-    std::memcpy(out + size_t(x) * c, row, c);
-    std::memcpy(out + size_t(r + w + x) * c, row + size_t(w - 1) * c, c);
-  }
-}
-
 inline uint8_t Median3(uint8_t a, uint8_t b, uint8_t c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
@@ -363,9 +349,9 @@ void Median3x3Cpu(const uint8_t* src, const AugmentImage& image_info, uint8_t* d
   uint8_t *up = scratch.data(), *mid = up + padded, *down = mid + padded;
   uint8_t *lo = down + padded, *md = lo + padded, *hi = md + padded;
   for (int y = 0; y < h; ++y) {
-    ReplicatePadRow(src + size_t(y > 0 ? y - 1 : 0) * row, w, c, 1, up);
-    ReplicatePadRow(src + size_t(y) * row, w, c, 1, mid);
-    ReplicatePadRow(src + size_t(y + 1 < h ? y + 1 : h - 1) * row, w, c, 1, down);
+    PadRowReplicate(src + size_t(y > 0 ? y - 1 : 0) * row, w, c, 1, up);
+    PadRowReplicate(src + size_t(y) * row, w, c, 1, mid);
+    PadRowReplicate(src + size_t(y + 1 < h ? y + 1 : h - 1) * row, w, c, 1, down);
     {  // restrict: the six rows are disjoint parts of the scratch
       const uint8_t* __restrict u = up, * __restrict m = mid, * __restrict d = down;
       uint8_t* __restrict l = lo, * __restrict md_ = md, * __restrict hg = hi;
@@ -422,55 +408,50 @@ void MedianHistogramCpu(const uint8_t* src, const AugmentImage& image_info, int 
   }
 }
 
-// Motion blur: interior rows and columns sum the line's taps at fixed byte offsets in one
-// flat loop (which vectorizes), rounded as MotionPixel rounds; the border through it. With
-// AVX2, motion_blur_avx2.cc instead.
+// MotionPixel's rounded mean (2 sum + n) / (2 n), from acc = 2 sum + n, by float division
+// (which vectorizes): a whole quotient is exact, and any other is at least 1 / (2 n) from the
+// next whole number, far beyond float's error here.
+inline uint8_t MotionQuotient(int32_t acc, int n) {
+  return static_cast<uint8_t>(static_cast<int>(float(acc) / float(2 * n)));
+}
+
+// Motion blur over a reflect-101 padded copy of the image, so the border runs the interior's
+// loop: per output row, the taps are the padded image at fixed offsets, summed one tap over
+// the whole row at a time (flat loops, which vectorize; AVX2 32 bytes a step where it can)
+// and rounded as MotionPixel rounds.
 void MotionBlurCpu(const uint8_t* src, const AugmentImage& image_info, const StageParams& s, uint8_t* dst) {
-  const int h = image_info.h, w = image_info.w, c = image_info.c;
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (CpuHasAvx2()) {  // a padded copy: the border in the same loop
-    int dx[kMaxMotionLength], dy[kMaxMotionLength];
-    for (int i = 0; i < s.window; ++i) {
-      dx[i] = s.motion_dx[i];
-      dy[i] = s.motion_dy[i];
-    }
-    return MotionBlurAvx2(src, h, w, c, dx, dy, s.window, dst);
+  const int h = image_info.h, w = image_info.w, c = image_info.c, n = s.window;
+  int rx = 0, ry = 0;
+  for (int i = 0; i < n; ++i) {
+    rx = std::max(rx, std::abs(s.motion_dx[i]));
+    ry = std::max(ry, std::abs(s.motion_dy[i]));
   }
-#endif
-  const size_t row = size_t(w) * c;
-  int reach_x = 0, reach_y = 0;
-  long offsets[kMaxMotionLength];
-  for (int i = 0; i < s.window; ++i) {
-    reach_x = std::max(reach_x, std::abs(s.motion_dx[i]));
-    reach_y = std::max(reach_y, std::abs(s.motion_dy[i]));
-    offsets[i] = long(s.motion_dy[i]) * long(row) + long(s.motion_dx[i]) * c;
-  }
-  const int n = s.window;
+  const size_t row = size_t(w) * c, padded_row = size_t(w + 2 * rx) * c;
+  thread_local std::vector<uint8_t> padded_storage;
   thread_local std::vector<int32_t> sums;
+  padded_storage.resize(padded_row * size_t(h + 2 * ry));
   sums.resize(row);
-  // (2 * sum + n) / (2n) in float is the integer quotient: a whole quotient is exact, and
-  // otherwise it is at least 1/(2n) from the next whole number, far beyond float's error here.
-  const float divisor = float(2 * n);
+  uint8_t* padded = padded_storage.data();
+  PadImageReflect101(src, h, w, c, ry, rx, padded);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  const bool avx2 = CpuHasAvx2();
+#endif
   for (int y = 0; y < h; ++y) {
+    const uint8_t* taps[kMaxMotionLength];
+    for (int i = 0; i < n; ++i)
+      taps[i] = padded + size_t(y + ry + s.motion_dy[i]) * padded_row + size_t(rx + s.motion_dx[i]) * c;
     uint8_t* o = dst + size_t(y) * row;
-    const bool interior_row = y >= reach_y && y + reach_y < h && w > 2 * reach_x;
-    const int x0 = interior_row ? reach_x : w, x1 = interior_row ? w - reach_x : w;
-    if (interior_row) {
-      const size_t begin = size_t(x0) * c, end = size_t(x1) * c;
-      int32_t* __restrict acc = sums.data();
-      for (size_t e = begin; e < end; ++e) acc[e] = n;
-      for (int i = 0; i < n; ++i) {  // one tap over the whole row at a time: flat loops
-        const uint8_t* __restrict tap = src + size_t(y) * row + offsets[i];
-        for (size_t e = begin; e < end; ++e) acc[e] += 2 * tap[e];
-      }
-      for (size_t e = begin; e < end; ++e)
-        o[e] = static_cast<uint8_t>(static_cast<int>(float(acc[e]) / divisor));
+    size_t done = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (avx2) done = MotionBlurRowAvx2(taps, n, row, o);
+#endif
+    int32_t* __restrict acc = sums.data();
+    for (size_t e = done; e < row; ++e) acc[e] = n;
+    for (int i = 0; i < n; ++i) {
+      const uint8_t* __restrict tap = taps[i];
+      for (size_t e = done; e < row; ++e) acc[e] += 2 * tap[e];
     }
-    for (int x = 0; x < w; ++x) {
-      if (x == x0) x = x1;
-      if (x >= w) break;
-      for (int k = 0; k < c; ++k) o[size_t(x) * c + k] = MotionPixel(src, image_info, s, y, x, k);
-    }
+    for (size_t e = done; e < row; ++e) o[e] = MotionQuotient(acc[e], n);
   }
 }
 

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -22,23 +23,33 @@ struct Scratch {
 
 size_t Align(size_t n) { return (n + 255) & ~size_t(255); }
 
-// Whether any sample runs an op `wanted` accepts at `stage` (every stage when stage < 0), read
-// from the host copy of the op ids: passes and scratch no sample needs are skipped.
-template <typename Wanted>
-bool AnySample(const int32_t* host_ops, int batch, int num_stages, int stage, Wanted wanted) {
-  for (int b = 0; b < batch; ++b)
-    for (int k = 0; k < num_stages; ++k)
-      if ((stage < 0 || k == stage) && wanted(int(host_ops[size_t(b) * num_stages + k]))) return true;
-  return false;
-}
-
 bool NeedsStats(int op) { return NeedsHistogram(op) || NeedsLumaMean(op) || NeedsLightness(op); }
 
+// Which optional passes each stage runs, read once from the host copy of the op ids: a pass
+// (and scratch) no sample of a stage needs is skipped.
+struct StagePasses {
+  std::vector<uint8_t> stats, tile_luts;  // per stage: some sample needs statistics / clahe tables
+  bool any_tile_luts = false;
+};
+
+StagePasses PlanPasses(const int32_t* host_ops, int batch, int num_stages) {
+  StagePasses p;
+  p.stats.assign(num_stages, 0);
+  p.tile_luts.assign(num_stages, 0);
+  for (int b = 0; b < batch; ++b) {
+    for (int k = 0; k < num_stages; ++k) {
+      const int op = int(host_ops[size_t(b) * num_stages + k]);
+      p.stats[k] |= NeedsStats(op);
+      p.tile_luts[k] |= NeedsTileLuts(op);
+    }
+  }
+  for (uint8_t t : p.tile_luts) p.any_tile_luts |= t != 0;
+  return p;
+}
+
 // clahe's tables take 64 KiB a sample: only batches that draw clahe get them.
-size_t ClaheBytes(int batch, const int32_t* host_ops, int num_stages) {
-  return AnySample(host_ops, batch, num_stages, -1, NeedsTileLuts)
-             ? Align(size_t(batch) * kMaxClaheTiles * 256)
-             : 0;
+size_t ClaheBytes(int batch, const StagePasses& passes) {
+  return passes.any_tile_luts ? Align(size_t(batch) * kMaxClaheTiles * 256) : 0;
 }
 
 Scratch Carve(uint8_t* base, int batch, size_t clahe_bytes) {
@@ -189,15 +200,16 @@ size_t AugmentGpuScratchBytes(int batch, size_t image_bytes, const int32_t* host
   return Align(size_t(batch) * 4 * 256 * sizeof(uint32_t)) +
          Align(size_t(batch) * sizeof(unsigned long long)) +
          Align(size_t(batch) * 2 * sizeof(unsigned long long)) + Align(size_t(batch) * 4 * 256) +
-         ClaheBytes(batch, host_ops, num_stages) + Align(size_t(batch) * sizeof(StageParams)) +
-         size_t(batch) * image_bytes;
+         ClaheBytes(batch, PlanPasses(host_ops, batch, num_stages)) +
+         Align(size_t(batch) * sizeof(StageParams)) + size_t(batch) * image_bytes;
 }
 
 Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& image_info, const int32_t* ops,
                        const int32_t* host_ops, const float* params, const float* aux, int num_stages,
                        uint8_t* scratch, uint8_t* out, cudaStream_t stream) {
   const size_t image_bytes = size_t(image_info.h) * image_info.w * image_info.c;
-  const Scratch s = Carve(scratch, batch, ClaheBytes(batch, host_ops, num_stages));
+  const StagePasses passes = PlanPasses(host_ops, batch, num_stages);
+  const Scratch s = Carve(scratch, batch, ClaheBytes(batch, passes));
   if (batch == 0) return Status::Ok();
   if (num_stages == 0) {
     return CudaStatus(cudaMemcpyAsync(out, images, image_bytes * batch, cudaMemcpyDeviceToDevice, stream),
@@ -206,7 +218,7 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
   const uint8_t* src = images;
   for (int k = 0; k < num_stages; ++k) {
     uint8_t* dst = ((num_stages - 1 - k) % 2 == 0) ? out : s.image;
-    if (AnySample(host_ops, batch, num_stages, k, NeedsStats)) {
+    if (passes.stats[k]) {
       TFGPUAUG_RETURN_IF_ERROR(
           CudaStatus(cudaMemsetAsync(s.hist, 0, size_t(batch) * 4 * 256 * sizeof(uint32_t), stream),
                      "augment statistics"));
@@ -226,7 +238,7 @@ Status AugmentBatchGpu(const uint8_t* images, int batch, const AugmentImage& ima
     }
     LutKernel<<<GridBlocks(size_t(batch) * image_info.c), kThreadsPerBlock, 0, stream>>>(
         batch, image_info, ops, params, aux, k, num_stages, s);
-    if (AnySample(host_ops, batch, num_stages, k, NeedsTileLuts))
+    if (passes.tile_luts[k])
       ClaheLutKernel<<<batch, kThreadsPerBlock, 0, stream>>>(src, image_info, ops, k, num_stages, s);
     ApplyKernel<<<GridBlocks(size_t(image_info.h) * image_info.w * batch), kThreadsPerBlock, 0, stream>>>(
         src, batch, image_info, ops, k, num_stages, s, dst);

@@ -64,8 +64,7 @@ __attribute__((target("avx2"))) void ReliefInteriorAvx2(const uint8_t* src, int 
       float acc = 0.f;
       for (int dy = 0; dy < 3; ++dy)
         for (int dx = -1; dx <= 1; ++dx) acc += wt[3 * dy + dx + 1] * rows[dy][e + dx * c];
-      const int rounded = static_cast<int>((acc + 12582912.f) - 12582912.f);
-      o[e] = static_cast<uint8_t>(std::min(std::max(rounded, 0), 255));
+      o[e] = RoundThenClampToUint8(acc);
     }
   }
 }

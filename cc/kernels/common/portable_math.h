@@ -56,6 +56,15 @@ TFGPUAUG_HD uint8_t RoundHalfEvenToUint8(float v) {
   return static_cast<uint8_t>((v + kMagic) - kMagic);  // IEEE rules: no compiler folds this pair
 }
 
+// Rounded half to even by the same trick (exact for |v| < 2^22), then clamped as integers: the
+// value RoundHalfEvenToUint8 gives, with no float comparison left to keep a loop from
+// vectorizing.
+TFGPUAUG_HD uint8_t RoundThenClampToUint8(float v) {
+  constexpr float kMagic = 12582912.f;
+  const int rounded = static_cast<int>((v + kMagic) - kMagic);
+  return static_cast<uint8_t>(rounded < 0 ? 0 : (rounded > 255 ? 255 : rounded));
+}
+
 // cos(2 pi t) and sin(2 pi t) for t in [0, 1]: t in quarter turns q + r with |r| <= 1/2, then
 // the Taylor series of cos and sin of r * pi / 2 (|angle| <= pi / 4) to the 8th and 9th power,
 // placed by the quadrant (the sine's is the cosine's turned back a quarter).
