@@ -86,6 +86,7 @@ def stages(A):
 def main(argv):
     del argv
     import albumentations as A
+    import cv2
     blobs, files = timing.load_images(_DATA.value or anchors.sample_data_dir(), jpeg_only=True)
     blobs = tf.constant(blobs[:_COUNT.value])
     images = tf.stack([tga.resize_center_crop(tga.decode_image(b), 224, 224) for b in blobs])
@@ -125,7 +126,8 @@ def main(argv):
         if layer is not None:
             makers[f"{op}: keras"] = keras_layer(layer)
     print(f"{images.shape[0]} images of 224x224 from {os.path.dirname(files[0])}; batch {b}; "
-          f"{os.cpu_count()} cores; albumentations {A.__version__}; median of {_ROUNDS.value} interleaved rounds")
+          f"{os.cpu_count()} cores; albumentations {A.__version__} (OpenCV {cv2.__version__}); median of "
+          f"{_ROUNDS.value} interleaved rounds")
     rates = timing.interleaved_images_per_second(makers, max(int(images.shape[0]), 10 * b), _ROUNDS.value, b)
     results = []
     for name, rate in rates.items():
@@ -136,7 +138,8 @@ def main(argv):
     if _JSON.value:
         with open(_JSON.value, "w") as f:
             json.dump(dict(machine=platform.platform(), cores=os.cpu_count(), images=int(images.shape[0]),
-                           albumentations=A.__version__, results=results), f, indent=1)
+                           albumentations=A.__version__, opencv=cv2.__version__, keras=keras.__version__,
+                           results=results), f, indent=1)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,51 @@ def test_crop_non_empty_mask_picks_uniformly_among_foreground_pixels():
     assert abs(np.mean(held) - 0.5) < 5 * 0.5 / np.sqrt(len(held))
 
 
+def test_crop_non_empty_mask_ignore_values_and_channels():
+    """Albumentations' ignore_values (values that count as background) and ignore_channels
+    (channels not looked at): a void-class pixel (255) and a pixel in an ignored channel never
+    steer the window; over 8 seeds the kept pixel is always held, while without the arguments
+    the window follows the other pixel some of the time."""
+    n, size = 4, (16, 16)
+    images = coordinate_images(n)
+    masks = np.zeros((n, H, W, 2), np.uint8)
+    masks[:, 5, 5, 0] = 2        # the object
+    masks[:, 90, 120, 0] = 255   # void, ignored by value
+    masks[:, 90, 6, 1] = 1       # in channel 1, ignored by channel
+    plain_far = 0
+    for seed in range(8):
+        for t in (tga.CropNonEmptyMaskIfExists(size, ignore_values=[255], ignore_channels=[1]),
+                  tga.CropNonEmptyMaskIfExists(size)):
+            out, _ = t.apply(tf.constant(images), tg.Targets(masks=tf.constant(masks)), seed=tf.constant([seed, 5]))
+            y0, x0 = corner_of(out.numpy()).T
+            near = (y0 <= 5) & (x0 <= 5)
+            if t.ignore_values:
+                assert near.all(), (seed, y0, x0)
+            else:
+                plain_far += int((~near).sum())
+    assert plain_far > 0
+    # Only a void pixel: no foreground, so the window is uniform (not aimed at the void pixel).
+    void_only = np.zeros((n, H, W, 1), np.uint8)
+    void_only[:, 90, 120] = 255
+    t = tga.CropNonEmptyMaskIfExists(size, ignore_values=[255])
+    corners = {tuple(c) for seed in range(6) for c in corner_of(
+        t.apply(tf.constant(images), tg.Targets(masks=tf.constant(void_only)), seed=tf.constant([seed, 1]))[0].numpy())}
+    assert any(not (y0 <= 90 < y0 + 16 and x0 <= 120 < x0 + 16) for y0, x0 in corners)
+
+
+def test_crop_non_empty_mask_refuses_bad_ignore_arguments():
+    with pytest.raises(ValueError, match="ignore_values must be a list of integers"):
+        tga.CropNonEmptyMaskIfExists(8, ignore_values=[1.5])
+    with pytest.raises(ValueError, match="ignore_channels must be channel indices"):
+        tga.CropNonEmptyMaskIfExists(8, ignore_channels=[-1])
+    masks = tf.zeros([1, H, W, 2], tf.uint8)
+    images = tf.constant(coordinate_images(1))
+    with pytest.raises(ValueError, match="names a channel the 2-channel masks lack"):
+        tga.CropNonEmptyMaskIfExists(8, ignore_channels=[2]).apply(images, tg.Targets(masks=masks), seed=[1, 2])
+    with pytest.raises(ValueError, match="leaves none of the 2 mask channels"):
+        tga.CropNonEmptyMaskIfExists(8, ignore_channels=[0, 1]).apply(images, tg.Targets(masks=masks), seed=[1, 2])
+
+
 def test_crop_non_empty_mask_inference_and_small_images():
     images = coordinate_images(2)
     t = tga.CropNonEmptyMaskIfExists((40, 60))

@@ -21,6 +21,18 @@ def _random_int(u: tf.Tensor, low: tf.Tensor, high: tf.Tensor) -> tf.Tensor:
     return tf.minimum(tf.floor(low + u * (high - low + 1.0)), high)
 
 
+def _int_list(name: str, values: Optional[Sequence[int]]) -> Optional[list]:
+    """`values` as a list of Python ints (None stays None); refuses anything else."""
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a list of integers or None, got {values!r}")
+    out = list(values)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in out):
+        raise ValueError(f"{name} must be a list of integers or None, got {values!r}")
+    return out
+
+
 class _TargetedCrop(Transform):
     """A `size` crop at a drawn window; where the image is smaller than `size` on an axis, the
     window is the whole axis, resized to `size` (Albumentations refuses such images)."""
@@ -76,10 +88,39 @@ class CropNonEmptyMaskIfExists(_TargetedCrop):
         or "nearest"); a window of `size` inside the image is copied exactly.
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+      ignore_values: mask values that count as background too (a void or "ignore" class,
+        Albumentations' argument of that name); None: only 0 is background.
+      ignore_channels: mask channels not looked at when finding foreground (Albumentations'
+        argument); None: every channel. At least one channel must be left.
     """
 
-    def __init__(self, size: Size, method: str = "bilinear", seed: Optional[int] = None):
+    def __init__(self, size: Size, method: str = "bilinear", seed: Optional[int] = None,
+                 ignore_values: Optional[Sequence[int]] = None, ignore_channels: Optional[Sequence[int]] = None):
         super().__init__(size, method, seed)
+        self.ignore_values = _int_list("ignore_values", ignore_values)
+        self.ignore_channels = _int_list("ignore_channels", ignore_channels)
+        if self.ignore_channels is not None and min(self.ignore_channels, default=0) < 0:
+            raise ValueError(f"ignore_channels must be channel indices (>= 0), got {list(ignore_channels)}")
+
+    def _foreground(self, masks: tf.Tensor) -> tf.Tensor:
+        """[B, H, W] bool: pixels with a non-zero, not ignored value in a looked-at channel."""
+        channels = masks.shape[-1]
+        if self.ignore_channels and channels is not None:
+            if max(self.ignore_channels) >= channels:
+                raise ValueError(f"ignore_channels {self.ignore_channels} names a channel the {channels}-channel "
+                                 "masks lack")
+            if len(set(self.ignore_channels)) >= channels:
+                raise ValueError(f"ignore_channels {self.ignore_channels} leaves none of the {channels} mask "
+                                 "channels to find foreground in")
+        values = tf.cast(masks, tf.int64)
+        fg = values != 0
+        if self.ignore_values:
+            fg &= ~tf.reduce_any(tf.equal(values[..., None], tf.constant(self.ignore_values, tf.int64)), axis=-1)
+        if self.ignore_channels:
+            looked_at = ~tf.reduce_any(tf.equal(tf.range(tf.shape(masks)[-1], dtype=tf.int64)[:, None],
+                                                tf.constant(self.ignore_channels, tf.int64)), axis=1)
+            fg &= looked_at
+        return tf.reduce_any(fg, axis=-1)
 
     def _window(self, dims, crop, targets: tg.Targets, u, seed) -> tf.Tensor:
         free = tf.stack([_random_int(u[:, k], 0.0, dims[:, k] - crop[:, k]) for k in (0, 1)], axis=1)
@@ -90,7 +131,7 @@ class CropNonEmptyMaskIfExists(_TargetedCrop):
             masks = decode_image(masks, channels=1)
         if isinstance(masks, tf.RaggedTensor):
             masks = masks.to_tensor(0)  # padding is background
-        fg = tf.reduce_any(masks > 0, axis=-1)  # [B, H, W]
+        fg = self._foreground(masks)  # [B, H, W]
         shape = tf.shape(fg)
         # A uniform pick among the foreground: the argmax of independent uniforms over it.
         noise = tf.random.stateless_uniform(shape, seed, 1.0, 2.0)
@@ -100,6 +141,9 @@ class CropNonEmptyMaskIfExists(_TargetedCrop):
         aimed = tf.stack([tf.clip_by_value(pixel[:, k] - _random_int(u[:, 2 + k], 0.0, crop[:, k] - 1.0),
                                            0.0, dims[:, k] - crop[:, k]) for k in (0, 1)], axis=1)
         return tf.where(tf.reduce_any(fg, axis=[1, 2])[:, None], aimed, free)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), ignore_values=self.ignore_values, ignore_channels=self.ignore_channels)
 
 
 class AtLeastOneBBoxRandomCrop(_TargetedCrop):
