@@ -90,12 +90,7 @@ def main(argv):
     print(f"{images.shape[0]} images of 224x224 from {os.path.dirname(files[0])}; batch {b}; "
           f"{os.cpu_count()} cores; median of {_ROUNDS.value} interleaved rounds")
     rates = timing.interleaved_images_per_second(makers, max(int(images.shape[0]), 10 * b), _ROUNDS.value, b)
-    results = []
-    for name, rate in rates.items():
-        op = name.split(":")[0]
-        ours = rates[f"{op}: tfgpuaug"]
-        results.append(dict(pipeline=name, images_per_s=round(rate, 1), tfgpuaug_ratio=round(ours / rate, 2)))
-        print(f"{name:45s} {rate:9.1f} img/s   tfgpuaug is {ours / rate:5.2f}x")
+    results = timing.ratio_rows(rates, 45)
     if _JSON.value:
         with open(_JSON.value, "w") as f:
             json.dump(dict(machine=platform.platform(), cores=os.cpu_count(), images=int(images.shape[0]),

@@ -1336,6 +1336,26 @@ class _Photometric(Transform):
         return self(images, seed, training=training), targets
 
 
+class _ProbabilityOnly(_Photometric):
+    """A one-stage photometric transform whose only argument is its probability: the function
+    `_function` of `tfgpuaug.augment.photometric`, called as f(images, probability, seed)."""
+
+    _function = ""
+
+    def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability
+        _check_probability(probability)
+        self.probability = float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment import photometric
+        return getattr(photometric, self._function)(images, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(probability=self.probability, seed=self.seed)
+
+
 class RandomGamma(_Photometric):
     """`tfgpuaug.augment.random_gamma` (Albumentations' RandomGamma) as a transform: per sample,
     `255 * (v / 255) ** g` with `g` uniform in `gamma`, rounded, with probability `probability`.
@@ -1364,7 +1384,7 @@ class RandomGamma(_Photometric):
         return dict(gamma=self.gamma, probability=self.probability, seed=self.seed)
 
 
-class ChannelShuffle(_Photometric):
+class ChannelShuffle(_ProbabilityOnly):
     """`tfgpuaug.augment.channel_shuffle` (Albumentations' ChannelShuffle) as a transform: a
     sample's RGB channels in one of their six orders, uniformly, with probability `probability`.
 
@@ -1374,18 +1394,7 @@ class ChannelShuffle(_Photometric):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
-    def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
-        from tfgpuaug.augment.photometric import _check_probability
-        _check_probability(probability)
-        self.probability = float(probability)
-
-    def _run(self, images, seed):
-        from tfgpuaug.augment.photometric import channel_shuffle
-        return channel_shuffle(images, self.probability, seed)
-
-    def get_config(self) -> dict:
-        return dict(probability=self.probability, seed=self.seed)
+    _function = "channel_shuffle"
 
 
 class RGBShift(_Photometric):
@@ -1480,7 +1489,7 @@ class RandomToneCurve(_Photometric):
         return dict(scale=self.scale, probability=self.probability, seed=self.seed, per_channel=self.per_channel)
 
 
-class ToGray(_Photometric):
+class ToGray(_ProbabilityOnly):
     """`tfgpuaug.augment.to_gray` (Albumentations' ToGray, torchvision's RandomGrayscale) as a
     transform: a sample's RGB replaced by its luma, with probability `probability`.
 
@@ -1490,18 +1499,7 @@ class ToGray(_Photometric):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
-    def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
-        from tfgpuaug.augment.photometric import _check_probability
-        _check_probability(probability)
-        self.probability = float(probability)
-
-    def _run(self, images, seed):
-        from tfgpuaug.augment.photometric import to_gray
-        return to_gray(images, self.probability, seed)
-
-    def get_config(self) -> dict:
-        return dict(probability=self.probability, seed=self.seed)
+    _function = "to_gray"
 
 
 class GaussianBlur(_Photometric):

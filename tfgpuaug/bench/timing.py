@@ -137,6 +137,17 @@ RSS_RUNS = int(os.environ.get("TFGPUAUG_BENCH_RSS_RUNS", "3"))
 RSS_MIN_BATCHES = 100  # batches per process
 
 
+def ratio_rows(rates: dict[str, float], width: int = 40) -> list[dict]:
+    """Rows of pipeline rates named "op: library", each with tfgpuaug's rate for the same op
+    over it (`tfgpuaug_ratio`), printed one per line as they are made."""
+    rows = []
+    for name, rate in rates.items():
+        ours = rates[f"{name.split(':')[0]}: tfgpuaug"]
+        rows.append(dict(pipeline=name, images_per_s=round(rate, 1), tfgpuaug_ratio=round(ours / rate, 2)))
+        print(f"{name:{width}s} {rate:9.1f} img/s   tfgpuaug is {ours / rate:5.2f}x")
+    return rows
+
+
 def peak_rss_rise_mb(make: Callable[[], tf.data.Dataset], batches: int) -> float:
     """The peak-RSS rise of this process while `make()`'s pipeline yields `batches` batches."""
     reset_peak_rss()  # count the pipeline, not TensorFlow or the loaded images
