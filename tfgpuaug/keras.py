@@ -23,6 +23,7 @@ from tfgpuaug import control_point_distortions as _cp
 from tfgpuaug import shortest_size as _ss
 from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
+from tfgpuaug import dihedral as _dh
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -237,6 +238,9 @@ PCALighting = _layer(_t.PCALighting)
 HueSaturationValue = _layer(_t.HueSaturationValue)
 CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
 AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
+RandomRotate90 = _layer(_dh.RandomRotate90)
+Transpose = _layer(_dh.Transpose)
+D4 = _layer(_dh.D4)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
@@ -305,4 +309,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
-          RandomShortestSize, CopyPaste)
+          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4)
