@@ -183,6 +183,8 @@ TRANSFORM_ARGS = {
     "RandomRotate90": dict(probability=0.8, seed=50),
     "Transpose": dict(probability=0.6, seed=51),
     "D4": dict(probability=0.9, seed=52),
+    "PixelDropout": dict(dropout_prob=0.2, per_channel=True, drop_value=[10.0, 20.0, 30.0], mask_drop_value=255.0,
+                         probability=0.9, seed=53),
     "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
                             absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
                             seed=44),

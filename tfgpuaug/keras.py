@@ -24,6 +24,7 @@ from tfgpuaug import shortest_size as _ss
 from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import dihedral as _dh
+from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -241,6 +242,7 @@ AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
 RandomRotate90 = _layer(_dh.RandomRotate90)
 Transpose = _layer(_dh.Transpose)
 D4 = _layer(_dh.D4)
+PixelDropout = _layer(_pd.PixelDropout)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
@@ -309,4 +311,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
-          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4)
+          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout)

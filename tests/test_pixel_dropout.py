@@ -1,0 +1,69 @@
+"""PixelDropout (issue 36; Albumentations' transform of that name): the dropped share of pixels
+matches dropout_prob (binomial bounds), dropped values are exactly drop_value (per channel, or
+uniform random levels), everything else is untouched, per_channel drops channels on their own,
+masks take mask_drop_value at the dropped pixels, and bad arguments are refused."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tfgpuaug as tga
+from tfgpuaug import targets as tg
+
+N, H, W = 8, 64, 64
+
+
+def images():
+    # no pixel is 0 or (10, 20, 30), so a dropped one is told apart
+    return np.random.default_rng(4).integers(40, 256, (N, H, W, 3), dtype=np.uint8)
+
+
+def test_dropped_share_and_values():
+    x = images()
+    out = tga.PixelDropout(dropout_prob=0.1, drop_value=[10, 20, 30], probability=1.0)(
+        tf.constant(x), seed=[1, 2]).numpy()
+    dropped = np.all(out == [10, 20, 30], axis=-1)
+    n = dropped.size
+    assert abs(dropped.mean() - 0.1) < 5 * np.sqrt(0.1 * 0.9 / n)
+    np.testing.assert_array_equal(out[~dropped], x[~dropped])  # the rest untouched
+    assert not np.any((out != x).any(-1) & ~dropped)           # whole pixels only
+
+
+def test_per_channel_and_random_values():
+    x = images()
+    out = tga.PixelDropout(dropout_prob=0.2, per_channel=True, drop_value=0, probability=1.0)(
+        tf.constant(x), seed=[3, 4]).numpy()
+    zero = out == 0
+    assert abs(zero.mean() - 0.2) < 5 * np.sqrt(0.2 * 0.8 / zero.size)
+    partial = zero.any(-1) & ~zero.all(-1)
+    assert abs(partial.mean() - (1 - 0.8**3 - 0.2**3)) < 0.02  # channels drop independently
+    rand = tga.PixelDropout(dropout_prob=0.5, drop_value=None, probability=1.0)(tf.constant(x), seed=[5, 6]).numpy()
+    changed = rand != x
+    low = rand[changed] < 40  # random levels land below the inputs' range too: uniform in 0..255
+    assert 0.1 < low.mean() < 0.2
+
+
+def test_probability_inference_and_masks():
+    x = images()
+    masks = np.ones((N, H, W, 1), np.uint8)
+    t = tga.PixelDropout(dropout_prob=0.3, drop_value=0, mask_drop_value=255, probability=0.5)
+    out, moved = t.apply(tf.constant(x), tg.Targets(masks=tf.constant(masks)), seed=tf.constant([7, 8]))
+    out, m = out.numpy(), moved.masks.numpy()[..., 0]
+    dropped = np.all(out == 0, axis=-1)
+    np.testing.assert_array_equal(m == 255, dropped)  # the same pixels
+    touched = dropped.any(axis=(1, 2))
+    assert 0 < touched.sum() < N  # probability 0.5 per sample
+    assert t.moves_targets and not tga.PixelDropout().moves_targets
+    np.testing.assert_array_equal(t(tf.constant(x), training=False).numpy(), x)
+
+
+def test_refusals():
+    with pytest.raises(ValueError, match="dropout_prob must be in"):
+        tga.PixelDropout(dropout_prob=1.5)
+    with pytest.raises(ValueError, match="drop_value must be a level"):
+        tga.PixelDropout(drop_value=300)
+    with pytest.raises(ValueError, match="drop_value has 2 levels for 3-channel images"):
+        tga.PixelDropout(drop_value=[1, 2])(tf.constant(images()), seed=[1, 1])
+    with pytest.raises(ValueError, match="takes uint8 images"):
+        tga.PixelDropout()(tf.zeros([1, 4, 4, 3]), seed=[1, 1])
+    with pytest.raises(ValueError, match="dense batch"):
+        tga.PixelDropout()(tf.constant([b"bytes"]), seed=[1, 1])

@@ -1,0 +1,108 @@
+"""Albumentations' PixelDropout: pixels (or single channels of pixels) replaced by a value,
+each independently with a small probability, per sample in the graph; the masks' pixels at the
+same places can take a value too."""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+import tensorflow as tf
+
+from tfgpuaug import geometry
+from tfgpuaug import targets as tg
+from tfgpuaug._types import Seed
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
+
+Value = Union[float, Sequence[float], None]
+
+
+def _values(name: str, value: Value) -> Optional[tuple]:
+    if value is None:
+        return None
+    values = tuple(float(v) for v in value) if isinstance(value, (list, tuple)) else (float(value),)
+    if not values or any(not 0.0 <= v <= 255.0 for v in values):
+        raise ValueError(f"{name} must be a level in [0, 255], one per channel, or None, got {value!r}")
+    return values
+
+
+class PixelDropout(Transform):
+    """Albumentations' PixelDropout: in a sample chosen with probability `probability`, each
+    pixel is replaced by `drop_value` with probability `dropout_prob` (each channel on its own
+    with `per_channel`). Where `mask_drop_value` is set, the masks take it at the dropped pixels
+    (the same pixels: Albumentations 2.0.8 draws the mask's pixels apart from the image's);
+    boxes and keypoints pass through. Inference leaves everything alone.
+
+    Args:
+      dropout_prob: probability that a pixel (or a channel of it) is dropped, in [0, 1].
+      per_channel: drop each channel of a pixel on its own.
+      drop_value: the level dropped pixels take: one number, one per channel, or None for a
+        uniform random level per dropped value.
+      mask_drop_value: the value masks take at the dropped pixels (one number, or one per mask
+        channel); None leaves masks alone.
+      probability: probability that a sample gets dropout at all.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    accepts_float = False
+
+    def __init__(self, dropout_prob: float = 0.01, per_channel: bool = False, drop_value: Value = 0.0,
+                 mask_drop_value: Value = None, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        for name, p in (("dropout_prob", dropout_prob), ("probability", probability)):
+            if not 0.0 <= p <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {p}")
+        self.dropout_prob, self.per_channel = float(dropout_prob), bool(per_channel)
+        self.drop_value = _values("drop_value", drop_value)
+        self.mask_drop_value = _values("mask_drop_value", mask_drop_value)
+        self.probability = float(probability)
+
+    @property
+    def moves_targets(self) -> bool:
+        """Only the masks change, and only with `mask_drop_value`."""
+        return self.mask_drop_value is not None
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+            raise ValueError("PixelDropout takes a dense batch [B, H, W, C]; decode and resize ragged or encoded "
+                             "images first")
+        images = tf.convert_to_tensor(images)
+        geometry._checks.static_rank("images", images, (4,))
+        if images.dtype != tf.uint8:
+            raise ValueError(f"PixelDropout takes uint8 images, got {images.dtype.name}")
+        channels = images.shape[-1]
+        if self.drop_value is not None and len(self.drop_value) > 1 and channels not in (None,
+                                                                                         len(self.drop_value)):
+            raise ValueError(f"drop_value has {len(self.drop_value)} levels for {channels}-channel images")
+        s_drop, s_value, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
+        shape = tf.shape(images)
+        per = shape if self.per_channel else tf.concat([shape[:3], [1]], 0)
+        applied = tf.random.stateless_uniform(shape[:1], s_apply) < self.probability
+        drop = (tf.random.stateless_uniform(per, s_drop) < self.dropout_prob) & applied[:, None, None, None]
+        if self.drop_value is None:
+            value = tf.random.stateless_uniform(shape, s_value, 0, 256, tf.int32)
+        else:
+            value = tf.round(tf.constant(self.drop_value, tf.float32))
+        out = tf.where(drop, tf.cast(value, tf.uint8), images)
+        if targets is None or self.mask_drop_value is None or targets.masks is None:
+            return out, targets
+        masks = targets.masks
+        if geometry._is_encoded(masks) or isinstance(masks, tf.RaggedTensor):
+            raise ValueError("PixelDropout's mask_drop_value needs dense masks [B, H, W, K]")
+        dropped = tf.reduce_any(drop, axis=-1, keepdims=True)
+        fill = tf.cast(tf.round(tf.constant(self.mask_drop_value, tf.float32)), masks.dtype)
+        return out, targets.replace(masks=tf.where(dropped, fill, masks))
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return dict(dropout_prob=self.dropout_prob, per_channel=self.per_channel,
+                    drop_value=None if self.drop_value is None else list(self.drop_value),
+                    mask_drop_value=None if self.mask_drop_value is None else list(self.mask_drop_value),
+                    probability=self.probability, seed=self.seed)
