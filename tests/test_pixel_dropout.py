@@ -67,3 +67,31 @@ def test_refusals():
         tga.PixelDropout()(tf.zeros([1, 4, 4, 3]), seed=[1, 1])
     with pytest.raises(ValueError, match="dense batch"):
         tga.PixelDropout()(tf.constant([b"bytes"]), seed=[1, 1])
+
+
+def test_channel_dropout_counts_choices_and_fill():
+    """k channels of 4 set to fill, k uniform in (1, 2); which channels, uniform; the rest kept."""
+    x = np.random.default_rng(9).integers(10, 256, (400, 4, 4, 4), dtype=np.uint8)
+    out = tga.ChannelDropout((1, 2), fill=3, probability=1.0)(tf.constant(x), seed=[2, 3]).numpy()
+    filled = np.all(out == 3, axis=(1, 2))            # [400, 4] channel filled
+    kept = np.all(out == x, axis=(1, 2))
+    assert np.all(filled ^ kept)                        # each channel either filled or untouched
+    counts = filled.sum(1)
+    assert set(counts) == {1, 2} and abs(np.mean(counts == 2) - 0.5) < 5 * np.sqrt(0.25 / 400)
+    share = filled.mean(0)                              # each channel dropped 1.5 / 4 of the time
+    assert np.all(np.abs(share - 0.375) < 5 * np.sqrt(0.375 * 0.625 / 400)), share
+    half = tga.ChannelDropout(probability=0.5)(tf.constant(x), seed=[4, 5]).numpy()
+    touched = np.any(half != x, axis=(1, 2, 3))
+    assert abs(touched.mean() - 0.5) < 5 * np.sqrt(0.25 / 400)
+    np.testing.assert_array_equal(tga.ChannelDropout()(tf.constant(x), training=False).numpy(), x)
+
+
+def test_channel_dropout_refusals():
+    with pytest.raises(ValueError, match="at least one must stay"):
+        tga.ChannelDropout((1, 3))(tf.zeros([1, 2, 2, 3], tf.uint8), seed=[1, 1])
+    with pytest.raises(ValueError, match="1 <= min <= max"):
+        tga.ChannelDropout((0, 1))
+    with pytest.raises(ValueError, match="fill must be a level"):
+        tga.ChannelDropout(fill=-1)
+    with pytest.raises(ValueError, match="takes uint8 images"):
+        tga.ChannelDropout()(tf.zeros([1, 2, 2, 3]), seed=[1, 1])

@@ -243,6 +243,7 @@ RandomRotate90 = _layer(_dh.RandomRotate90)
 Transpose = _layer(_dh.Transpose)
 D4 = _layer(_dh.D4)
 PixelDropout = _layer(_pd.PixelDropout)
+ChannelDropout = _layer(_pd.ChannelDropout)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
@@ -311,4 +312,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
-          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout)
+          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout)

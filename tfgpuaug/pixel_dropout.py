@@ -106,3 +106,68 @@ class PixelDropout(Transform):
                     drop_value=None if self.drop_value is None else list(self.drop_value),
                     mask_drop_value=None if self.mask_drop_value is None else list(self.mask_drop_value),
                     probability=self.probability, seed=self.seed)
+
+
+class ChannelDropout(Transform):
+    """Albumentations' ChannelDropout: in a sample chosen with probability `probability`, k of
+    its channels (k uniform in `channel_drop_range`, the channels drawn uniformly without
+    replacement) take the level `fill`. Annotations pass through; inference leaves images alone.
+
+    Args:
+      channel_drop_range: (min, max) channels dropped, 1 <= min <= max, max below the images'
+        channel count (checked when the count is known at graph construction).
+      fill: the level dropped channels take, in [0, 255].
+      probability: probability that a sample loses channels.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, channel_drop_range: Sequence[int] = (1, 1), fill: float = 0.0, probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        lo, hi = (int(v) for v in channel_drop_range)
+        if not 1 <= lo <= hi:
+            raise ValueError(f"channel_drop_range must be (min, max) with 1 <= min <= max, got {channel_drop_range}")
+        if not 0.0 <= fill <= 255.0:
+            raise ValueError(f"fill must be a level in [0, 255], got {fill}")
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"probability must be in [0, 1], got {probability}")
+        self.channel_drop_range, self.fill, self.probability = (lo, hi), float(fill), float(probability)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+            raise ValueError("ChannelDropout takes a dense batch [B, H, W, C]; decode and resize ragged or "
+                             "encoded images first")
+        images = tf.convert_to_tensor(images)
+        geometry._checks.static_rank("images", images, (4,))
+        if images.dtype != tf.uint8:
+            raise ValueError(f"ChannelDropout takes uint8 images, got {images.dtype.name}")
+        channels = images.shape[-1]
+        if channels is not None and self.channel_drop_range[1] >= channels:
+            raise ValueError(f"ChannelDropout would drop up to {self.channel_drop_range[1]} of {channels} channels: "
+                             "at least one must stay (channel_drop_range's max below the channel count)")
+        s_count, s_pick, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
+        n, c = tf.shape(images)[0], tf.shape(images)[3]
+        lo, hi = self.channel_drop_range
+        count = tf.random.stateless_uniform([n], s_count, lo, hi + 1, tf.int32)
+        # channels in a uniform random order per sample: the first `count` of it are dropped
+        rank = tf.argsort(tf.argsort(tf.random.stateless_uniform(tf.stack([n, c]), s_pick), axis=1), axis=1)
+        applied = tf.random.stateless_uniform([n], s_apply) < self.probability
+        drop = (rank < count[:, None]) & applied[:, None]
+        fill = tf.constant(round(self.fill), tf.uint8)
+        return tf.where(drop[:, None, None, :], fill, images), targets
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return dict(channel_drop_range=self.channel_drop_range, fill=self.fill, probability=self.probability,
+                    seed=self.seed)
