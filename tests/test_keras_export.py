@@ -186,6 +186,7 @@ TRANSFORM_ARGS = {
     "PixelDropout": dict(dropout_prob=0.2, per_channel=True, drop_value=[10.0, 20.0, 30.0], mask_drop_value=255.0,
                          probability=0.9, seed=53),
     "ChannelDropout": dict(channel_drop_range=(1, 2), fill=7.0, probability=0.9, seed=54),
+    "ToSepia": dict(probability=0.7, seed=55),
     "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
                             absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
                             seed=44),

@@ -25,6 +25,7 @@ from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import dihedral as _dh
 from tfgpuaug import pixel_dropout as _pd
+from tfgpuaug import sepia as _sp
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -244,6 +245,7 @@ Transpose = _layer(_dh.Transpose)
 D4 = _layer(_dh.D4)
 PixelDropout = _layer(_pd.PixelDropout)
 ChannelDropout = _layer(_pd.ChannelDropout)
+ToSepia = _layer(_sp.ToSepia)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
@@ -312,4 +314,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
-          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout)
+          RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
+          ToSepia)
