@@ -114,7 +114,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
      tga.RandomShortestSize((16, 20)), tga.RandomRotate90(), tga.Transpose(), tga.D4(), tga.PixelDropout(),
-     tga.ChannelDropout(), tga.ToSepia(),
+     tga.ChannelDropout(), tga.ToSepia(), tga.SaltAndPepper(),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.ElasticTransform(probability=1.0), tga.GridDistortion(probability=1.0),
      tga.OpticalDistortion(probability=1.0), tga.PiecewiseAffine(nb_rows=(3, 4), probability=1.0),

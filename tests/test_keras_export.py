@@ -187,6 +187,7 @@ TRANSFORM_ARGS = {
                          probability=0.9, seed=53),
     "ChannelDropout": dict(channel_drop_range=(1, 2), fill=7.0, probability=0.9, seed=54),
     "ToSepia": dict(probability=0.7, seed=55),
+    "SaltAndPepper": dict(amount=(0.05, 0.1), salt_vs_pepper=(0.2, 0.3), probability=0.9, seed=56),
     "PiecewiseAffine": dict(scale=(0.02, 0.06), nb_rows=(2, 3), nb_cols=4, interpolation="nearest",
                             absolute_scale=False, border_mode="reflect", fill=2.0, fill_mask=4.0, probability=0.9,
                             seed=44),

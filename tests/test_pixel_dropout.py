@@ -95,3 +95,21 @@ def test_channel_dropout_refusals():
         tga.ChannelDropout(fill=-1)
     with pytest.raises(ValueError, match="takes uint8 images"):
         tga.ChannelDropout()(tf.zeros([1, 2, 2, 3]), seed=[1, 1])
+
+
+def test_salt_and_pepper_shares_and_values():
+    """Fixed amount 0.1 and salt share 0.3: about 10% of pixels noisy (binomial bounds), 30% of
+    those salt (255 in every channel), the rest pepper (0); everything else untouched."""
+    x = np.random.default_rng(6).integers(1, 255, (N, H, W, 3), dtype=np.uint8)  # no 0 or 255 inside
+    out = tga.SaltAndPepper((0.1, 0.1), (0.3, 0.3), probability=1.0)(tf.constant(x), seed=[1, 9]).numpy()
+    salt, pepper = np.all(out == 255, -1), np.all(out == 0, -1)
+    noisy = salt | pepper
+    assert abs(noisy.mean() - 0.1) < 5 * np.sqrt(0.1 * 0.9 / noisy.size)
+    assert abs(salt.sum() / noisy.sum() - 0.3) < 5 * np.sqrt(0.3 * 0.7 / noisy.sum())
+    np.testing.assert_array_equal(out[~noisy], x[~noisy])
+    per_sample = tga.SaltAndPepper((0.0, 0.2), probability=1.0)(tf.constant(x), seed=[2, 9]).numpy()
+    shares = np.mean(np.all(per_sample == 255, -1) | np.all(per_sample == 0, -1), axis=(1, 2))
+    assert shares.std() > 0.02  # the amount is drawn per sample
+    np.testing.assert_array_equal(tga.SaltAndPepper()(tf.constant(x), training=False).numpy(), x)
+    with pytest.raises(ValueError, match="amount must be"):
+        tga.SaltAndPepper(amount=(0.2, 0.1))

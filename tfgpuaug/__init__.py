@@ -18,7 +18,7 @@ from tfgpuaug.transforms import (  # noqa: E402
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug.targeted_crops import AtLeastOneBBoxRandomCrop, CropNonEmptyMaskIfExists  # noqa: E402
 from tfgpuaug.dihedral import D4, RandomRotate90, Transpose  # noqa: E402
-from tfgpuaug.pixel_dropout import ChannelDropout, PixelDropout  # noqa: E402
+from tfgpuaug.pixel_dropout import ChannelDropout, PixelDropout, SaltAndPepper  # noqa: E402
 from tfgpuaug.sepia import ToSepia  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
@@ -43,7 +43,7 @@ __all__ = [
     "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
-    "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia",
+    "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

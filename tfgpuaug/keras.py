@@ -246,6 +246,7 @@ D4 = _layer(_dh.D4)
 PixelDropout = _layer(_pd.PixelDropout)
 ChannelDropout = _layer(_pd.ChannelDropout)
 ToSepia = _layer(_sp.ToSepia)
+SaltAndPepper = _layer(_pd.SaltAndPepper)
 DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
@@ -315,4 +316,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
-          ToSepia)
+          ToSepia, SaltAndPepper)

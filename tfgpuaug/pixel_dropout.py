@@ -1,6 +1,6 @@
-"""Albumentations' PixelDropout: pixels (or single channels of pixels) replaced by a value,
-each independently with a small probability, per sample in the graph; the masks' pixels at the
-same places can take a value too."""
+"""Pixels replaced by a value, per sample in the graph: Albumentations' PixelDropout (pixels or
+single channels, each with a small probability; the masks' pixels at the same places can take a
+value too), ChannelDropout (whole channels) and SaltAndPepper (pixels to 255 or 0)."""
 from __future__ import annotations
 
 from typing import Optional, Sequence, Union
@@ -170,4 +170,69 @@ class ChannelDropout(Transform):
 
     def get_config(self) -> dict:
         return dict(channel_drop_range=self.channel_drop_range, fill=self.fill, probability=self.probability,
+                    seed=self.seed)
+
+
+class SaltAndPepper(Transform):
+    """Albumentations' SaltAndPepper: in a sample chosen with probability `probability`, with
+    `amount` and `salt_ratio` drawn uniformly from their ranges per sample, each pixel becomes
+    noise with probability `amount`, and a noisy pixel is salt (255 in every channel) with
+    probability `salt_ratio`, else pepper (0). Albumentations picks exactly int(H W amount)
+    pixels; here the count is binomial around it (one uniform a pixel instead of a sort).
+    Annotations pass through; inference leaves images alone.
+
+    Args:
+      amount: (min, max) share of the pixels that become noise, within [0, 1].
+      salt_vs_pepper: (min, max) share of the noisy pixels that are salt, within [0, 1].
+      probability: probability that a sample gets noise.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, amount: Sequence[float] = (0.01, 0.06), salt_vs_pepper: Sequence[float] = (0.4, 0.6),
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        for name, r in (("amount", amount), ("salt_vs_pepper", salt_vs_pepper)):
+            if len(tuple(r)) != 2 or not 0.0 <= r[0] <= r[1] <= 1.0:
+                raise ValueError(f"{name} must be (min, max) with 0 <= min <= max <= 1, got {r}")
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"probability must be in [0, 1], got {probability}")
+        self.amount = tuple(float(v) for v in amount)
+        self.salt_vs_pepper = tuple(float(v) for v in salt_vs_pepper)
+        self.probability = float(probability)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+            raise ValueError("SaltAndPepper takes a dense batch [B, H, W, C]; decode and resize ragged or "
+                             "encoded images first")
+        images = tf.convert_to_tensor(images)
+        geometry._checks.static_rank("images", images, (4,))
+        if images.dtype != tf.uint8:
+            raise ValueError(f"SaltAndPepper takes uint8 images, got {images.dtype.name}")
+        seeds = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 5))
+        shape = tf.shape(images)
+        n = shape[:1]
+        amount = tf.random.stateless_uniform(n, seeds[0], *self.amount)
+        salt_ratio = tf.random.stateless_uniform(n, seeds[1], *self.salt_vs_pepper)
+        applied = tf.random.stateless_uniform(n, seeds[2]) < self.probability
+        pixels = tf.concat([shape[:3], [1]], 0)
+        noisy = (tf.random.stateless_uniform(pixels, seeds[3]) < amount[:, None, None, None]) & \
+            applied[:, None, None, None]
+        salt = tf.random.stateless_uniform(pixels, seeds[4]) < salt_ratio[:, None, None, None]
+        value = tf.where(salt, tf.constant(255, tf.uint8), tf.constant(0, tf.uint8))
+        return tf.where(noisy, value, images), targets
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return tuple(input_shape)
+
+    def get_config(self) -> dict:
+        return dict(amount=self.amount, salt_vs_pepper=self.salt_vs_pepper, probability=self.probability,
                     seed=self.seed)
