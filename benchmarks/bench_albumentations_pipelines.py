@@ -67,6 +67,14 @@ def stages(A):
         "iso_noise": (lambda x, s: AUG.random_iso_noise(x, (0.01, 0.05), (0.1, 0.5), 1.0, s), A.ISONoise(p=1.0),
                       None),
         "clahe": (lambda x, s: AUG.random_clahe(x, 4.0, (8, 8), 1.0, s), A.CLAHE(p=1.0), None),
+        # TF-op transforms (not stages of the fused kernel)
+        "to_sepia": (lambda x, s: tga.ToSepia(probability=1.0)(x, seed=s), A.ToSepia(p=1.0), None),
+        "pixel_dropout": (lambda x, s: tga.PixelDropout(probability=1.0)(x, seed=s), A.PixelDropout(p=1.0), None),
+        "channel_dropout": (lambda x, s: tga.ChannelDropout(probability=1.0)(x, seed=s), A.ChannelDropout(p=1.0),
+                            None),
+        "salt_and_pepper": (lambda x, s: tga.SaltAndPepper(probability=1.0)(x, seed=s), A.SaltAndPepper(p=1.0),
+                            None),
+        "d4": (lambda x, s: tga.D4(probability=1.0)(x, seed=s), A.D4(p=1.0), None),
         # spatial: a map per sample and one remap (images only here)
         "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),
