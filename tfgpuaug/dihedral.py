@@ -4,14 +4,14 @@ flips, so one transpose selected per sample and one flip pass move the whole bat
 transpose and `tfgpuaug.flip`, both with GPU kernels). Boxes, masks and keypoints follow."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Tuple
 
 import tensorflow as tf
 
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
+from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
 
 # (transpose, horizontal flip, vertical flip), applied in that order. np.rot90(x, k) rotates
 # counter-clockwise: k = 1 is x.T flipped vertically, k = 3 x.T flipped horizontally.
@@ -19,20 +19,11 @@ IDENTITY, ROT90, ROT180, ROT270 = (0, 0, 0), (1, 0, 1), (0, 1, 1), (1, 1, 0)
 TRANSPOSE, HFLIP, VFLIP, TRANSVERSE = (1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)
 
 
-class _Dihedral(Transform):
+class _Dihedral(_PerSample):
     """Per sample, with probability `probability`, one of `_elements` drawn uniformly."""
 
     accepts_float = True
     _elements: Tuple[Tuple[int, int, int], ...] = ()
-
-    def __init__(self, probability: float, seed: Optional[int]):
-        super().__init__(seed)
-        if not 0.0 <= probability <= 1.0:
-            raise ValueError(f"probability must be in [0, 1], got {probability}")
-        self.probability = float(probability)
-
-    def __call__(self, images, seed=None, training: bool = True):
-        return self.apply(images, None, seed, training)[0]
 
     def _check_square(self, images: tf.Tensor) -> tf.Tensor:
         name = type(self).__name__
@@ -79,9 +70,6 @@ class _Dihedral(Transform):
         transpose = tf.stack([tf.stack([1 - t, t, zero], -1), tf.stack([t, 1 - t, zero], -1)], axis=1)
         m = tg.compose(tg.flip_matrices(flags[:, 1], flags[:, 2], hw, n), transpose)
         return out, targets.affine(m, hw)
-
-    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
-        return tuple(input_shape)
 
     def get_config(self) -> dict:
         return dict(probability=self.probability, seed=self.seed)

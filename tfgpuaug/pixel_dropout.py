@@ -10,7 +10,7 @@ import tensorflow as tf
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
+from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
 
 Value = Union[float, Sequence[float], None]
 
@@ -24,7 +24,7 @@ def _values(name: str, value: Value) -> Optional[tuple]:
     return values
 
 
-class PixelDropout(Transform):
+class PixelDropout(_PerSample):
     """Albumentations' PixelDropout: in a sample chosen with probability `probability`, each
     pixel is replaced by `drop_value` with probability `dropout_prob` (each channel on its own
     with `per_channel`). Where `mask_drop_value` is set, the masks take it at the dropped pixels
@@ -47,34 +47,23 @@ class PixelDropout(Transform):
 
     def __init__(self, dropout_prob: float = 0.01, per_channel: bool = False, drop_value: Value = 0.0,
                  mask_drop_value: Value = None, probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
-        for name, p in (("dropout_prob", dropout_prob), ("probability", probability)):
-            if not 0.0 <= p <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {p}")
+        if not 0.0 <= dropout_prob <= 1.0:
+            raise ValueError(f"dropout_prob must be in [0, 1], got {dropout_prob}")
+        super().__init__(probability, seed)
         self.dropout_prob, self.per_channel = float(dropout_prob), bool(per_channel)
         self.drop_value = _values("drop_value", drop_value)
         self.mask_drop_value = _values("mask_drop_value", mask_drop_value)
-        self.probability = float(probability)
 
     @property
     def moves_targets(self) -> bool:
         """Only the masks change, and only with `mask_drop_value`."""
         return self.mask_drop_value is not None
 
-    def __call__(self, images, seed=None, training: bool = True):
-        return self.apply(images, None, seed, training)[0]
-
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError("PixelDropout takes a dense batch [B, H, W, C]; decode and resize ragged or encoded "
-                             "images first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
-        if images.dtype != tf.uint8:
-            raise ValueError(f"PixelDropout takes uint8 images, got {images.dtype.name}")
+        images = self._dense_uint8(images)
         channels = images.shape[-1]
         if self.drop_value is not None and len(self.drop_value) > 1 and channels not in (None,
                                                                                          len(self.drop_value)):
@@ -98,9 +87,6 @@ class PixelDropout(Transform):
         fill = tf.cast(tf.round(tf.constant(self.mask_drop_value, tf.float32)), masks.dtype)
         return out, targets.replace(masks=tf.where(dropped, fill, masks))
 
-    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
-        return tuple(input_shape)
-
     def get_config(self) -> dict:
         return dict(dropout_prob=self.dropout_prob, per_channel=self.per_channel,
                     drop_value=None if self.drop_value is None else list(self.drop_value),
@@ -108,7 +94,7 @@ class PixelDropout(Transform):
                     probability=self.probability, seed=self.seed)
 
 
-class ChannelDropout(Transform):
+class ChannelDropout(_PerSample):
     """Albumentations' ChannelDropout: in a sample chosen with probability `probability`, k of
     its channels (k uniform in `channel_drop_range`, the channels drawn uniformly without
     replacement) take the level `fill`. Annotations pass through; inference leaves images alone.
@@ -126,30 +112,19 @@ class ChannelDropout(Transform):
 
     def __init__(self, channel_drop_range: Sequence[int] = (1, 1), fill: float = 0.0, probability: float = 0.5,
                  seed: Optional[int] = None):
-        super().__init__(seed)
+        super().__init__(probability, seed)
         lo, hi = (int(v) for v in channel_drop_range)
         if not 1 <= lo <= hi:
             raise ValueError(f"channel_drop_range must be (min, max) with 1 <= min <= max, got {channel_drop_range}")
         if not 0.0 <= fill <= 255.0:
             raise ValueError(f"fill must be a level in [0, 255], got {fill}")
-        if not 0.0 <= probability <= 1.0:
-            raise ValueError(f"probability must be in [0, 1], got {probability}")
-        self.channel_drop_range, self.fill, self.probability = (lo, hi), float(fill), float(probability)
-
-    def __call__(self, images, seed=None, training: bool = True):
-        return self.apply(images, None, seed, training)[0]
+        self.channel_drop_range, self.fill = (lo, hi), float(fill)
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError("ChannelDropout takes a dense batch [B, H, W, C]; decode and resize ragged or "
-                             "encoded images first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
-        if images.dtype != tf.uint8:
-            raise ValueError(f"ChannelDropout takes uint8 images, got {images.dtype.name}")
+        images = self._dense_uint8(images)
         channels = images.shape[-1]
         if channels is not None and self.channel_drop_range[1] >= channels:
             raise ValueError(f"ChannelDropout would drop up to {self.channel_drop_range[1]} of {channels} channels: "
@@ -165,15 +140,12 @@ class ChannelDropout(Transform):
         fill = tf.constant(round(self.fill), tf.uint8)
         return tf.where(drop[:, None, None, :], fill, images), targets
 
-    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
-        return tuple(input_shape)
-
     def get_config(self) -> dict:
         return dict(channel_drop_range=self.channel_drop_range, fill=self.fill, probability=self.probability,
                     seed=self.seed)
 
 
-class SaltAndPepper(Transform):
+class SaltAndPepper(_PerSample):
     """Albumentations' SaltAndPepper: in a sample chosen with probability `probability`, with
     `amount` and `salt_ratio` drawn uniformly from their ranges per sample, each pixel becomes
     noise with probability `amount`, and a noisy pixel is salt (255 in every channel) with
@@ -193,30 +165,18 @@ class SaltAndPepper(Transform):
 
     def __init__(self, amount: Sequence[float] = (0.01, 0.06), salt_vs_pepper: Sequence[float] = (0.4, 0.6),
                  probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
+        super().__init__(probability, seed)
         for name, r in (("amount", amount), ("salt_vs_pepper", salt_vs_pepper)):
             if len(tuple(r)) != 2 or not 0.0 <= r[0] <= r[1] <= 1.0:
                 raise ValueError(f"{name} must be (min, max) with 0 <= min <= max <= 1, got {r}")
-        if not 0.0 <= probability <= 1.0:
-            raise ValueError(f"probability must be in [0, 1], got {probability}")
         self.amount = tuple(float(v) for v in amount)
         self.salt_vs_pepper = tuple(float(v) for v in salt_vs_pepper)
-        self.probability = float(probability)
-
-    def __call__(self, images, seed=None, training: bool = True):
-        return self.apply(images, None, seed, training)[0]
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError("SaltAndPepper takes a dense batch [B, H, W, C]; decode and resize ragged or "
-                             "encoded images first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
-        if images.dtype != tf.uint8:
-            raise ValueError(f"SaltAndPepper takes uint8 images, got {images.dtype.name}")
+        images = self._dense_uint8(images)
         seeds = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 5))
         shape = tf.shape(images)
         n = shape[:1]
@@ -229,9 +189,6 @@ class SaltAndPepper(Transform):
         salt = tf.random.stateless_uniform(pixels, seeds[4]) < salt_ratio[:, None, None, None]
         value = tf.where(salt, tf.constant(255, tf.uint8), tf.constant(0, tf.uint8))
         return tf.where(noisy, value, images), targets
-
-    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
-        return tuple(input_shape)
 
     def get_config(self) -> dict:
         return dict(amount=self.amount, salt_vs_pepper=self.salt_vs_pepper, probability=self.probability,

@@ -1,20 +1,19 @@
 """Albumentations' ToSepia: the classic sepia matrix applied to RGB, per sample."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional
 
 import tensorflow as tf
 
-from tfgpuaug import geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
+from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
 
 # Rows: output red, green, blue as weights of input red, green, blue (Albumentations 2.0.8).
 SEPIA = ((0.393, 0.769, 0.189), (0.349, 0.686, 0.168), (0.272, 0.534, 0.131))
 
 
-class ToSepia(Transform):
+class ToSepia(_PerSample):
     """Albumentations' ToSepia: in a sample chosen with probability `probability`, each RGB
     pixel becomes the sepia matrix times it, rounded half to even and saturated to [0, 255]
     (OpenCV's `cv2.transform`, which Albumentations calls); alpha and other channels past the
@@ -30,25 +29,13 @@ class ToSepia(Transform):
     moves_targets = False
 
     def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
-        if not 0.0 <= probability <= 1.0:
-            raise ValueError(f"probability must be in [0, 1], got {probability}")
-        self.probability = float(probability)
-
-    def __call__(self, images, seed=None, training: bool = True):
-        return self.apply(images, None, seed, training)[0]
+        super().__init__(probability, seed)
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError("ToSepia takes a dense batch [B, H, W, C]; decode and resize ragged or encoded "
-                             "images first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
-        if images.dtype != tf.uint8:
-            raise ValueError(f"ToSepia takes uint8 images, got {images.dtype.name}")
+        images = self._dense_uint8(images)
         channels = images.shape[-1]
         if channels is None:
             raise ValueError("ToSepia needs the images' channel count at graph construction")
@@ -62,9 +49,6 @@ class ToSepia(Transform):
         sepia = tf.concat([sepia, images[..., 3:]], axis=-1)
         applied = tf.random.stateless_uniform(tf.shape(images)[:1], self._next_seed(seed)) < self.probability
         return tf.where(applied[:, None, None, None], sepia, images), targets
-
-    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
-        return tuple(input_shape)
 
     def get_config(self) -> dict:
         return dict(probability=self.probability, seed=self.seed)

@@ -82,6 +82,31 @@ class Transform:
         return f"{type(self).__name__}({args})"
 
 
+class _PerSample(Transform):
+    """A transform applied to each sample with probability `probability`, through `apply`."""
+
+    def __init__(self, probability: float, seed: Optional[int]):
+        super().__init__(seed)
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"probability must be in [0, 1], got {probability}")
+        self.probability = float(probability)
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def _dense_uint8(self, images) -> tf.Tensor:
+        """`images` as a dense uint8 `[B, H, W, C]` tensor, or a ValueError naming the transform."""
+        name = type(self).__name__
+        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+            raise ValueError(f"{name} takes a dense batch [B, H, W, C]; decode and resize ragged or encoded "
+                             "images first")
+        images = tf.convert_to_tensor(images)
+        geometry._checks.static_rank("images", images, (4,))
+        if images.dtype != tf.uint8:
+            raise ValueError(f"{name} takes uint8 images, got {images.dtype.name}")
+        return images
+
+
 def _channels(input_shape, default: int = 3) -> Optional[int]:
     """Channels of an image batch shape; `default` for encoded bytes (decoded to RGB)."""
     return input_shape[-1] if len(input_shape) == 4 else default
