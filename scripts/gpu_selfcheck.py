@@ -276,6 +276,19 @@ def run(k, report: Report, quick: bool = False) -> None:
         report.compare(f"augment tone_curve channel {channel - 1} of 4",
                        k.augment_batch(imgs, tone, lows, aux, 128.0, True),
                        k.augment_batch_gpu(imgs, tone, lows, aux, 128.0, True), 0)
+    # the stages that replace bytes with their own aux numbers (the loops here draw aux in [0, 1),
+    # levels 0 or 1): random levels (aux[1] < 0), a fixed level, channel bits with a level, salt
+    # shares; ids of cc/kernels/augment/augment.h (sepia 34 .. salt_and_pepper 38)
+    for op, param, second in ((36, 0.3, -1.0), (37, 0.4, -1.0), (36, 0.2, 200.0), (35, 6.0, 77.0),
+                              (38, 0.3, 0.6), (34, 0.0, 0.0)):
+        aux = np.stack([rng.random(b, dtype=np.float32), np.full(b, second, np.float32)], -1)[:, None, :]
+        params = np.full((b, 1), param, np.float32)
+        ops = np.full((b, 1), op, np.int32)
+        for c in (1, 3, 4):
+            imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+            report.compare(f"augment op {op} param={param} aux[1]={second} channels={c}",
+                           k.augment_batch(imgs, ops, params, aux, 128.0, True),
+                           k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
     # the launcher's pass gating (it reads the host op ids): stage 0 needs no statistics, stage 1
     # the luma sum (contrast, 9) or a histogram (equalize, 2) for some samples only, stage 2
     # clahe (33) for some samples only. A gate taken over the wrong stage or samples

@@ -441,6 +441,48 @@ def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
         np.testing.assert_array_equal(out, expected, err_msg=str(where))
 
 
+# The stages that replace bytes (issue 36), ids of cc/kernels/augment/augment.h: sepia 34,
+# channel_dropout 35 (bits of the parameter; level aux[1]), pixel_dropout 36 and its per-channel
+# form 37 (probability; stream aux[0], level aux[1], negative: random), salt_and_pepper 38
+# (probability; stream aux[0], salt share aux[1]).
+REPLACING_STAGES = [(34, 0.0, [0.3, 0.7]), (35, 5.0, [0.0, 40.0]), (35, 3.0, [0.5, 255.0]), (36, 0.05, [0.3, 0.0]),
+                    (36, 0.3, [0.6, -1.0]), (36, 1.0, [0.1, 200.0]), (37, 0.2, [0.3, 17.0]),
+                    (37, 0.5, [0.9, -1.0]), (38, 0.1, [0.2, 0.5]), (38, 0.6, [0.7, 1.0])]
+
+
+def replacing_stage_images(channels):
+    noise = np.random.default_rng(channels).integers(0, 256, (301, 299, channels), dtype=np.uint8)
+    return [fixtures.photo(61, 47, channels=channels, seed=5), fixtures.photo(3, 2, channels=channels), noise]
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_replacing_stages_bit_identical_to_per_pixel_function(channels):
+    """The CPU loops (chunked decisions, AVX2 where the CPU has it; the sepia vector loop) give
+    the bytes of the per-pixel functions the GPU runs, on images whose pixel count is not a
+    multiple of the chunk or of eight; each stage changes the larger images."""
+    for img in replacing_stage_images(channels):
+        for op, p, aux in REPLACING_STAGES:
+            fast = kernels.augment_stage(img, op, p, aux=aux)
+            general = kernels.augment_stage(img, op, p, aux=aux, general=True)
+            np.testing.assert_array_equal(fast, general, err_msg=f"op {op} {p} {aux} {img.shape}")
+            if img.size > 100 and not (op == 34 and channels == 1):
+                assert (fast != img).any(), (op, p, aux, img.shape)
+
+
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the vector loops need AVX2")
+def test_replacing_stages_baseline_loops_equal_avx2(tmp_path):
+    """The same stages with AVX2 disabled (scalar decisions, the scalar sepia loop) against the
+    AVX2 loops, bit for bit."""
+    images = [img for c in (1, 3, 4) for img in replacing_stage_images(c)]
+    calls = f"k.augment_stage(img, op, p, aux) for img in images for op, p, aux in {REPLACING_STAGES!r}"
+    baseline = _without_avx2(tmp_path, images, calls)
+    outputs = [kernels.augment_stage(img, op, p, aux) for img in images for op, p, aux in REPLACING_STAGES]
+    assert len(outputs) == len(baseline)
+    for i, (out, expected) in enumerate(zip(outputs, baseline)):
+        where = (images[i // len(REPLACING_STAGES)].shape, REPLACING_STAGES[i % len(REPLACING_STAGES)])
+        np.testing.assert_array_equal(out, expected, err_msg=str(where))
+
+
 @requires_gpu
 @pytest.mark.parametrize("method", ["nearest", "bilinear", "bicubic", "area"])
 @pytest.mark.parametrize("antialias", [False, True])

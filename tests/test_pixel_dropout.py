@@ -113,3 +113,77 @@ def test_salt_and_pepper_shares_and_values():
     np.testing.assert_array_equal(tga.SaltAndPepper()(tf.constant(x), training=False).numpy(), x)
     with pytest.raises(ValueError, match="amount must be"):
         tga.SaltAndPepper(amount=(0.2, 0.1))
+
+
+def test_channel_dropout_guard_when_the_channel_count_is_dynamic():
+    """With C unknown at graph construction, dropping up to C channels fails when the batch runs,
+    in a reshape whose name says why (an Assert would put strings into the device stage)."""
+    t = tga.ChannelDropout((1, 3), probability=1.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None, None], tf.uint8)])
+    def run(x):
+        return t(x, seed=[1, 2])
+
+    x = np.random.default_rng(3).integers(10, 256, (2, 8, 8, 4), dtype=np.uint8)
+    out = run(tf.constant(x)).numpy()
+    assert np.all(np.any(np.all(out == 0, axis=(1, 2)), axis=1))  # each sample lost a channel
+    with pytest.raises(tf.errors.InvalidArgumentError, match="ChannelDropout_needs_more_channels"):
+        run(tf.constant(x[..., :3])).numpy()
+
+
+@pytest.mark.parametrize("per_channel,drop_value", [(True, 0), (False, None), (True, [5, 6, 7])])
+def test_masks_follow_every_dropped_byte(per_channel, drop_value):
+    """mask_drop_value marks a pixel where any of its bytes was dropped: with per-channel drops,
+    random levels (a dropped byte may draw its own value: checked only one way) and per-channel
+    levels (the kernel finds the places, a select writes the levels)."""
+    x = images()
+    t = tga.PixelDropout(dropout_prob=0.2, per_channel=per_channel, drop_value=drop_value, mask_drop_value=9,
+                         probability=1.0)
+    out, moved = t.apply(tf.constant(x), tg.Targets(masks=tf.constant(np.ones((N, H, W, 2), np.uint8))),
+                         seed=tf.constant([4, 4]))
+    out, m = out.numpy(), moved.masks.numpy()
+    marked = m[..., 0] == 9
+    np.testing.assert_array_equal(m[..., 0], m[..., 1])
+    assert set(np.unique(m)) == {1, 9}
+    changed = np.any(out != x, -1)
+    assert not np.any(changed & ~marked)  # every changed pixel is marked
+    share = 1 - 0.8**3 if per_channel else 0.2
+    assert abs(marked.mean() - share) < 5 * np.sqrt(share * (1 - share) / marked.size)
+    if drop_value is not None:  # levels outside the inputs' range: changed is exactly marked
+        np.testing.assert_array_equal(changed, marked)
+    if isinstance(drop_value, list):
+        dropped = out != x
+        np.testing.assert_array_equal(out[dropped], np.broadcast_to([5, 6, 7], out.shape)[dropped])
+
+
+def test_function_forms_match_the_transforms():
+    """tfgpuaug.augment's functions are the transforms' stages: same seed, same bytes."""
+    x = tf.constant(images())
+    np.testing.assert_array_equal(
+        tga.augment.salt_and_pepper(x, (0.1, 0.2), (0.5, 0.5), 1.0, seed=[1, 2]).numpy(),
+        tga.SaltAndPepper((0.1, 0.2), (0.5, 0.5), 1.0)(x, seed=[1, 2]).numpy())
+    np.testing.assert_array_equal(
+        tga.augment.channel_dropout(x, (1, 2), 7.0, 1.0, seed=[3, 2]).numpy(),
+        tga.ChannelDropout((1, 2), 7.0, 1.0)(x, seed=[3, 2]).numpy())
+    np.testing.assert_array_equal(
+        tga.augment.pixel_dropout(x, 0.3, True, 4.0, 1.0, seed=[5, 2]).numpy(),
+        tga.PixelDropout(0.3, True, 4.0, probability=1.0)(x, seed=[5, 2]).numpy())
+
+
+def test_policies_can_draw_the_replacing_stages():
+    """The registry's salt_and_pepper and pixel_dropout take 0 .. 10% of the pixels over the
+    magnitude bins (the top bin here: 10%), their streams and salt shares or levels from the
+    policy's uniform aux numbers (levels below 1: black); sepia has no magnitude."""
+    x = tf.constant(images())  # levels 40 .. 255: a dropped (0 or 1) or salted (255) pixel stands out
+    for name in ("salt_and_pepper", "pixel_dropout"):
+        out, _, params = tga.augment.rand_augment(x, num_ops=1, magnitude=30, augmentations=[name], seed=5,
+                                                  return_plan=True)
+        np.testing.assert_allclose(params.numpy(), 0.1, rtol=1e-6)
+        out = out.numpy()
+        changed = np.any(out != x.numpy(), -1)
+        assert abs(changed.mean() - 0.1) < 0.02, (name, changed.mean())  # salt may land on a 255 pixel
+        replaced = np.all(out <= 1, -1) | np.all(out == 255, -1) if name == "salt_and_pepper" else \
+            np.all(out <= 1, -1)
+        assert np.all(replaced[changed])
+    sepia = tga.augment.rand_augment(x, num_ops=1, magnitude=5, augmentations=["sepia"], seed=5)
+    np.testing.assert_array_equal(sepia.numpy(), tga.augment.to_sepia(x, probability=1.0, seed=1).numpy())

@@ -1,5 +1,6 @@
-"""ToSepia (issue 36; Albumentations' transform of that name): against a float64 numpy oracle
-(the matrix, round half to even, saturate) exactly, and against Albumentations 2.0.8 itself
+"""ToSepia (issue 36; Albumentations' transform of that name), a stage of the fused augment
+kernel: bit for bit against its float32 definition, within one level of a float64 numpy oracle
+(the matrix, round half to even, saturate), and against Albumentations 2.0.8 itself
 where it is installed (cv2.transform: one level at most, its own float rounding); alpha kept,
 gray unchanged, per-sample probability, refusals."""
 import numpy as np
@@ -29,6 +30,28 @@ def test_equals_the_matrix_rounded_and_saturated(channels):
     assert diff.max() <= 1 and diff.mean() < 1e-3
     np.testing.assert_array_equal(out[..., 3:], x[..., 3:])
     assert (out[..., :3] == 255).any()  # the matrix saturates bright pixels
+
+
+def float32_oracle(img):
+    """SepiaPixel's arithmetic in numpy: float32 products added left to right, rounded half to even."""
+    rgb = img[..., :3].astype(np.float32)
+    m = np.array(SEPIA, np.float32)
+    out = [(m[k, 0] * rgb[..., 0] + m[k, 1] * rgb[..., 1]) + m[k, 2] * rgb[..., 2] for k in range(3)]
+    out = np.clip(np.rint(np.stack(out, -1)), 0, 255).astype(np.uint8)
+    return np.concatenate([out, img[..., 3:]], -1)
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+def test_kernel_stage_is_the_float32_matrix_exactly(channels):
+    """The fused kernel stage (CPU loops here; the GPU runs the same per-pixel function, held to
+    the CPU's bytes by the emulated self-check) against its float32 definition, bit for bit, on
+    every (r, g) pair for a spread of blues."""
+    r, g, b = np.meshgrid(np.arange(256), np.arange(256), np.arange(0, 256, 15), indexing="ij")
+    x = np.stack([r, g, b], -1).astype(np.uint8).reshape(-1, 256, 3)[None]
+    if channels == 4:
+        x = np.concatenate([x, np.full(x.shape[:3] + (1,), 77, np.uint8)], -1)
+    out = tga.augment.to_sepia(tf.constant(x), probability=1.0, seed=[1, 2]).numpy()
+    np.testing.assert_array_equal(out, float32_oracle(x))
 
 
 def test_matches_albumentations_where_installed():

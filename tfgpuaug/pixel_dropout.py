@@ -1,6 +1,7 @@
-"""Pixels replaced by a value, per sample in the graph: Albumentations' PixelDropout (pixels or
-single channels, each with a small probability; the masks' pixels at the same places can take a
-value too), ChannelDropout (whole channels) and SaltAndPepper (pixels to 255 or 0)."""
+"""Pixels replaced by a value, per sample, as stages of the fused augment kernel
+(`tfgpuaug.augment.dropouts`): Albumentations' PixelDropout (pixels or single channels, each with
+a small probability; the masks' pixels at the same places can take a value too), ChannelDropout
+(whole channels) and SaltAndPepper (pixels to 255 or 0)."""
 from __future__ import annotations
 
 from typing import Optional, Sequence, Union
@@ -10,6 +11,9 @@ import tensorflow as tf
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
+from tfgpuaug.augment.dropouts import (channel_dropout, check_channel_dropout_args, check_pixel_dropout_args,
+                                       check_salt_and_pepper_args, pixel_dropout_plan, salt_and_pepper)
+from tfgpuaug.augment.ops import apply_stages
 from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
 
 Value = Union[float, Sequence[float], None]
@@ -47,8 +51,7 @@ class PixelDropout(_PerSample):
 
     def __init__(self, dropout_prob: float = 0.01, per_channel: bool = False, drop_value: Value = 0.0,
                  mask_drop_value: Value = None, probability: float = 0.5, seed: Optional[int] = None):
-        if not 0.0 <= dropout_prob <= 1.0:
-            raise ValueError(f"dropout_prob must be in [0, 1], got {dropout_prob}")
+        check_pixel_dropout_args(dropout_prob, probability)
         super().__init__(probability, seed)
         self.dropout_prob, self.per_channel = float(dropout_prob), bool(per_channel)
         self.drop_value = _values("drop_value", drop_value)
@@ -68,24 +71,34 @@ class PixelDropout(_PerSample):
         if self.drop_value is not None and len(self.drop_value) > 1 and channels not in (None,
                                                                                          len(self.drop_value)):
             raise ValueError(f"drop_value has {len(self.drop_value)} levels for {channels}-channel images")
-        s_drop, s_value, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
-        shape = tf.shape(images)
-        per = shape if self.per_channel else tf.concat([shape[:3], [1]], 0)
-        applied = tf.random.stateless_uniform(shape[:1], s_apply) < self.probability
-        drop = (tf.random.stateless_uniform(per, s_drop) < self.dropout_prob) & applied[:, None, None, None]
-        if self.drop_value is None:
-            value = tf.random.stateless_uniform(shape, s_value, 0, 256, tf.int32)
-        else:
-            value = tf.round(tf.constant(self.drop_value, tf.float32))
-        out = tf.where(drop, tf.cast(value, tf.uint8), images)
-        if targets is None or self.mask_drop_value is None or targets.masks is None:
+        n = tf.shape(images)[0]
+        single = self.drop_value is None or len(self.drop_value) == 1
+        level = -1.0 if self.drop_value is None else self.drop_value[0]
+        plan = pixel_dropout_plan(n, self.dropout_prob, self.per_channel, level, self.probability,
+                                  self._next_seed(seed))
+        out = apply_stages(images, *plan) if single else None
+        masks = None if targets is None or self.mask_drop_value is None else targets.masks
+        if out is not None and masks is None:
             return out, targets
-        masks = targets.masks
+        dropped = self._dropped(images, plan)
+        if out is None:  # one level per channel: the kernel finds the places, a select fills them
+            out = tf.where(dropped, tf.constant([round(v) for v in self.drop_value], tf.uint8), images)
+        if masks is None:
+            return out, targets
         if geometry._is_encoded(masks) or isinstance(masks, tf.RaggedTensor):
             raise ValueError("PixelDropout's mask_drop_value needs dense masks [B, H, W, K]")
-        dropped = tf.reduce_any(drop, axis=-1, keepdims=True)
         fill = tf.cast(tf.round(tf.constant(self.mask_drop_value, tf.float32)), masks.dtype)
-        return out, targets.replace(masks=tf.where(dropped, fill, masks))
+        return out, targets.replace(masks=tf.where(tf.reduce_any(dropped, axis=-1, keepdims=True), fill, masks))
+
+    def _dropped(self, images: tf.Tensor, plan) -> tf.Tensor:
+        """Where the plan drops bytes of `images`: the same stages on ones, with level 0. A
+        pixel's draw does not depend on the channel count (augment.h), so per-pixel dropout
+        needs one channel; per-channel dropout, the images' own."""
+        shape = tf.shape(images)
+        probe = tf.ones(tf.concat([shape[:3], shape[3:] if self.per_channel else [1]], 0), tf.uint8)
+        op_ids, params, aux = plan
+        level_zero = tf.concat([aux[..., :1], tf.zeros_like(aux[..., 1:])], -1)
+        return tf.equal(apply_stages(probe, op_ids, params, level_zero), 0)
 
     def get_config(self) -> dict:
         return dict(dropout_prob=self.dropout_prob, per_channel=self.per_channel,
@@ -101,7 +114,8 @@ class ChannelDropout(_PerSample):
 
     Args:
       channel_drop_range: (min, max) channels dropped, 1 <= min <= max, max below the images'
-        channel count (checked when the count is known at graph construction).
+        channel count (checked at graph construction when the count is static, else when the
+        batch runs). Images have 1, 3 or 4 channels, as every stage of the augment kernel.
       fill: the level dropped channels take, in [0, 255].
       probability: probability that a sample loses channels.
       seed: seed of the transform's own random draws when it is called without one (a
@@ -113,32 +127,16 @@ class ChannelDropout(_PerSample):
     def __init__(self, channel_drop_range: Sequence[int] = (1, 1), fill: float = 0.0, probability: float = 0.5,
                  seed: Optional[int] = None):
         super().__init__(probability, seed)
-        lo, hi = (int(v) for v in channel_drop_range)
-        if not 1 <= lo <= hi:
-            raise ValueError(f"channel_drop_range must be (min, max) with 1 <= min <= max, got {channel_drop_range}")
-        if not 0.0 <= fill <= 255.0:
-            raise ValueError(f"fill must be a level in [0, 255], got {fill}")
-        self.channel_drop_range, self.fill = (lo, hi), float(fill)
+        self.channel_drop_range = check_channel_dropout_args(channel_drop_range, fill, probability)
+        self.fill = float(fill)
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets
         images = self._dense_uint8(images)
-        channels = images.shape[-1]
-        if channels is not None and self.channel_drop_range[1] >= channels:
-            raise ValueError(f"ChannelDropout would drop up to {self.channel_drop_range[1]} of {channels} channels: "
-                             "at least one must stay (channel_drop_range's max below the channel count)")
-        s_count, s_pick, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 3))
-        n, c = tf.shape(images)[0], tf.shape(images)[3]
-        lo, hi = self.channel_drop_range
-        count = tf.random.stateless_uniform([n], s_count, lo, hi + 1, tf.int32)
-        # channels in a uniform random order per sample: the first `count` of it are dropped
-        rank = tf.argsort(tf.argsort(tf.random.stateless_uniform(tf.stack([n, c]), s_pick), axis=1), axis=1)
-        applied = tf.random.stateless_uniform([n], s_apply) < self.probability
-        drop = (rank < count[:, None]) & applied[:, None]
-        fill = tf.constant(round(self.fill), tf.uint8)
-        return tf.where(drop[:, None, None, :], fill, images), targets
+        return channel_dropout(images, self.channel_drop_range, self.fill, self.probability,
+                               self._next_seed(seed)), targets
 
     def get_config(self) -> dict:
         return dict(channel_drop_range=self.channel_drop_range, fill=self.fill, probability=self.probability,
@@ -166,9 +164,7 @@ class SaltAndPepper(_PerSample):
     def __init__(self, amount: Sequence[float] = (0.01, 0.06), salt_vs_pepper: Sequence[float] = (0.4, 0.6),
                  probability: float = 0.5, seed: Optional[int] = None):
         super().__init__(probability, seed)
-        for name, r in (("amount", amount), ("salt_vs_pepper", salt_vs_pepper)):
-            if len(tuple(r)) != 2 or not 0.0 <= r[0] <= r[1] <= 1.0:
-                raise ValueError(f"{name} must be (min, max) with 0 <= min <= max <= 1, got {r}")
+        check_salt_and_pepper_args(amount, salt_vs_pepper, probability)
         self.amount = tuple(float(v) for v in amount)
         self.salt_vs_pepper = tuple(float(v) for v in salt_vs_pepper)
 
@@ -177,18 +173,8 @@ class SaltAndPepper(_PerSample):
         if not training:
             return images, targets
         images = self._dense_uint8(images)
-        seeds = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 5))
-        shape = tf.shape(images)
-        n = shape[:1]
-        amount = tf.random.stateless_uniform(n, seeds[0], *self.amount)
-        salt_ratio = tf.random.stateless_uniform(n, seeds[1], *self.salt_vs_pepper)
-        applied = tf.random.stateless_uniform(n, seeds[2]) < self.probability
-        pixels = tf.concat([shape[:3], [1]], 0)
-        noisy = (tf.random.stateless_uniform(pixels, seeds[3]) < amount[:, None, None, None]) & \
-            applied[:, None, None, None]
-        salt = tf.random.stateless_uniform(pixels, seeds[4]) < salt_ratio[:, None, None, None]
-        value = tf.where(salt, tf.constant(255, tf.uint8), tf.constant(0, tf.uint8))
-        return tf.where(noisy, value, images), targets
+        return salt_and_pepper(images, self.amount, self.salt_vs_pepper, self.probability,
+                               self._next_seed(seed)), targets
 
     def get_config(self) -> dict:
         return dict(amount=self.amount, salt_vs_pepper=self.salt_vs_pepper, probability=self.probability,

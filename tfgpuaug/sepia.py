@@ -1,15 +1,17 @@
-"""Albumentations' ToSepia: the classic sepia matrix applied to RGB, per sample."""
+"""Albumentations' ToSepia: the classic sepia matrix applied to RGB, per sample (one stage of
+the fused augment kernel)."""
 from __future__ import annotations
 
 from typing import Optional
 
-import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
+from tfgpuaug.augment.dropouts import to_sepia
 from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
 
-# Rows: output red, green, blue as weights of input red, green, blue (Albumentations 2.0.8).
+# Rows: output red, green, blue as weights of input red, green, blue (Albumentations 2.0.8); the
+# kernel's SepiaPixel (cc/kernels/augment/augment.h) holds the same numbers.
 SEPIA = ((0.393, 0.769, 0.189), (0.349, 0.686, 0.168), (0.272, 0.534, 0.131))
 
 
@@ -37,18 +39,11 @@ class ToSepia(_PerSample):
             return images, targets
         images = self._dense_uint8(images)
         channels = images.shape[-1]
-        if channels is None:
-            raise ValueError("ToSepia needs the images' channel count at graph construction")
         if channels == 1:
             return images, targets
         if channels == 2:
             raise ValueError("ToSepia takes 1-channel (passed unchanged), RGB or RGB+ images, got 2 channels")
-        rgb = tf.cast(images[..., :3], tf.float32)
-        sepia = tf.einsum("bhwc,kc->bhwk", rgb, tf.constant(SEPIA, tf.float32))
-        sepia = tf.cast(tf.clip_by_value(tf.round(sepia), 0.0, 255.0), tf.uint8)
-        sepia = tf.concat([sepia, images[..., 3:]], axis=-1)
-        applied = tf.random.stateless_uniform(tf.shape(images)[:1], self._next_seed(seed)) < self.probability
-        return tf.where(applied[:, None, None, None], sepia, images), targets
+        return to_sepia(images, self.probability, self._next_seed(seed)), targets
 
     def get_config(self) -> dict:
         return dict(probability=self.probability, seed=self.seed)

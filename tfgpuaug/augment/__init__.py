@@ -5,6 +5,7 @@ from tfgpuaug.augment.augmix import augmix
 from tfgpuaug.augment.color_curves import random_hsv_shift, random_tone_curve
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
 from tfgpuaug.augment.conditional import random_apply, random_choice
+from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_pepper, to_sepia
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_clahe, random_downscale, random_emboss,
                                           random_gamma,
@@ -22,13 +23,16 @@ from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
 
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
-    "augmix", "auto_augment", "channel_shuffle", "color_jitter", "cutmix", "grid_mask", "jpeg_quality", "mixup", "ops",
+    "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix", "grid_mask",
+    "jpeg_quality", "mixup", "ops",
     "rand_augment",
-    "pca_lighting", "random_apply", "random_choice", "random_clahe", "random_downscale", "random_emboss",
+    "pca_lighting", "pixel_dropout", "random_apply", "random_choice", "random_clahe", "random_downscale",
+    "random_emboss",
     "random_erasing",
     "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_iso_noise",
     "random_median_blur", "random_motion_blur",
     "random_affine", "random_perspective",
-    "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "to_gray", "trivial_augment",
+    "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "salt_and_pepper", "to_gray",
+    "to_sepia", "trivial_augment",
 ]

@@ -91,7 +91,11 @@ STANDARD = _table([
     # levels, are below 1 and truncate to 0). tone_curve is not here: its two control points
     # are drawn together (tfgpuaug.augment.random_tone_curve). iso_noise: intensity 0 .. 0.5,
     # the colour shift the stage's second aux number (0 .. 1). clahe: clip limit 1 .. 4 on an
-    # 8 x 8 grid (aux numbers below 1 mean the default grid).
+    # 8 x 8 grid (aux numbers below 1 mean the default grid). sepia has no magnitude;
+    # salt_and_pepper and pixel_dropout(_per_channel) drop 0 .. 10% of the pixels (bytes), the
+    # stream from the first aux number, the salt share or the level from the second (a level
+    # below 1: dropped bytes turn black). channel_dropout is not here: its parameter is a set
+    # of channels, not a magnitude (tfgpuaug.augment.channel_dropout draws it).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
@@ -100,6 +104,10 @@ STANDARD = _table([
     Augmentation("hsv_shift", (0.0, 20.0), signed=True),
     Augmentation("iso_noise", (0.0, 0.5)),
     Augmentation("clahe", (1.0, 4.0)),
+    Augmentation("sepia"),
+    Augmentation("salt_and_pepper", (0.0, 0.1)),
+    Augmentation("pixel_dropout", (0.0, 0.1)),
+    Augmentation("pixel_dropout_per_channel", (0.0, 0.1)),
 ])
 
 # TrivialAugmentWide's wider ranges.

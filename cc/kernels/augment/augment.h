@@ -55,7 +55,12 @@ namespace tfgpuaug {
   X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */     \
   X(kToneCurve, "tone_curve")           /* Bezier y of the darks; lights aux[0]; channel aux[1] (<.5 all) */ \
   X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */             \
-  X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */
+  X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */       \
+  X(kSepia, "sepia")                    /* parameter ignored: Albumentations' ToSepia matrix on RGB */    \
+  X(kChannelDropout, "channel_dropout") /* bit k of the rounded parameter drops channel k; level aux[1] */ \
+  X(kPixelDropout, "pixel_dropout")     /* probability a pixel; stream aux[0]; level aux[1] (<0: random) */ \
+  X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */         \
+  X(kSaltAndPepper, "salt_and_pepper")  /* probability a pixel; stream aux[0]; salt share aux[1] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -505,6 +510,69 @@ TFGPUAUG_HD void IsoNoisePixel(uint32_t seed, uint32_t index, float intensity, f
   for (int k = 0; k < 3; ++k) out[k] = RoundHalfEvenToUint8(Clamped01(rgb[k]) * 255.f);
 }
 
+// Albumentations' ToSepia matrix: output channel `row` (R, G, B) weighs input channel `col`.
+TFGPUAUG_HD float SepiaWeight(int row, int col) {
+  const float m[9] = {0.393f, 0.769f, 0.189f, 0.349f, 0.686f, 0.168f, 0.272f, 0.534f, 0.131f};
+  return m[3 * row + col];
+}
+
+// ToSepia on one RGB pixel: a row of the matrix times the pixel, multiplied then added left to
+// right in float (cv2.transform's float path), rounded half to even, saturated.
+TFGPUAUG_HD void SepiaPixel(const uint8_t* px, uint8_t* out) {
+  const float r = px[0], g = px[1], b = px[2];
+  for (int k = 0; k < 3; ++k)
+    out[k] = RoundHalfEvenToUint8(SepiaWeight(k, 0) * r + SepiaWeight(k, 1) * g + SepiaWeight(k, 2) * b);
+}
+
+// A level argument as a byte: rounded half to even, saturated; NaN gives 0.
+TFGPUAUG_HD uint8_t LevelOf(float v) { return v >= 0.f ? RoundHalfEvenToUint8(v) : 0; }
+
+// channel_dropout's channels as bits (bit k: channel k), from the rounded parameter; NaN,
+// negative or huge parameters drop nothing.
+TFGPUAUG_HD int DroppedChannelBits(float param) {
+  return param >= 0.f && param < 65536.f ? static_cast<int>(param + 0.5f) : 0;
+}
+
+// The per-pixel random streams of the dropout stages. pixel_dropout: uniform 5 i decides pixel
+// i, uniforms 5 i + 1 + k give channel k's random level; pixel_dropout_per_channel: uniforms
+// 2 e and 2 e + 1 for byte e; salt_and_pepper: 2 i decides pixel i, 2 i + 1 picks salt. A
+// pixel's decision never depends on the channel count, so a one-channel image of ones gives
+// the dropped pixels of any image (the masks' rule in Python).
+constexpr uint32_t kPixelDropoutStride = 5;
+
+// A dropped byte's value: `level` (rounded) when it is not negative, else a uniform level from
+// uniform `index` of the stream (NaN: 0).
+TFGPUAUG_HD uint8_t DropLevel(float level, uint32_t seed, uint32_t index) {
+  if (!(level < 0.f)) return LevelOf(level);
+  const int v = static_cast<int>(HashUniform(seed, index) * 256.f);
+  return static_cast<uint8_t>(v > 255 ? 255 : v);
+}
+
+// pixel_dropout (per_channel false or true) of pixel `pixel` of c channels: each dropped byte
+// takes DropLevel; `probability` is the chance a pixel (or byte) is dropped.
+TFGPUAUG_HD void PixelDropoutPixel(bool per_channel, uint32_t seed, uint32_t pixel, float probability,
+                                   float level, const uint8_t* px, int c, uint8_t* out) {
+  if (per_channel) {
+    for (int k = 0; k < c; ++k) {
+      const uint32_t e = pixel * uint32_t(c) + uint32_t(k);
+      out[k] = HashUniform(seed, 2 * e) < probability ? DropLevel(level, seed, 2 * e + 1) : px[k];
+    }
+    return;
+  }
+  const uint32_t base = kPixelDropoutStride * pixel;
+  const bool dropped = HashUniform(seed, base) < probability;
+  for (int k = 0; k < c; ++k) out[k] = dropped ? DropLevel(level, seed, base + 1 + uint32_t(k)) : px[k];
+}
+
+// salt_and_pepper of pixel `pixel`: with probability `amount` every channel becomes 255 (salt,
+// with probability `salt` of those) or 0.
+TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount, float salt, const uint8_t* px,
+                                    int c, uint8_t* out) {
+  const bool noisy = HashUniform(seed, 2 * pixel) < amount;
+  const uint8_t value = HashUniform(seed, 2 * pixel + 1) < salt ? 255 : 0;
+  for (int k = 0; k < c; ++k) out[k] = noisy ? value : px[k];
+}
+
 // The largest iso_noise intensity and colour shift the kernel takes (larger are clamped).
 constexpr float kMaxIsoIntensity = 10.f;
 
@@ -626,7 +694,9 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
   stage_params.aux[0] = aux[0];
   stage_params.aux[1] = aux[1];
   AffineMatrix(op, param, image_info.h, image_info.w, stage_params.matrix);
-  stage_params.seed = static_cast<uint32_t>(aux[0] * 4294967040.f);
+  // noise stages' stream from a uniform in [0, 1); other ops' aux[0] (levels, tile counts) is
+  // clamped first so the conversion stays defined
+  stage_params.seed = static_cast<uint32_t>(Clamped01(aux[0]) * 4294967040.f);
   stage_params.iso_lambda = 0.f;
   stage_params.iso_p0 = 1.f;
   stage_params.clahe = ClaheGridOf(aux[0], aux[1], image_info.h, image_info.w);
@@ -866,6 +936,26 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
     case AugmentOp::kClahe:
       if (stage_params.clahe_luts != nullptr)
         ClahePixel(stage_params.clahe_luts, stage_params.clahe, px, image_info.c, y, x, out);
+      return;
+    case AugmentOp::kSepia:
+      if (color_channels) SepiaPixel(px, out);
+      return;
+    case AugmentOp::kChannelDropout: {
+      const int bits = DroppedChannelBits(stage_params.param);
+      const uint8_t level = LevelOf(stage_params.aux[1]);
+      for (int k = 0; k < image_info.c; ++k)
+        if (bits & (1 << k)) out[k] = level;
+      return;
+    }
+    case AugmentOp::kPixelDropout:
+    case AugmentOp::kPixelDropoutPerChannel:
+      PixelDropoutPixel(stage_params.op == int(AugmentOp::kPixelDropoutPerChannel), stage_params.seed,
+                        static_cast<uint32_t>(size_t(y) * image_info.w + x), stage_params.param,
+                        stage_params.aux[1], px, image_info.c, out);
+      return;
+    case AugmentOp::kSaltAndPepper:
+      SaltAndPepperPixel(stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
+                         stage_params.param, stage_params.aux[1], px, image_info.c, out);
       return;
     case AugmentOp::kRgbShift: {
       if (!color_channels) return;

@@ -51,6 +51,14 @@ void GrayscaleRgbAvx2(const uint8_t* src, size_t n, uint8_t* dst);
 // channel_shuffle of n RGB pixels (3 channels): output channel k = input channel perm[k].
 void ChannelShuffleRgbAvx2(const uint8_t* src, size_t n, const int* perm, uint8_t* dst);
 
+// sepia (SepiaPixel) of n pixels of c >= 3 channels (channels past the third kept).
+void SepiaAvx2(const uint8_t* src, size_t n, int c, uint8_t* dst);
+
+// flags[j] = HashUniform(seed, stride * (first + j)) < probability for j < count (32-bit
+// indices wrap as the per-pixel functions' do): the dropout stages' decisions, eight a step.
+void DropFlagsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count, float probability,
+                   uint8_t* flags);
+
 // iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
 void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,
                   float lambda, float p0, uint8_t* dst);

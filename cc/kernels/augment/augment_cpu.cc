@@ -10,6 +10,7 @@
 #include "cc/kernels/augment/augment_avx2.h"
 #include "cc/kernels/augment/border_padding_cpu.h"
 #include "cc/kernels/augment/clahe_avx2.h"
+#include "cc/kernels/augment/dropout_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/warp/warp_cpu.h"
 
@@ -487,6 +488,14 @@ void ColorChannelsCpu(const StageParams& s, const uint8_t* src, const AugmentIma
   }
 }
 
+// Sepia of n pixels of c >= 3 channels (channels past the third kept).
+void SepiaCpu(const uint8_t* src, size_t n, int c, uint8_t* dst) {
+  for (size_t i = 0; i < n; ++i) {
+    SepiaPixel(src + i * c, dst + i * c);
+    for (int k = 3; k < c; ++k) dst[i * c + k] = src[i * c + k];
+  }
+}
+
 void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
                      const AugmentImage& image_info, uint8_t* dst) {
   const size_t n = size_t(image_info.h) * image_info.w;
@@ -543,6 +552,16 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return ChannelShuffleRgbAvx2(src, n, perm, dst);
   }
 #endif
+  if (op == int(AugmentOp::kSepia) && image_info.c >= 3) {
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (CpuHasAvx2()) return SepiaAvx2(src, n, image_info.c, dst);
+#endif
+    return SepiaCpu(src, n, image_info.c, dst);
+  }
+  if (op == int(AugmentOp::kChannelDropout)) return ChannelDropoutCpu(stage_params, src, image_info, dst);
+  if (op == int(AugmentOp::kPixelDropout) || op == int(AugmentOp::kPixelDropoutPerChannel))
+    return PixelDropoutCpu(stage_params, src, image_info, dst);
+  if (op == int(AugmentOp::kSaltAndPepper)) return SaltAndPepperCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
     return IsoNoiseCpu(stage_params, src, image_info, dst);
