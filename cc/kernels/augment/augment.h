@@ -55,12 +55,12 @@ namespace tfgpuaug {
   X(kHsvShift, "hsv_shift")             /* hue shift in OpenCV's 2-degree steps; s, v shifts from aux */     \
   X(kToneCurve, "tone_curve")           /* Bezier y of the darks; lights aux[0]; channel aux[1] (<.5 all) */ \
   X(kIsoNoise, "iso_noise")             /* intensity; stream from aux[0], colour shift aux[1] */             \
-  X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */       \
-  X(kSepia, "sepia")                    /* parameter ignored: Albumentations' ToSepia matrix on RGB */    \
-  X(kChannelDropout, "channel_dropout") /* bit k of the rounded parameter drops channel k; level aux[1] */ \
-  X(kPixelDropout, "pixel_dropout")     /* probability a pixel; stream aux[0]; level aux[1] (<0: random) */ \
-  X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */         \
-  X(kSaltAndPepper, "salt_and_pepper")  /* probability a pixel; stream aux[0]; salt share aux[1] */
+  X(kClahe, "clahe")                    /* clip limit; tiles across aux[0], down aux[1] (<1: 8) */           \
+  X(kSepia, "sepia")                    /* parameter ignored: Albumentations' ToSepia matrix on RGB */       \
+  X(kChannelDropout, "channel_dropout") /* bit k of the rounded parameter drops channel k; level aux[1] */   \
+  X(kPixelDropout, "pixel_dropout")     /* probability a pixel; stream aux[0]; level aux[1] (<0: random) */  \
+  X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */            \
+  X(kSaltAndPepper, "salt_and_pepper") /* probability a pixel; stream aux[0]; salt share aux[1] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -566,8 +566,8 @@ TFGPUAUG_HD void PixelDropoutPixel(bool per_channel, uint32_t seed, uint32_t pix
 
 // salt_and_pepper of pixel `pixel`: with probability `amount` every channel becomes 255 (salt,
 // with probability `salt` of those) or 0.
-TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount, float salt, const uint8_t* px,
-                                    int c, uint8_t* out) {
+TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount, float salt,
+                                    const uint8_t* px, int c, uint8_t* out) {
   const bool noisy = HashUniform(seed, 2 * pixel) < amount;
   const uint8_t value = HashUniform(seed, 2 * pixel + 1) < salt ? 255 : 0;
   for (int k = 0; k < c; ++k) out[k] = noisy ? value : px[k];

@@ -418,18 +418,21 @@ __attribute__((target("avx2"))) void SepiaAvx2(const uint8_t* src, size_t n, int
   }
 }
 
-__attribute__((target("avx2"))) void DropFlagsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count,
-                                                   float probability, uint8_t* flags) {
+__attribute__((target("avx2"))) void DropBitsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count,
+                                                  float probability, uint8_t* bits) {
   const __m256 p = _mm256_set1_ps(probability);
   const __m256i steps =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(int(stride)));
   size_t j = 0;
   for (; j + 8 <= count; j += 8) {
     const __m256i index = _mm256_add_epi32(_mm256_set1_epi32(int(stride * uint32_t(first + j))), steps);
-    const int bits = _mm256_movemask_ps(_mm256_cmp_ps(HashUniform8(seed, index), p, _CMP_LT_OQ));
-    for (int l = 0; l < 8; ++l) flags[j + l] = (bits >> l) & 1;
+    bits[j / 8] = uint8_t(_mm256_movemask_ps(_mm256_cmp_ps(HashUniform8(seed, index), p, _CMP_LT_OQ)));
   }
-  for (; j < count; ++j) flags[j] = HashUniform(seed, stride * uint32_t(first + j)) < probability;
+  if (j == count) return;
+  uint8_t tail = 0;
+  for (size_t l = 0; j + l < count; ++l)
+    if (HashUniform(seed, stride * uint32_t(first + j + l)) < probability) tail |= uint8_t(1u << l);
+  bits[j / 8] = tail;
 }
 
 // Gray and channel shuffle, eight pixels a step through the byte shuffles of rgb_lanes_avx2.h;

@@ -54,10 +54,11 @@ void ChannelShuffleRgbAvx2(const uint8_t* src, size_t n, const int* perm, uint8_
 // sepia (SepiaPixel) of n pixels of c >= 3 channels (channels past the third kept).
 void SepiaAvx2(const uint8_t* src, size_t n, int c, uint8_t* dst);
 
-// flags[j] = HashUniform(seed, stride * (first + j)) < probability for j < count (32-bit
-// indices wrap as the per-pixel functions' do): the dropout stages' decisions, eight a step.
-void DropFlagsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count, float probability,
-                   uint8_t* flags);
+// Bit j % 8 of bits[j / 8] = HashUniform(seed, stride * (first + j)) < probability, for j <
+// count (32-bit indices wrap as the per-pixel functions' do): the dropout stages' decisions,
+// eight a step.
+void DropBitsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count, float probability,
+                  uint8_t* bits);
 
 // iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
 void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,

@@ -9,27 +9,32 @@
 namespace tfgpuaug {
 namespace {
 
-// Decisions are made in chunks this long, so the flags stay on the stack and in L1.
+// Decisions are made in chunks this long, so their bits stay on the stack and in L1.
 constexpr size_t kChunk = 512;
 
-void DropFlags(uint32_t seed, uint32_t stride, size_t first, size_t count, float probability, uint8_t* flags) {
+// Bit j % 8 of bits[j / 8]: whether uniform stride * (first + j) of the stream is below
+// `probability`, for j < count.
+void DropBits(uint32_t seed, uint32_t stride, size_t first, size_t count, float probability, uint8_t* bits) {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (CpuHasAvx2()) return DropFlagsAvx2(seed, stride, first, count, probability, flags);
+  if (CpuHasAvx2()) return DropBitsAvx2(seed, stride, first, count, probability, bits);
 #endif
-  for (size_t j = 0; j < count; ++j) flags[j] = HashUniform(seed, stride * uint32_t(first + j)) < probability;
+  std::memset(bits, 0, (count + 7) / 8);
+  for (size_t j = 0; j < count; ++j)
+    if (HashUniform(seed, stride * uint32_t(first + j)) < probability) bits[j / 8] |= uint8_t(1u << (j % 8));
 }
 
 // replace(j) for every j < count whose uniform (index stride * j of the stream) is below
-// `probability`. The uniforms are in (0, 1): a probability of 0 (or NaN) replaces nothing.
+// `probability`, eight decisions a byte so the common case (none of eight) costs one test.
+// The uniforms are in (0, 1): a probability of 0 (or NaN) replaces nothing.
 template <typename Replace>
 void ForEachDropped(uint32_t seed, uint32_t stride, size_t count, float probability, Replace replace) {
   if (!(probability > 0.f)) return;
-  uint8_t flags[kChunk];
+  uint8_t bits[kChunk / 8];
   for (size_t first = 0; first < count; first += kChunk) {
     const size_t m = std::min(kChunk, count - first);
-    DropFlags(seed, stride, first, m, probability, flags);
-    for (size_t j = 0; j < m; ++j)
-      if (flags[j]) replace(first + j);
+    DropBits(seed, stride, first, m, probability, bits);
+    for (size_t g = 0; g < (m + 7) / 8; ++g)
+      for (unsigned b = bits[g]; b != 0; b &= b - 1) replace(first + 8 * g + size_t(__builtin_ctz(b)));
   }
 }
 
@@ -37,14 +42,22 @@ void ForEachDropped(uint32_t seed, uint32_t stride, size_t count, float probabil
 
 void ChannelDropoutCpu(const StageParams& stage_params, const uint8_t* src, const AugmentImage& image_info,
                        uint8_t* dst) {
-  const size_t n = size_t(image_info.h) * image_info.w;
+  // One flat pass: byte & keep | fill, with the channel pattern laid out over 48 bytes (a
+  // multiple of every channel count 1 .. 4), which the compiler vectorizes.
+  constexpr size_t kPeriod = 48;
   const int c = image_info.c, bits = DroppedChannelBits(stage_params.param);
   const uint8_t level = LevelOf(stage_params.aux[1]);
-  std::memcpy(dst, src, n * c);
-  for (int k = 0; k < c; ++k) {
-    if (!(bits & (1 << k))) continue;
-    for (size_t i = 0; i < n; ++i) dst[i * c + k] = level;
+  uint8_t keep[kPeriod], fill[kPeriod];
+  for (size_t j = 0; j < kPeriod; ++j) {
+    const bool dropped = (bits >> (j % c)) & 1;
+    keep[j] = dropped ? 0 : 0xFF;
+    fill[j] = dropped ? level : 0;
   }
+  const size_t bytes = size_t(image_info.h) * image_info.w * c;
+  size_t i = 0;
+  for (; i + kPeriod <= bytes; i += kPeriod)
+    for (size_t j = 0; j < kPeriod; ++j) dst[i + j] = (src[i + j] & keep[j]) | fill[j];
+  for (; i < bytes; ++i) dst[i] = (src[i] & keep[i % kPeriod]) | fill[i % kPeriod];
 }
 
 void PixelDropoutCpu(const StageParams& stage_params, const uint8_t* src, const AugmentImage& image_info,
