@@ -289,6 +289,19 @@ def run(k, report: Report, quick: bool = False) -> None:
             report.compare(f"augment op {op} param={param} aux[1]={second} channels={c}",
                            k.augment_batch(imgs, ops, params, aux, 128.0, True),
                            k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
+    # dihedral (39) on square images, every code per sample (the generic loops' images are not
+    # square, where a transpose is left out)
+    square = np.ascontiguousarray(images[:, :29, :29])
+    codes = (np.arange(b) % 8).astype(np.float32)[:, None]
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([square, square], -1)[..., :c])
+        for shift in range(0, 8, max(1, b)):
+            dihedral = np.full((b, 1), 39, np.int32)
+            report.compare(f"augment dihedral codes {shift}.. channels={c}",
+                           k.augment_batch(imgs, dihedral, (codes + shift) % 8, np.zeros((b, 1, 2), np.float32),
+                                           128.0, True),
+                           k.augment_batch_gpu(imgs, dihedral, (codes + shift) % 8,
+                                               np.zeros((b, 1, 2), np.float32), 128.0, True), 0)
     # the launcher's pass gating (it reads the host op ids): stage 0 needs no statistics, stage 1
     # the luma sum (contrast, 9) or a histogram (equalize, 2) for some samples only, stage 2
     # clahe (33) for some samples only. A gate taken over the wrong stage or samples

@@ -483,6 +483,30 @@ def test_replacing_stages_baseline_loops_equal_avx2(tmp_path):
         np.testing.assert_array_equal(out, expected, err_msg=str(where))
 
 
+DIHEDRAL = 39  # cc/kernels/augment/augment.h: bits 4 transpose, then 2 flip x, 1 flip y
+
+
+@pytest.mark.parametrize("channels", [1, 2, 3, 4])
+def test_dihedral_stage_is_numpys_symmetry(channels):
+    """All eight codes against numpy (transpose, then [:, ::-1], then [::-1]) on squares that
+    fill the CPU loop's 16-row transpose blocks and not, through the CPU loop and through the
+    per-pixel function the GPU runs; a transpose of a non-square image is left out."""
+    rng = np.random.default_rng(channels)
+    for side in (37, 48):
+        img = rng.integers(0, 256, (side, side, channels), dtype=np.uint8)
+        for code in range(8):
+            ref = img.transpose(1, 0, 2) if code & 4 else img
+            ref = ref[:, ::-1] if code & 2 else ref
+            ref = ref[::-1] if code & 1 else ref
+            for general in (False, True):
+                out = kernels.augment_stage(img, DIHEDRAL, float(code), aux=[0.0, 0.0], general=general)
+                np.testing.assert_array_equal(out, ref, err_msg=f"code {code} side {side} general {general}")
+    wide = rng.integers(0, 256, (5, 9, channels), dtype=np.uint8)
+    for general in (False, True):
+        np.testing.assert_array_equal(kernels.augment_stage(wide, DIHEDRAL, 6.0, [0.0, 0.0], general=general),
+                                      wide[:, ::-1])
+
+
 @requires_gpu
 @pytest.mark.parametrize("method", ["nearest", "bilinear", "bicubic", "area"])
 @pytest.mark.parametrize("antialias", [False, True])

@@ -1,7 +1,8 @@
 """The symmetries of a square image, per sample (Albumentations' RandomRotate90, Transpose and
 D4 / SquareSymmetry): each is an optional transpose followed by optional horizontal and vertical
-flips, so one transpose selected per sample and one flip pass move the whole batch (TensorFlow's
-transpose and `tfgpuaug.flip`, both with GPU kernels). Boxes, masks and keypoints follow."""
+flips. uint8 images move in one pass of the fused augment kernel's dihedral stage; other types by
+one transpose selected per sample and one flip pass (TensorFlow's transpose and `tfgpuaug.flip`,
+all with GPU kernels). Boxes, masks and keypoints follow."""
 from __future__ import annotations
 
 from typing import Optional, Tuple
@@ -76,7 +77,15 @@ class _Dihedral(_PerSample):
 
 
 def _move(images: tf.Tensor, flags: tf.Tensor) -> tf.Tensor:
-    """The batch with each sample transposed, then flipped, as its [3] flags say."""
+    """The batch with each sample transposed, then flipped, as its [3] flags say: uint8 images
+    of 1, 3 or 4 channels in one pass of the fused augment kernel's dihedral stage (the flags as
+    bits 4, 2, 1), others (floats, masks of other types or more channels) by TensorFlow's
+    transpose, a select and a flip pass."""
+    if images.dtype == tf.uint8 and images.shape[-1] in (1, 3, 4):
+        from tfgpuaug.augment.ops import OP_IDS, apply_stages
+        code = tf.reduce_sum(tf.cast(flags, tf.int32) * tf.constant([4, 2, 1]), axis=1)
+        op_ids = tf.where(code > 0, OP_IDS["dihedral"], OP_IDS["identity"])[:, None]
+        return apply_stages(images, op_ids, tf.cast(code, tf.float32)[:, None])
     transposed = tf.where(flags[:, 0, None, None, None], tf.transpose(images, [0, 2, 1, 3]), images)
     return geometry.flip(transposed, horizontal=flags[:, 1], vertical=flags[:, 2])
 

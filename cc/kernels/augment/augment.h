@@ -60,7 +60,9 @@ namespace tfgpuaug {
   X(kChannelDropout, "channel_dropout") /* bit k of the rounded parameter drops channel k; level aux[1] */   \
   X(kPixelDropout, "pixel_dropout")     /* probability a pixel; stream aux[0]; level aux[1] (<0: random) */  \
   X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */            \
-  X(kSaltAndPepper, "salt_and_pepper") /* probability a pixel; stream aux[0]; salt share aux[1] */
+  X(kSaltAndPepper, "salt_and_pepper") /* probability a pixel; stream aux[0]; salt share aux[1] */           \
+  X(kDihedral, "dihedral") /* bits of the rounded parameter: 4 transpose, then 2 flip x, 1 flip y (square)   \
+                            */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -573,6 +575,23 @@ TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount,
   for (int k = 0; k < c; ++k) out[k] = noisy ? value : px[k];
 }
 
+// dihedral: one of the square's eight symmetries as bits of the rounded parameter (4: transpose,
+// 2: then flip horizontally, 1: then flip vertically; NaN, negative or above 7: identity). A
+// transpose needs a square image (it would swap height and width): on any other it is left out.
+struct DihedralMap {
+  bool transpose, flip_x, flip_y;
+};
+TFGPUAUG_HD DihedralMap DihedralOf(float param, int h, int w) {
+  const int bits = param >= 0.f && param < 7.5f ? static_cast<int>(param + 0.5f) : 0;
+  return {(bits & 4) != 0 && h == w, (bits & 2) != 0, (bits & 1) != 0};
+}
+// The source pixel (*sy, *sx) of output pixel (y, x).
+TFGPUAUG_HD void DihedralSource(const DihedralMap& m, int h, int w, int y, int x, int* sy, int* sx) {
+  const int fy = m.flip_y ? h - 1 - y : y, fx = m.flip_x ? w - 1 - x : x;
+  *sy = m.transpose ? fx : fy;
+  *sx = m.transpose ? fy : fx;
+}
+
 // The largest iso_noise intensity and colour shift the kernel takes (larger are clamped).
 constexpr float kMaxIsoIntensity = 10.f;
 
@@ -957,6 +976,14 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       SaltAndPepperPixel(stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
                          stage_params.param, stage_params.aux[1], px, image_info.c, out);
       return;
+    case AugmentOp::kDihedral: {
+      int sy, sx;
+      DihedralSource(DihedralOf(stage_params.param, image_info.h, image_info.w), image_info.h, image_info.w,
+                     y, x, &sy, &sx);
+      const uint8_t* from = src + (size_t(sy) * image_info.w + sx) * image_info.c;
+      for (int k = 0; k < image_info.c; ++k) out[k] = from[k];
+      return;
+    }
     case AugmentOp::kRgbShift: {
       if (!color_channels) return;
       const float shift[3] = {stage_params.param, stage_params.aux[0], stage_params.aux[1]};

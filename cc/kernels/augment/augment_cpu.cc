@@ -10,6 +10,7 @@
 #include "cc/kernels/augment/augment_avx2.h"
 #include "cc/kernels/augment/border_padding_cpu.h"
 #include "cc/kernels/augment/clahe_avx2.h"
+#include "cc/kernels/augment/dihedral_cpu.h"
 #include "cc/kernels/augment/dropout_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/warp/warp_cpu.h"
@@ -566,6 +567,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
     return IsoNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
+  if (op == int(AugmentOp::kDihedral)) return DihedralCpu(param, src, image_info, dst);
   if (op == int(AugmentOp::kClahe)) return ClaheCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);
