@@ -45,6 +45,7 @@ def stages(A):
                     A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0), None),
         "emboss": (lambda x, s: AUG.random_emboss(x, (0.5, 0.5), (0.7, 0.7), 1.0, s),
                    A.Emboss(alpha=(0.5, 0.5), strength=(0.7, 0.7), p=1.0), None),
+        "blur 5": (lambda x, s: AUG.random_blur(x, (5, 5), 1.0, s), A.Blur(blur_limit=(5, 5), p=1.0), None),
         "median_blur 5": (lambda x, s: AUG.random_median_blur(x, (5, 5), 1.0, s), A.MedianBlur((5, 5), p=1.0), None),
         "median_blur 7": (lambda x, s: AUG.random_median_blur(x, (7, 7), 1.0, s), A.MedianBlur((7, 7), p=1.0), None),
         "motion_blur 7": (lambda x, s: AUG.random_motion_blur(x, (7, 7), probability=1.0, seed=s),

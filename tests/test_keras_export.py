@@ -151,6 +151,7 @@ TRANSFORM_ARGS = {
     "Sharpen": dict(alpha=(0.3, 0.9), lightness=(0.7, 1.4), probability=0.9, seed=25),
     "Emboss": dict(alpha=(0.3, 0.9), strength=(0.3, 1.0), probability=0.9, seed=26),
     "MedianBlur": dict(size=(5, 7), probability=0.9, seed=27),
+    "Blur": dict(size=(3, 9), probability=0.9, seed=60),
     "MotionBlur": dict(length=(5, 11), angle=(10.0, 80.0), probability=0.9, seed=28),
     "PCALighting": dict(std=0.3, probability=0.9, seed=29),
     "RandomAffine": dict(degrees=(-20.0, 10.0), translate=(0.1, 0.2), scale=(0.8, 1.2), shear=(-5.0, 5.0, -3.0, 3.0),

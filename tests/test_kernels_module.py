@@ -220,7 +220,7 @@ PER_PIXEL_STAGES = [(21, 0.4), (21, 1.3), (21, 3.0), (21, 9.0), (11, 1.8), (11, 
                     (8, 1.9), (16, 13.0), (17, 0.0), (4, 23.0), (12, -0.3), (13, 0.99), (14, 17.5),
                     (15, -40.25), (18, 0.3), (18, -0.45), (19, 0.0), (19, 0.4), (19, 2.5), (20, 10.0),
                     (20, 3.5), (23, 1.0), (23, 3.0), (23, 5.0), (23, 0.0), (25, 0.2), (25, 1.0), (26, 0.6),
-                    (28, 3.0), (28, 7.0), (28, 31.0)]
+                    (28, 3.0), (28, 7.0), (28, 31.0), (40, 3.0), (40, 5.0), (40, 7.0), (40, 15.0)]
 HUE, SATURATION = 18, 19
 
 
@@ -422,16 +422,17 @@ def test_warp_baseline_loops_equal_avx2(tmp_path):
 
 @pytest.mark.skipif(not (_cpu_has("avx2") and _cpu_has("fma")), reason="the vector loops need AVX2 and FMA")
 def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
-    """Gaussian blur (symmetric pairs, one fma a distance), sharpen and emboss and motion blur (a
-    padded copy) without AVX2 (fmaf, the flat loops) against the AVX2 loops, bit for bit: rows a
-    multiple of 32 bytes and not, radii beyond the image. Mutant caught: the blur's scalar
-    vertical sum as a multiply and an add in place of the fma."""
+    """Gaussian blur (symmetric pairs, one fma a distance), sharpen and emboss, motion blur (a
+    padded copy) and box blur (running row sums) without AVX2 (fmaf, the flat loops) against the
+    AVX2 loops, bit for bit: rows a multiple of 32 bytes and not, radii beyond the image. Mutant
+    caught: the blur's scalar vertical sum as a multiply and an add in place of the fma."""
     # A rounding difference moves a byte only when the sum lies within an ulp of a half level:
     # about one value in 10^5, so the large noise image carries the mutants' catch.
     noise = np.random.default_rng(8).integers(0, 256, (384, 389, 3), dtype=np.uint8)
     images = [fixtures.photo(61, 47, channels=3, seed=1), fixtures.photo(40, 64, channels=1, seed=2),
               fixtures.photo(9, 13, channels=4, seed=3), noise]
-    stages = [(21, 0.4), (21, 1.0), (21, 3.0), (21, 9.0), (25, 0.5), (26, 0.7), (28, 7.0), (28, 31.0)]
+    stages = [(21, 0.4), (21, 1.0), (21, 3.0), (21, 9.0), (25, 0.5), (26, 0.7), (28, 7.0), (28, 31.0), (40, 5.0),
+              (40, 15.0)]
     calls = f"k.augment_stage(img, op, p, [0.3, 0.7]) for img in images for op, p in {stages!r}"
     baseline = _without_avx2(tmp_path, images, calls)
     outputs = [kernels.augment_stage(img, op, p, [0.3, 0.7]) for img in images for op, p in stages]

@@ -9,7 +9,7 @@ from tfgpuaug.geometry import (  # noqa: E402
 from tfgpuaug.image import (  # noqa: E402
     DEFAULT_MAX_PIXELS, add_jpeg_restart_markers, decode_animation, decode_image, image_shape)
 from tfgpuaug.transforms import (  # noqa: E402
-    AugMix, AutoAugment, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
+    AugMix, AutoAugment, Blur, ChannelShuffle, ColorJitter, Compose, CropMirrorNormalize, Downscale, Emboss,
     CLAHE, GaussianBlur, GaussNoise, HueSaturationValue, ISONoise,
     GridMask, JpegQuality, Letterbox, MedianBlur, Mosaic, MotionBlur, PCALighting, Sharpen,
     RandAugment, RandomAffine, RandomPhotometricDistort, RandomZoomOut,
@@ -40,7 +40,7 @@ __all__ = [
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur",
     "GaussNoise", "ISONoise", "CLAHE",
-    "Sharpen", "Emboss", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
+    "Sharpen", "Emboss", "Blur", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",

@@ -235,6 +235,7 @@ CLAHE = _layer(_t.CLAHE)
 Sharpen = _layer(_t.Sharpen)
 Emboss = _layer(_t.Emboss)
 MedianBlur = _layer(_t.MedianBlur)
+Blur = _layer(_t.Blur)
 MotionBlur = _layer(_t.MotionBlur)
 PCALighting = _layer(_t.PCALighting)
 HueSaturationValue = _layer(_t.HueSaturationValue)
@@ -310,7 +311,7 @@ class DataWarningsLogger(keras.callbacks.Callback):
 LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNormalize,
           RandAugment, TrivialAugment, AutoAugment, ScaleJitter, Letterbox, RandomIoUCrop, Mosaic,
           ColorJitter, RandomErasing, RandomPerspective, GridMask, JpegQuality, RandomGamma, ChannelShuffle, RGBShift,
-          ToGray, GaussianBlur, GaussNoise, ISONoise, CLAHE, Sharpen, Emboss, MedianBlur, MotionBlur, PCALighting,
+          ToGray, GaussianBlur, GaussNoise, ISONoise, CLAHE, Sharpen, Emboss, Blur, MedianBlur, MotionBlur, PCALighting,
           RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,

@@ -1711,7 +1711,28 @@ class Emboss(_Relief):
         self._setup(alpha, strength, probability)
 
 
-class MedianBlur(_Photometric):
+class _OddWindowBlur(_Photometric):
+    """A blur whose only arguments are an odd window side range and a probability: the function
+    `_function` of `tfgpuaug.augment.photometric`, sides up to `_largest`."""
+
+    _largest = 7
+    _function = ""
+
+    def __init__(self, size: Tuple[int, int] = (3, 7), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(seed)
+        from tfgpuaug.augment.photometric import _check_probability, check_odd_sizes
+        _check_probability(probability)
+        self.size, self.probability = check_odd_sizes(size, self._largest), float(probability)
+
+    def _run(self, images, seed):
+        from tfgpuaug.augment import photometric
+        return getattr(photometric, self._function)(images, self.size, self.probability, seed)
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, probability=self.probability, seed=self.seed)
+
+
+class MedianBlur(_OddWindowBlur):
     """`tfgpuaug.augment.random_median_blur` (Albumentations' MedianBlur) as a transform: the
     median of each pixel's window, its odd side drawn per sample from `size`, with probability
     `probability` (border replicated, as OpenCV's medianBlur).
@@ -1723,21 +1744,29 @@ class MedianBlur(_Photometric):
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
     """
 
+    _function = "random_median_blur"
+
     def __init__(self, size: Tuple[int, int] = (3, 7), probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(seed)
-        size = tuple(int(v) for v in size)
-        if len(size) != 2 or not 3 <= size[0] <= size[1] <= 7 or size[0] % 2 == 0 or size[1] % 2 == 0:
-            raise ValueError(f"size must be (min, max) odd window sides with 3 <= min <= max <= 7, got {size}")
-        from tfgpuaug.augment.photometric import _check_probability
-        _check_probability(probability)
-        self.size, self.probability = size, float(probability)
+        super().__init__(size, probability, seed)
 
-    def _run(self, images, seed):
-        from tfgpuaug.augment.photometric import random_median_blur
-        return random_median_blur(images, self.size, self.probability, seed)
 
-    def get_config(self) -> dict:
-        return dict(size=self.size, probability=self.probability, seed=self.seed)
+class Blur(_OddWindowBlur):
+    """`tfgpuaug.augment.random_blur` (Albumentations' Blur) as a transform: the mean of each
+    pixel's window (a box filter, reflect-101 border, rounded to the nearest level, as OpenCV's
+    blur), its odd side drawn per sample from `size`, with probability `probability`.
+
+    Args:
+      size: (min, max) odd window sides within [3, 15] (Albumentations' `blur_limit`).
+      probability: probability that a sample is blurred.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    _largest = 15
+    _function = "random_blur"
+
+    def __init__(self, size: Tuple[int, int] = (3, 7), probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(size, probability, seed)
 
 
 class MotionBlur(_Photometric):

@@ -7,7 +7,8 @@ from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_disto
 from tfgpuaug.augment.conditional import random_apply, random_choice
 from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_pepper, to_sepia
 from tfgpuaug.augment.mix import cutmix, mixup
-from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_clahe, random_downscale, random_emboss,
+from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_blur, random_clahe, random_downscale,
+                                          random_emboss,
                                           random_gamma,
                                           random_gaussian_blur, random_gaussian_noise, random_iso_noise,
                                           random_median_blur,
@@ -26,7 +27,7 @@ __all__ = [
     "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix", "grid_mask",
     "jpeg_quality", "mixup", "ops",
     "rand_augment",
-    "pca_lighting", "pixel_dropout", "random_apply", "random_choice", "random_clahe", "random_downscale",
+    "pca_lighting", "pixel_dropout", "random_apply", "random_blur", "random_choice", "random_clahe", "random_downscale",
     "random_emboss",
     "random_erasing",
     "random_gamma",

@@ -316,6 +316,24 @@ def _relief(images, name, alpha, amount, amount_name, base, probability, seed, r
                       aux=tf.stack([m, tf.zeros([n])], axis=1), return_plan=return_plan)
 
 
+def check_odd_sizes(size: Tuple[int, int], high: int) -> Tuple[int, int]:
+    """`size` as (min, max) odd window sides within [3, high], or a ValueError."""
+    size = tuple(int(s) for s in size)
+    if len(size) != 2 or not 3 <= size[0] <= size[1] <= high or size[0] % 2 == 0 or size[1] % 2 == 0:
+        raise ValueError(f"size must be (min, max) odd window sides with 3 <= min <= max <= {high}, got {size}")
+    return size
+
+
+def _odd_side_stage(images, name: str, size: Tuple[int, int], probability: float, seed: Seed,
+                    return_plan: bool) -> Output:
+    """One stage of op `name` whose parameter is an odd window side drawn uniformly from `size`."""
+    _check_probability(probability)
+    images, n, (s_value, s_apply) = _draws(images, seed, 2)
+    half = tf.random.stateless_uniform([n], s_value, size[0] // 2, size[1] // 2 + 1, dtype=tf.int32)
+    return _one_stage(images, name, tf.cast(2 * half + 1, tf.float32),
+                      tf.random.stateless_uniform([n], s_apply) < probability, return_plan=return_plan)
+
+
 def random_median_blur(images: Images, size: Tuple[int, int] = (3, 7), probability: float = 0.5,
                        seed: Seed = None, return_plan: bool = False) -> Output:
     """Median blur per sample, the window side drawn uniformly from the odd sizes in `size`
@@ -329,14 +347,24 @@ def random_median_blur(images: Images, size: Tuple[int, int] = (3, 7), probabili
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
       return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
     """
-    size = tuple(int(s) for s in size)
-    if len(size) != 2 or not 3 <= size[0] <= size[1] <= 7 or size[0] % 2 == 0 or size[1] % 2 == 0:
-        raise ValueError(f"size must be (min, max) odd window sides with 3 <= min <= max <= 7, got {size}")
-    _check_probability(probability)
-    images, n, (s_value, s_apply) = _draws(images, seed, 2)
-    half = tf.random.stateless_uniform([n], s_value, size[0] // 2, size[1] // 2 + 1, dtype=tf.int32)
-    return _one_stage(images, "median_blur", tf.cast(2 * half + 1, tf.float32),
-                      tf.random.stateless_uniform([n], s_apply) < probability, return_plan=return_plan)
+    return _odd_side_stage(images, "median_blur", check_odd_sizes(size, 7), probability, seed, return_plan)
+
+
+def random_blur(images: Images, size: Tuple[int, int] = (3, 7), probability: float = 0.5, seed: Seed = None,
+                return_plan: bool = False) -> Output:
+    """Box blur per sample: the mean of each pixel's side x side window, rounded to the nearest
+    level (an odd side never gives a tie), reflect-101 border, as OpenCV's blur, which
+    Albumentations' Blur calls; the side drawn uniformly from the odd sizes in `size`, with
+    probability `probability`.
+
+    Args:
+      images: uint8 `[B, H, W, C]`, every channel.
+      size: (min, max) odd window sides within [3, 15] (Albumentations' `blur_limit`).
+      probability: probability that a sample is blurred.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+      return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
+    """
+    return _odd_side_stage(images, "box_blur", check_odd_sizes(size, 15), probability, seed, return_plan)
 
 
 def random_motion_blur(images: Images, length: Tuple[int, int] = (3, 7), angle: Range = (0.0, 360.0),

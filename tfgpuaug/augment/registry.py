@@ -91,7 +91,7 @@ STANDARD = _table([
     # levels, are below 1 and truncate to 0). tone_curve is not here: its two control points
     # are drawn together (tfgpuaug.augment.random_tone_curve). iso_noise: intensity 0 .. 0.5,
     # the colour shift the stage's second aux number (0 .. 1). clahe: clip limit 1 .. 4 on an
-    # 8 x 8 grid (aux numbers below 1 mean the default grid). sepia has no magnitude;
+    # 8 x 8 grid (aux numbers below 1 mean the default grid). box_blur: sides 3 .. 7. sepia has no magnitude;
     # salt_and_pepper and pixel_dropout(_per_channel) drop 0 .. 10% of the pixels (bytes), the
     # stream from the first aux number, the salt share or the level from the second (a level
     # below 1: dropped bytes turn black). channel_dropout is not here: its parameter is a set
@@ -104,6 +104,7 @@ STANDARD = _table([
     Augmentation("hsv_shift", (0.0, 20.0), signed=True),
     Augmentation("iso_noise", (0.0, 0.5)),
     Augmentation("clahe", (1.0, 4.0)),
+    Augmentation("box_blur", (3.0, 7.0)),
     Augmentation("sepia"),
     Augmentation("salt_and_pepper", (0.0, 0.1)),
     Augmentation("pixel_dropout", (0.0, 0.1)),

@@ -61,8 +61,8 @@ namespace tfgpuaug {
   X(kPixelDropout, "pixel_dropout")     /* probability a pixel; stream aux[0]; level aux[1] (<0: random) */  \
   X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */            \
   X(kSaltAndPepper, "salt_and_pepper") /* probability a pixel; stream aux[0]; salt share aux[1] */           \
-  X(kDihedral, "dihedral") /* bits of the rounded parameter: 4 transpose, then 2 flip x, 1 flip y (square)   \
-                            */
+  X(kDihedral, "dihedral")             /* bits: 4 transpose, then 2 flip x, 1 flip y (square images) */      \
+  X(kBoxBlur, "box_blur")              /* window side, odd, 3..15; reflect-101 border (OpenCV's blur) */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -653,6 +653,15 @@ TFGPUAUG_HD int MedianSide(float param) {
   return side > kMaxMedianSide ? kMaxMedianSide : side;
 }
 
+// Box blur (OpenCV's blur, which Albumentations' Blur calls): the mean of the side x side
+// window, side odd from the parameter as MedianSide rounds it, at most kMaxBoxSide.
+constexpr int kMaxBoxSide = 15;
+TFGPUAUG_HD int BoxSide(float param) {
+  if (!(param >= 2.f)) return 0;
+  const int side = 2 * static_cast<int>(floorf(Clamped(param, 2.f, 16.f) * 0.5f)) + 1;
+  return side > kMaxBoxSide ? kMaxBoxSide : side;
+}
+
 // Motion blur: the mean of `length` pixels along a line through the pixel at angle
 // aux[0] * 360 degrees, the offsets rounded to whole pixels (reflect-101 border).
 constexpr int kMaxMotionLength = 31;
@@ -727,6 +736,7 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
   }
   stage_params.window = op == int(AugmentOp::kMedianBlur)   ? MedianSide(param)
                         : op == int(AugmentOp::kMotionBlur) ? MotionLength(param)
+                        : op == int(AugmentOp::kBoxBlur)    ? BoxSide(param)
                                                             : 0;
   if (op == int(AugmentOp::kMotionBlur) && stage_params.window > 0) {
     const float turn = Clamped(aux[0], 0.f, 1.f) * 6.28318530717958647692f;
@@ -835,6 +845,19 @@ TFGPUAUG_HD uint8_t MedianPixel(const uint8_t* src, const AugmentImage& image_in
   return v[n / 2];
 }
 
+// Channel k of pixel (y, x): the mean of its side x side window, reflect-101 border, rounded to
+// the nearest level ((2 sum + n) / (2 n) with n = side^2 odd: never a tie), as OpenCV's blur.
+TFGPUAUG_HD uint8_t BoxBlurPixel(const uint8_t* src, const AugmentImage& image_info, int side, int y, int x,
+                                 int k) {
+  const int r = side / 2, n = side * side;
+  int sum = 0;
+  for (int dy = -r; dy <= r; ++dy) {
+    const uint8_t* row = src + size_t(Reflect101(y + dy, image_info.h)) * image_info.w * image_info.c + k;
+    for (int dx = -r; dx <= r; ++dx) sum += row[size_t(Reflect101(x + dx, image_info.w)) * image_info.c];
+  }
+  return static_cast<uint8_t>((2 * sum + n) / (2 * n));
+}
+
 // Channel k of pixel (y, x): the mean along the stage's line, reflect-101 border.
 TFGPUAUG_HD uint8_t MotionPixel(const uint8_t* src, const AugmentImage& image_info, const StageParams& s,
                                 int y, int x, int k) {
@@ -916,6 +939,11 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       if (stage_params.window == 0) return;
       for (int k = 0; k < image_info.c; ++k)
         out[k] = MedianPixel(src, image_info, stage_params.window, y, x, k);
+      return;
+    case AugmentOp::kBoxBlur:
+      if (stage_params.window == 0) return;
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = BoxBlurPixel(src, image_info, stage_params.window, y, x, k);
       return;
     case AugmentOp::kMotionBlur:
       if (stage_params.window == 0) return;

@@ -9,6 +9,7 @@
 
 #include "cc/kernels/augment/augment_avx2.h"
 #include "cc/kernels/augment/border_padding_cpu.h"
+#include "cc/kernels/augment/box_blur_cpu.h"
 #include "cc/kernels/augment/clahe_avx2.h"
 #include "cc/kernels/augment/dihedral_cpu.h"
 #include "cc/kernels/augment/dropout_cpu.h"
@@ -568,6 +569,8 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
     return IsoNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kDownscale)) return DownscaleCpu(src, image_info, param, dst);
   if (op == int(AugmentOp::kDihedral)) return DihedralCpu(param, src, image_info, dst);
+  if (op == int(AugmentOp::kBoxBlur) && stage_params.window > 0)
+    return BoxBlurCpu(src, image_info, stage_params.window, dst);
   if (op == int(AugmentOp::kClahe)) return ClaheCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);
