@@ -10,7 +10,8 @@ from typing import Optional, Tuple
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment.photometric import Output, _check_probability, _draws, _one_stage, check_range
+from tfgpuaug.augment.photometric import (Output, _check_probability, _draws, _one_stage, check_range,
+                                          parameterless_stage)
 
 
 def to_sepia(images: Images, probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:
@@ -23,10 +24,7 @@ def to_sepia(images: Images, probability: float = 0.5, seed: Seed = None, return
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
       return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
     """
-    _check_probability(probability)
-    images, n, (s_apply,) = _draws(images, seed, 1)
-    return _one_stage(images, "sepia", tf.zeros([n]), tf.random.stateless_uniform([n], s_apply) < probability,
-                      return_plan=return_plan)
+    return parameterless_stage(images, "sepia", probability, seed, return_plan)
 
 
 def _needs_channels_above(images: tf.Tensor, most: int) -> tf.Tensor:

@@ -147,9 +147,14 @@ def to_gray(images: Images, probability: float = 0.5, seed: Seed = None, return_
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
       return_plan: also return the kernel stages (`[B, 1]` op ids and parameters).
     """
+    return parameterless_stage(images, "grayscale", probability, seed, return_plan)
+
+
+def parameterless_stage(images, name: str, probability: float, seed: Seed, return_plan: bool) -> Output:
+    """One stage of op `name`, which takes no parameter, in samples drawn with `probability`."""
     _check_probability(probability)
     images, n, (s_apply,) = _draws(images, seed, 1)
-    return _one_stage(images, "grayscale", tf.zeros([n]), tf.random.stateless_uniform([n], s_apply) < probability,
+    return _one_stage(images, name, tf.zeros([n]), tf.random.stateless_uniform([n], s_apply) < probability,
                       return_plan=return_plan)
 
 
