@@ -11,8 +11,7 @@ import tensorflow as tf
 
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
-from tfgpuaug._types import Seed
-from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
+from tfgpuaug.transforms import TransformOutput, _PerSample
 
 # (transpose, horizontal flip, vertical flip), applied in that order. np.rot90(x, k) rotates
 # counter-clockwise: k = 1 is x.T flipped vertically, k = 3 x.T flipped horizontally.
@@ -28,11 +27,8 @@ class _Dihedral(_PerSample):
 
     def _check_square(self, images: tf.Tensor) -> tf.Tensor:
         name = type(self).__name__
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError(f"{name} takes a dense batch of square images [B, S, S, C]; decode and resize or "
-                             "crop ragged or encoded images to a square first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
+        images = self._dense(images, "a dense batch of square images [B, S, S, C]",
+                             "decode and resize or crop ragged or encoded images to a square first")
         h, w = images.shape[1], images.shape[2]
         if h is not None and w is not None and h != w:
             raise ValueError(f"{name} transposes some samples, which swaps their height and width: the batch's "
@@ -53,13 +49,12 @@ class _Dihedral(_PerSample):
         applied = tf.random.stateless_uniform([n], s_apply) < self.probability
         return tf.cast(chosen, tf.bool) & applied[:, None]
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
-              training: bool = True) -> TransformOutput:
-        if not training:
-            return images, targets
-        images = self._check_square(images)
+    def _dense_input(self, images) -> tf.Tensor:
+        return self._check_square(images)
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         n = tf.shape(images)[0]
-        flags = self.draws(n, self._next_seed(seed))
+        flags = self.draws(n, seed)
         out = _move(images, flags)
         if targets is None or not targets.moves:
             return out, targets

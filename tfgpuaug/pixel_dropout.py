@@ -10,11 +10,10 @@ import tensorflow as tf
 
 from tfgpuaug import geometry
 from tfgpuaug import targets as tg
-from tfgpuaug._types import Seed
 from tfgpuaug.augment.dropouts import (channel_dropout, check_channel_dropout_args, check_pixel_dropout_args,
                                        check_salt_and_pepper_args, pixel_dropout_plan, salt_and_pepper)
 from tfgpuaug.augment.ops import apply_stages
-from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
+from tfgpuaug.transforms import TransformOutput, _PerSample
 
 Value = Union[float, Sequence[float], None]
 
@@ -62,11 +61,7 @@ class PixelDropout(_PerSample):
         """Only the masks change, and only with `mask_drop_value`."""
         return self.mask_drop_value is not None
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
-              training: bool = True) -> TransformOutput:
-        if not training:
-            return images, targets
-        images = self._dense_uint8(images)
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         channels = images.shape[-1]
         if self.drop_value is not None and len(self.drop_value) > 1 and channels not in (None,
                                                                                          len(self.drop_value)):
@@ -74,8 +69,7 @@ class PixelDropout(_PerSample):
         n = tf.shape(images)[0]
         single = self.drop_value is None or len(self.drop_value) == 1
         level = -1.0 if self.drop_value is None else self.drop_value[0]
-        plan = pixel_dropout_plan(n, self.dropout_prob, self.per_channel, level, self.probability,
-                                  self._next_seed(seed))
+        plan = pixel_dropout_plan(n, self.dropout_prob, self.per_channel, level, self.probability, seed)
         out = apply_stages(images, *plan) if single else None
         masks = None if targets is None or self.mask_drop_value is None else targets.masks
         if out is not None and masks is None:
@@ -130,13 +124,8 @@ class ChannelDropout(_PerSample):
         self.channel_drop_range = check_channel_dropout_args(channel_drop_range, fill, probability)
         self.fill = float(fill)
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
-              training: bool = True) -> TransformOutput:
-        if not training:
-            return images, targets
-        images = self._dense_uint8(images)
-        return channel_dropout(images, self.channel_drop_range, self.fill, self.probability,
-                               self._next_seed(seed)), targets
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return channel_dropout(images, self.channel_drop_range, self.fill, self.probability, seed), targets
 
     def get_config(self) -> dict:
         return dict(channel_drop_range=self.channel_drop_range, fill=self.fill, probability=self.probability,
@@ -168,13 +157,8 @@ class SaltAndPepper(_PerSample):
         self.amount = tuple(float(v) for v in amount)
         self.salt_vs_pepper = tuple(float(v) for v in salt_vs_pepper)
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
-              training: bool = True) -> TransformOutput:
-        if not training:
-            return images, targets
-        images = self._dense_uint8(images)
-        return salt_and_pepper(images, self.amount, self.salt_vs_pepper, self.probability,
-                               self._next_seed(seed)), targets
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return salt_and_pepper(images, self.amount, self.salt_vs_pepper, self.probability, seed), targets
 
     def get_config(self) -> dict:
         return dict(amount=self.amount, salt_vs_pepper=self.salt_vs_pepper, probability=self.probability,

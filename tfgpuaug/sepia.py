@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+import tensorflow as tf
 
 from tfgpuaug import targets as tg
-from tfgpuaug._types import Seed
 from tfgpuaug.augment.dropouts import to_sepia
-from tfgpuaug.transforms import TransformInput, TransformOutput, _PerSample
+from tfgpuaug.transforms import TransformOutput, _PerSample
 
 # Rows: output red, green, blue as weights of input red, green, blue (Albumentations 2.0.8); the
 # kernel's SepiaPixel (cc/kernels/augment/augment.h) holds the same numbers.
@@ -33,17 +33,13 @@ class ToSepia(_PerSample):
     def __init__(self, probability: float = 0.5, seed: Optional[int] = None):
         super().__init__(probability, seed)
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
-              training: bool = True) -> TransformOutput:
-        if not training:
-            return images, targets
-        images = self._dense_uint8(images)
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         channels = images.shape[-1]
         if channels == 1:
             return images, targets
         if channels == 2:
             raise ValueError("ToSepia takes 1-channel (passed unchanged), RGB or RGB+ images, got 2 channels")
-        return to_sepia(images, self.probability, self._next_seed(seed)), targets
+        return to_sepia(images, self.probability, seed), targets
 
     def get_config(self) -> dict:
         return dict(probability=self.probability, seed=self.seed)

@@ -94,14 +94,33 @@ class _PerSample(Transform):
     def __call__(self, images, seed=None, training: bool = True):
         return self.apply(images, None, seed, training)[0]
 
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        if not training:
+            return images, targets
+        return self._apply_dense(self._dense_input(images), targets, self._next_seed(seed))
+
+    def _dense_input(self, images) -> tf.Tensor:
+        """The images as this transform takes them (a dense uint8 batch unless overridden)."""
+        return self._dense_uint8(images)
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        """The transform in training on checked images, with this call's seed."""
+        raise NotImplementedError
+
+    def _dense(self, images, what: str = "a dense batch [B, H, W, C]",
+               fix: str = "decode and resize ragged or encoded images first") -> tf.Tensor:
+        """`images` as a dense rank-4 tensor, or a ValueError naming the transform."""
+        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+            raise ValueError(f"{type(self).__name__} takes {what}; {fix}")
+        images = tf.convert_to_tensor(images)
+        geometry._checks.static_rank("images", images, (4,))
+        return images
+
     def _dense_uint8(self, images) -> tf.Tensor:
         """`images` as a dense uint8 `[B, H, W, C]` tensor, or a ValueError naming the transform."""
         name = type(self).__name__
-        if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
-            raise ValueError(f"{name} takes a dense batch [B, H, W, C]; decode and resize ragged or encoded "
-                             "images first")
-        images = tf.convert_to_tensor(images)
-        geometry._checks.static_rank("images", images, (4,))
+        images = self._dense(images)
         if images.dtype != tf.uint8:
             raise ValueError(f"{name} takes uint8 images, got {images.dtype.name}")
         return images
