@@ -10,7 +10,7 @@
 #include "cc/kernels/augment/augment_avx2.h"
 #include "cc/kernels/augment/border_padding_cpu.h"
 #include "cc/kernels/augment/box_blur_cpu.h"
-#include "cc/kernels/augment/clahe_avx2.h"
+#include "cc/kernels/augment/clahe_cpu.h"
 #include "cc/kernels/augment/dihedral_cpu.h"
 #include "cc/kernels/augment/dropout_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
@@ -83,73 +83,6 @@ void IsoNoiseCpu(const StageParams& s, const uint8_t* src, const AugmentImage& i
     IsoNoisePixel(s.seed, static_cast<uint32_t>(i), intensity, color_sigma, s.iso_lambda, s.iso_p0,
                   src + i * c, dst + i * c);
     for (int k = 3; k < c; ++k) dst[i * c + k] = src[i * c + k];
-  }
-}
-
-// CLAHE (clahe.h): the equalised plane once (L*a*b* of every pixel for RGB(A), else the first
-// channel), the tiles' tables from it, then every pixel through ClahePixel's blend and
-// conversion back (the same functions, so the bytes equal the per-pixel CUDA path's).
-void ClaheCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info, uint8_t* dst) {
-  const int h = image_info.h, w = image_info.w, c = image_info.c;
-  const ClaheGrid& g = s.clahe;
-  const size_t n = size_t(h) * w;
-  // Scratch per pool thread, reused; raw pointers below so the loops do not look up the
-  // thread-local storage on every access.
-  thread_local std::vector<uint8_t> scratch;
-  thread_local std::vector<ClaheTaps> column_taps;
-  // (4 bytes past the tables: the AVX2 loop gathers them as words)
-  scratch.resize((c >= 3 ? 3 * n : 0) + size_t(g.tiles_x) * g.tiles_y * 256 + 4);
-  column_taps.resize(w);
-  uint8_t* lab = scratch.data();
-  uint8_t* luts = lab + (c >= 3 ? 3 * n : 0);
-  ClaheTaps* columns = column_taps.data();
-  const uint8_t* plane = src;  // the equalised value of pixel i at plane[i * stride]
-  int stride = c;
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-  const bool avx2 = c >= 3 && CpuHasAvx2();
-#else
-  const bool avx2 = false;
-#endif
-  if (c >= 3) {
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-    if (avx2) LabFromRgbAvx2(src, n, c, lab);
-#endif
-    if (!avx2)
-      for (size_t i = 0; i < n; ++i) LabFromRgbOpenCv(src + i * c, lab + 3 * i);
-    plane = lab;
-    stride = 3;
-  }
-  const int64_t tile_pixels = int64_t(g.tile_w) * g.tile_h;
-  const int64_t clip = ClaheClipCount(s.param, tile_pixels);
-  for (int ty = 0; ty < g.tiles_y; ++ty) {
-    for (int tx = 0; tx < g.tiles_x; ++tx) {
-      uint32_t hist[256] = {};
-      const int x0 = tx * g.tile_w, x1 = x0 + g.tile_w, inside = std::min(x1, w);
-      for (int y = ty * g.tile_h; y < (ty + 1) * g.tile_h; ++y) {
-        const uint8_t* row = plane + size_t(Reflect101(y, h)) * w * stride;
-        for (int x = x0; x < inside; ++x) ++hist[row[size_t(x) * stride]];
-        for (int x = std::max(x0, w); x < x1; ++x) ++hist[row[size_t(Reflect101(x, w)) * stride]];
-      }
-      ClaheTileLut(hist, tile_pixels, clip, luts + (size_t(ty) * g.tiles_x + tx) * 256);
-    }
-  }
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (avx2) return ClaheApplyRgbAvx2(lab, luts, g, src, h, w, c, dst);
-#endif
-  for (int x = 0; x < w; ++x) columns[x] = ClaheTapsOf(x, g.tile_w, g.tiles_x);
-  for (int y = 0; y < h; ++y) {
-    const ClaheTaps rows = ClaheTapsOf(y, g.tile_h, g.tiles_y);
-    for (int x = 0; x < w; ++x) {
-      const size_t i = size_t(y) * w + x;
-      const uint8_t v = ClaheValue(luts, g.tiles_x, rows, columns[x], plane[i * stride]);
-      uint8_t* o = dst + i * c;
-      if (c >= 3) {
-        RgbFromLabOpenCv(v, lab[3 * i + 1], lab[3 * i + 2], o);
-      } else {
-        o[0] = v;
-      }
-      for (int k = c >= 3 ? 3 : 1; k < c; ++k) o[k] = src[i * c + k];
-    }
   }
 }
 
@@ -571,7 +504,8 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kDihedral)) return DihedralCpu(param, src, image_info, dst);
   if (op == int(AugmentOp::kBoxBlur) && stage_params.window > 0)
     return BoxBlurCpu(src, image_info, stage_params.window, dst);
-  if (op == int(AugmentOp::kClahe)) return ClaheCpu(stage_params, src, image_info, dst);
+  if (op == int(AugmentOp::kClahe))
+    return ClaheCpu(src, image_info, stage_params.clahe, stage_params.param, dst);
   if (op == int(AugmentOp::kMedianBlur) && stage_params.window == 3)
     return Median3x3Cpu(src, image_info, dst);
 #if TFGPUAUG_HAVE_AVX2_LOOPS

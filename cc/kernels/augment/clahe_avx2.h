@@ -16,9 +16,9 @@ namespace tfgpuaug {
 // LabFromRgbOpenCv of n pixels of c >= 3 channels into lab (3 bytes a pixel).
 void LabFromRgbAvx2(const uint8_t* src, size_t n, int c, uint8_t* lab);
 
-// The equalised RGB(A) image: each pixel's L through ClaheValue's blend of the tables `luts`
-// (padded by 4 bytes: the gathers read whole words), back with RgbFromLabOpenCv and its own
-// a and b; alpha copied. `lab` is LabFromRgbAvx2's output for the whole image.
+// The equalised RGB(A) image: each pixel's L through ClaheValue's blend of the tables `luts`,
+// back with RgbFromLabOpenCv and its own a and b; alpha copied. `lab` is LabFromRgbAvx2's output for the
+// whole image.
 void ClaheApplyRgbAvx2(const uint8_t* lab, const uint8_t* luts, const ClaheGrid& g, const uint8_t* src, int h,
                        int w, int c, uint8_t* dst);
 #endif
