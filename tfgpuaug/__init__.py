@@ -20,6 +20,7 @@ from tfgpuaug.targeted_crops import AtLeastOneBBoxRandomCrop, CropNonEmptyMaskIf
 from tfgpuaug.dihedral import D4, RandomRotate90, Transpose  # noqa: E402
 from tfgpuaug.pixel_dropout import ChannelDropout, PixelDropout, SaltAndPepper  # noqa: E402
 from tfgpuaug.sepia import ToSepia  # noqa: E402
+from tfgpuaug.padding import Pad, PadIfNeeded, RandomCrop  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
@@ -44,6 +45,7 @@ __all__ = [
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
+    "RandomCrop", "Pad", "PadIfNeeded",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

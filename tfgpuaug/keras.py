@@ -24,6 +24,7 @@ from tfgpuaug import shortest_size as _ss
 from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import dihedral as _dh
+from tfgpuaug import padding as _pad
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import targeted_crops as _tc
@@ -258,6 +259,9 @@ ThinPlateSpline = _layer(_cp.ThinPlateSpline)
 RandomShortestSize = _layer(_ss.RandomShortestSize)
 CopyPaste = _layer(_cpp.CopyPaste)
 RandomToneCurve = _layer(_t.RandomToneCurve)
+RandomCrop = _layer(_pad.RandomCrop)
+Pad = _layer(_pad.Pad)
+PadIfNeeded = _layer(_pad.PadIfNeeded)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -317,4 +321,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
-          ToSepia, SaltAndPepper)
+          ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded)

@@ -1,0 +1,373 @@
+"""Padding and padded fixed-size crops: torchvision's Pad and RandomCrop (with `padding`,
+`pad_if_needed` and its four padding modes) and Albumentations' PadIfNeeded.
+
+One engine does all three: each output row and column is an index into the input, mapped by the
+border rule where it falls outside, so a pad, a crop or both are two gathers (rows, then
+columns) and, for constant padding, one select; nothing is padded in memory first. Boxes and
+keypoints move by the window's offset (then clipped and filtered as everywhere here), masks
+take the same rows and columns with their own fill.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple, Union
+
+import tensorflow as tf
+
+from tfgpuaug import geometry
+from tfgpuaug import targets as tg
+from tfgpuaug._types import Seed, Size
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _channels, _decode_with_masks, _hw
+
+# torchvision's padding_mode names (RandomCrop, Pad) and OpenCV's border names (PadIfNeeded),
+# each to the rule below: torchvision's "reflect" is OpenCV's reflect_101 (the edge pixel is
+# not repeated), its "symmetric" OpenCV's reflect (repeated).
+PADDING_MODES = ("constant", "edge", "reflect", "symmetric")
+BORDER_MODES = ("constant", "replicate", "reflect", "wrap", "reflect_101")
+_RULE_OF_PADDING_MODE = {"constant": "constant", "edge": "edge", "reflect": "reflect_101", "symmetric": "symmetric"}
+_RULE_OF_BORDER_MODE = {"constant": "constant", "replicate": "edge", "reflect": "symmetric", "wrap": "wrap",
+                        "reflect_101": "reflect_101"}
+POSITIONS = ("center", "top_left", "top_right", "bottom_left", "bottom_right", "random")
+
+Fill = Union[float, Sequence[float]]
+
+# TensorFlow's GPU GatherV2 has no kernel for these types; the gathers move them as a type it
+# has that holds every value exactly (float16 is exact on 0..2048), so a GPU-placed stage keeps
+# them on the GPU.
+_GATHER_CARRIERS = {tf.uint8: tf.float16, tf.int8: tf.float16, tf.uint16: tf.int32, tf.int16: tf.int32}
+
+
+def _border_index(i: tf.Tensor, n: tf.Tensor, rule: str) -> tf.Tensor:
+    """Positions `i` [B, L] of an axis of length `n` [B, 1] (>= 1) mapped into [0, n) by `rule`."""
+    if rule in ("constant", "edge"):
+        return tf.clip_by_value(i, 0, n - 1)
+    if rule == "wrap":
+        return tf.math.floormod(i, n)
+    if rule == "reflect_101":
+        period = tf.maximum(2 * (n - 1), 1)
+        j = tf.math.floormod(i, period)
+        return tf.where(j < n, j, period - j)
+    period = 2 * n  # symmetric
+    j = tf.math.floormod(i, period)
+    return tf.where(j < n, j, period - 1 - j)
+
+
+def _fill_value(fill: Fill, dtype: tf.DType, what: str) -> tf.Tensor:
+    """`fill` (a number or one per channel) as a tensor of `dtype`; a uint8 fill must be a level."""
+    value = tf.constant(fill, tf.float32)
+    if dtype == tf.uint8:
+        levels = [fill] if isinstance(fill, (int, float)) else list(fill)
+        if not all(0.0 <= float(v) <= 255.0 and float(v) == int(v) for v in levels):
+            raise ValueError(f"{what} must be whole levels in [0, 255] for uint8 images, got {fill}")
+    return tf.cast(value, dtype)
+
+
+def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: str, fill: Fill,
+             what: str = "fill") -> tf.Tensor:
+    """Per sample, the `size` window at `corner` [B, 2] (y, x; may lie partly or wholly outside)
+    of images `[B, H, W, C]` whose own sizes are `dims` [B, 2] (int32, <= H, W: a padded ragged
+    batch keeps its samples' sizes), the outside read by `rule` ("constant": `fill`)."""
+    h, w = size
+    rows = corner[:, :1] + tf.range(h)[tf.newaxis]  # [B, h]
+    cols = corner[:, 1:] + tf.range(w)[tf.newaxis]
+    dtype = images.dtype
+    carrier = _GATHER_CARRIERS.get(dtype, dtype)
+    out = tf.gather(tf.cast(images, carrier), _border_index(rows, dims[:, :1], rule), axis=1, batch_dims=1)
+    out = tf.gather(out, _border_index(cols, dims[:, 1:], rule), axis=2, batch_dims=1)
+    if rule == "constant":
+        inside_rows = (rows >= 0) & (rows < dims[:, :1])
+        inside_cols = (cols >= 0) & (cols < dims[:, 1:])
+        inside = inside_rows[:, :, tf.newaxis, tf.newaxis] & inside_cols[:, tf.newaxis, :, tf.newaxis]
+        out = tf.where(inside, out, tf.cast(_fill_value(fill, dtype, what), carrier))
+    return tf.cast(out, dtype)
+
+
+def _padding_sides(padding, name: str = "padding") -> Tuple[int, int, int, int]:
+    """torchvision's padding forms as (left, top, right, bottom): one int for all sides, two
+    (left/right, top/bottom) or four (left, top, right, bottom); none negative."""
+    if padding is None:
+        return (0, 0, 0, 0)
+    values = [padding] if isinstance(padding, int) else list(padding) if hasattr(padding, "__iter__") else None
+    if (values is None or len(values) not in (1, 2, 4)
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)):
+        raise ValueError(f"{name} must be an int >= 0 or a sequence of 2 (left/right, top/bottom) or 4 (left, top, "
+                         f"right, bottom) of them, got {padding!r}")
+    if len(values) == 1:
+        values = values * 4
+    elif len(values) == 2:
+        values = values * 2
+    return tuple(values)
+
+
+def _check_fill(fill: Fill, name: str) -> Fill:
+    if isinstance(fill, (int, float)) and not isinstance(fill, bool):
+        return float(fill)
+    if hasattr(fill, "__iter__") and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in fill):
+        return tuple(float(v) for v in fill)
+    raise ValueError(f"{name} must be a number or one number per channel, got {fill!r}")
+
+
+def _decoded(images, targets: tg.Targets):
+    """(images [B, H, W, C] dense, their sizes [B, 2] int32, targets with dense masks)."""
+    if geometry._is_encoded(images) or (targets.masks is not None and geometry._is_encoded(targets.masks)):
+        images, targets = _decode_with_masks(images, targets)
+    dims = tf.cast(tg.image_sizes(images), tf.int32)
+    if isinstance(images, tf.RaggedTensor):
+        images = images.to_tensor()
+    images = tf.convert_to_tensor(images)
+    geometry._checks.static_rank("images", images, (4,))
+    if isinstance(targets.masks, tf.RaggedTensor):
+        targets = targets.replace(masks=targets.masks.to_tensor())
+    return images, dims, targets
+
+
+def _window_with_targets(images, dims, targets: tg.Targets, corner, size, rule: str, fill: Fill,
+                         fill_mask: Fill) -> TransformOutput:
+    out = pad_crop(images, dims, corner, size, rule, fill)
+    if targets is None or not targets.moves:
+        return out, targets
+    masks = targets.masks
+    if masks is not None:
+        masks = pad_crop(masks, dims, corner, size, rule, fill_mask, "fill_mask")
+    box = tf.concat([tf.cast(corner, tf.float32), tf.cast(tf.ones_like(corner) * tf.stack(size), tf.float32)], 1)
+    out_hw = tf.cast(tf.tile(tf.reshape(tf.stack(size), [1, 2]), [tf.shape(corner)[0], 1]), tf.float32)
+    return out, targets.replace(masks=masks).affine(tg.crop_resize_matrices(box, size[0], size[1]), out_hw)
+
+
+def _needs_room(images: tf.Tensor, room: tf.Tensor, name: str) -> tf.Tensor:
+    """`images`, failing at run time unless every sample's `room` [B, 2] >= 0: a reshape that
+    names the rule (an Assert would put string constants, which have no GPU kernel, into a
+    device stage)."""
+    shape = tf.shape(images)
+    ok = tf.reduce_all(room >= 0)
+    return tf.reshape(images, tf.stack([shape[0], shape[1], shape[2], tf.where(ok, shape[3], shape[3] + 1)]),
+                      name=name)
+
+
+class RandomCrop(Transform):
+    """torchvision's RandomCrop: a `size` window at a uniformly random position, after optional
+    `padding` of every side; with `pad_if_needed`, a side shorter than `size` (after `padding`)
+    is padded by the shortfall on both ends, as torchvision does. Boxes, masks and keypoints
+    follow. Inference (`training=False`): the centred window of the padded image (torchvision's
+    CenterCrop rounding).
+
+    The CIFAR recipe `RandomCrop(32, padding=4)` is the classic use. Takes dense or ragged
+    uint8 or float images (ragged ones come out dense, `size`), or encoded bytes (decoded whole).
+
+    Args:
+      size: output (height, width), or one int for a square.
+      padding: pixels added to the sides first: one int for all, (left/right, top/bottom), or
+        (left, top, right, bottom), torchvision's order; None: none.
+      pad_if_needed: pad an image smaller than `size` instead of refusing it (torchvision's
+        rule: the shortfall added to both ends of the axis).
+      fill: the constant padding's value (a number or one per channel; whole levels for uint8).
+      padding_mode: torchvision's names: "constant" (`fill`), "edge" (the last pixel
+        repeated), "reflect" (mirrored without repeating the edge pixel: OpenCV's
+        reflect_101), "symmetric" (mirrored with it: OpenCV's reflect).
+      fill_mask: the constant padding's value in masks.
+      seed: seed of the transform's own random draws when it is called without one (a
+        `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+    """
+
+    decodes = True
+    accepts_float = True
+
+    def __init__(self, size: Size, padding: Union[None, int, Sequence[int]] = None, pad_if_needed: bool = False,
+                 fill: Fill = 0.0, padding_mode: str = "constant", fill_mask: Fill = 0.0,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        h, w = _hw(size)
+        if not (isinstance(h, int) and isinstance(w, int) and h >= 1 and w >= 1):
+            raise ValueError(f"size must be positive integers (height, width), got {size!r}")
+        geometry._checks.one_of("padding_mode", padding_mode, PADDING_MODES)
+        self.size, self.padding, self.pad_if_needed = size, padding, bool(pad_if_needed)
+        self._sides = _padding_sides(padding)
+        self.fill, self.fill_mask = _check_fill(fill, "fill"), _check_fill(fill_mask, "fill_mask")
+        self.padding_mode = padding_mode
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        targets = tg.Targets() if targets is None else targets
+        images, dims, targets = _decoded(images, targets)
+        size = _hw(self.size)
+        left, top, right, bottom = self._sides
+        before = tf.tile(tf.constant([[top, left]], tf.int32), [tf.shape(dims)[0], 1])
+        padded = dims + tf.constant([top + bottom, left + right], tf.int32)
+        if self.pad_if_needed:
+            shortfall = tf.maximum(tf.constant([size], tf.int32) - padded, 0)
+            before, padded = before + shortfall, padded + 2 * shortfall
+        else:
+            static = images.shape[1:3]
+            for axis, name in ((0, "height"), (1, "width")):
+                if static[axis] is not None:
+                    if static[axis] + self._sides[1 - axis] + self._sides[3 - axis] < size[axis]:
+                        raise ValueError(f"RandomCrop: the images' {name} ({static[axis]}, padded "
+                                         f"{static[axis] + self._sides[1 - axis] + self._sides[3 - axis]}) is "
+                                         f"smaller than size {size}; pass pad_if_needed=True or a smaller size")
+            images = _needs_room(images, padded - tf.constant([size], tf.int32),
+                                 "RandomCrop_needs_images_at_least_size_after_padding_or_pad_if_needed")
+        room = tf.cast(padded - tf.constant([size], tf.int32), tf.float32)
+        if training:
+            u = tf.random.stateless_uniform(tf.shape(room), self._next_seed(seed))
+            at = tf.minimum(tf.floor(u * (room + 1.0)), room)
+        else:
+            at = tf.round(room / 2.0)  # half to even, as torchvision's CenterCrop's round()
+        corner = tf.cast(at, tf.int32) - before
+        out, targets = _window_with_targets(images, dims, targets, corner, size,
+                                            _RULE_OF_PADDING_MODE[self.padding_mode], self.fill, self.fill_mask)
+        return out, targets
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        return (input_shape[0], *_hw(self.size), _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(size=self.size, padding=self.padding, pad_if_needed=self.pad_if_needed, fill=self.fill,
+                    padding_mode=self.padding_mode, fill_mask=self.fill_mask, seed=self.seed)
+
+
+def _dense_batch(images, name: str) -> tf.Tensor:
+    if geometry._is_encoded(images) or isinstance(images, tf.RaggedTensor):
+        raise ValueError(f"{name} takes a dense batch [B, H, W, C] (its output has one size only then); decode and "
+                         "resize first, or use RandomCrop(size, pad_if_needed=True) for a fixed output size")
+    images = tf.convert_to_tensor(images)
+    geometry._checks.static_rank("images", images, (4,))
+    return images
+
+
+class _Padder(Transform):
+    """Shared by Pad and PadIfNeeded: the whole image placed at `before` [B, 2] (top, left) in
+    a canvas of `size` (height, width), the rest read by the border rule."""
+
+    accepts_float = True
+
+    def __call__(self, images, seed=None, training: bool = True):
+        return self.apply(images, None, seed, training)[0]
+
+    def _placement(self, hw: tf.Tensor, n: tf.Tensor, seed: Seed, training: bool) -> Tuple[tf.Tensor, list]:
+        """(before [B, 2], output size [height, width]) for images of size `hw` [2]."""
+        raise NotImplementedError
+
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
+              training: bool = True) -> TransformOutput:
+        targets = tg.Targets() if targets is None else targets
+        images = _dense_batch(images, type(self).__name__)
+        if targets.masks is not None:
+            targets = targets.replace(masks=_dense_batch(targets.masks, type(self).__name__ + "'s masks"))
+        shape = tf.shape(images)
+        dims = tf.tile(shape[tf.newaxis, 1:3], [shape[0], 1])
+        before, size = self._placement(shape[1:3], shape[0], seed, training)
+        out, targets = _window_with_targets(images, dims, targets, -before, size, self._rule, self.fill,
+                                            self.fill_mask)
+        return out, targets
+
+
+class Pad(_Padder):
+    """torchvision's Pad: every image padded by `padding` on its sides, the same in training and
+    inference. Boxes, masks and keypoints follow. Takes a dense uint8 or float batch.
+
+    Args:
+      padding: one int for all sides, (left/right, top/bottom), or (left, top, right, bottom),
+        torchvision's order.
+      fill: the constant padding's value (a number or one per channel; whole levels for uint8).
+      padding_mode: torchvision's names: "constant" (`fill`), "edge", "reflect" (OpenCV's
+        reflect_101: the edge pixel not repeated), "symmetric" (OpenCV's reflect).
+      fill_mask: the constant padding's value in masks.
+    """
+
+    def __init__(self, padding: Union[int, Sequence[int]], fill: Fill = 0.0, padding_mode: str = "constant",
+                 fill_mask: Fill = 0.0):
+        super().__init__(None)
+        geometry._checks.one_of("padding_mode", padding_mode, PADDING_MODES)
+        self.padding, self._sides = padding, _padding_sides(padding)
+        self.fill, self.fill_mask = _check_fill(fill, "fill"), _check_fill(fill_mask, "fill_mask")
+        self.padding_mode, self._rule = padding_mode, _RULE_OF_PADDING_MODE[padding_mode]
+
+    def _placement(self, hw, n, seed, training):
+        left, top, right, bottom = self._sides
+        return tf.tile(tf.constant([[top, left]], tf.int32), [n, 1]), [hw[0] + top + bottom, hw[1] + left + right]
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        left, top, right, bottom = self._sides
+        grow = lambda v, extra: None if v is None else v + extra  # noqa: E731
+        return (input_shape[0], grow(input_shape[1], top + bottom), grow(input_shape[2], left + right),
+                _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(padding=self.padding, fill=self.fill, padding_mode=self.padding_mode, fill_mask=self.fill_mask)
+
+
+class PadIfNeeded(_Padder):
+    """Albumentations' PadIfNeeded: each axis padded up to `min_height` / `min_width` (the
+    shortfall split evenly, the extra pixel after), or up to the next multiple of
+    `pad_height_divisor` / `pad_width_divisor`; `position` moves the image to a side or
+    corner of the canvas, or to a uniformly random place per sample ("random"; inference:
+    "center"). Boxes, masks and keypoints follow. Takes a dense uint8 or float batch.
+
+    Args:
+      min_height: the least output height; None with `pad_height_divisor`.
+      min_width: the least output width; None with `pad_width_divisor`.
+      pad_height_divisor: pad the height to a multiple of this instead.
+      pad_width_divisor: pad the width to a multiple of this instead.
+      position: "center", "top_left", "top_right", "bottom_left", "bottom_right" or "random".
+      border_mode: OpenCV's names, as Albumentations': "constant" (`fill`), "replicate",
+        "reflect" (the edge pixel repeated), "wrap" or "reflect_101".
+      fill: the constant padding's value (a number or one per channel; whole levels for uint8).
+      fill_mask: the constant padding's value in masks.
+      seed: seed of the "random" position's draws when called without one; None: random.
+    """
+
+    def __init__(self, min_height: Optional[int] = 1024, min_width: Optional[int] = 1024,
+                 pad_height_divisor: Optional[int] = None, pad_width_divisor: Optional[int] = None,
+                 position: str = "center", border_mode: str = "constant", fill: Fill = 0.0, fill_mask: Fill = 0.0,
+                 seed: Optional[int] = None):
+        super().__init__(seed)
+        for axis, least, divisor in (("height", min_height, pad_height_divisor),
+                                     ("width", min_width, pad_width_divisor)):
+            if (least is None) == (divisor is None):
+                raise ValueError(f"PadIfNeeded takes exactly one of min_{axis} and pad_{axis}_divisor, got "
+                                 f"min_{axis}={least!r}, pad_{axis}_divisor={divisor!r}")
+            value = least if divisor is None else divisor
+            if not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+                raise ValueError(f"min_{axis} and pad_{axis}_divisor must be ints >= 1, got {value!r}")
+        geometry._checks.one_of("position", position, POSITIONS)
+        geometry._checks.one_of("border_mode", border_mode, BORDER_MODES)
+        self.min_height, self.min_width = min_height, min_width
+        self.pad_height_divisor, self.pad_width_divisor = pad_height_divisor, pad_width_divisor
+        self.position, self.border_mode, self._rule = position, border_mode, _RULE_OF_BORDER_MODE[border_mode]
+        self.fill, self.fill_mask = _check_fill(fill, "fill"), _check_fill(fill_mask, "fill_mask")
+
+    @staticmethod
+    def _total(n: tf.Tensor, least: Optional[int], divisor: Optional[int]) -> tf.Tensor:
+        if least is not None:
+            return tf.maximum(least - n, 0)
+        return tf.math.floormod(-n, divisor)
+
+    def _placement(self, hw, n, seed, training):
+        total = tf.stack([self._total(hw[0], self.min_height, self.pad_height_divisor),
+                          self._total(hw[1], self.min_width, self.pad_width_divisor)])
+        position = self.position if training or self.position != "random" else "center"
+        if position == "random":
+            u = tf.random.stateless_uniform(tf.stack([n, 2]), self._next_seed(seed))
+            room = tf.cast(total, tf.float32)
+            before = tf.cast(tf.minimum(tf.floor(u * (room + 1.0)), room), tf.int32)
+        else:
+            first = {"center": total // 2, "top_left": tf.zeros_like(total), "top_right": total * [0, 1],
+                     "bottom_left": total * [1, 0], "bottom_right": total}[position]
+            before = tf.tile(first[tf.newaxis], [n, 1])
+        return before, [hw[0] + total[0], hw[1] + total[1]]
+
+    def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
+        def grown(v, least, divisor):
+            if v is None:
+                return None
+            return max(v, least) if least is not None else v + (-v) % divisor
+        return (input_shape[0], grown(input_shape[1], self.min_height, self.pad_height_divisor),
+                grown(input_shape[2], self.min_width, self.pad_width_divisor), _channels(input_shape))
+
+    def get_config(self) -> dict:
+        return dict(min_height=self.min_height, min_width=self.min_width,
+                    pad_height_divisor=self.pad_height_divisor, pad_width_divisor=self.pad_width_divisor,
+                    position=self.position, border_mode=self.border_mode, fill=self.fill, fill_mask=self.fill_mask,
+                    seed=self.seed)
