@@ -194,6 +194,11 @@ TRANSFORM_ARGS = {
                             seed=44),
     "ThinPlateSpline": dict(scale_range=(0.1, 0.3), num_control_points=3, mode="albumentations",
                             border_mode="replicate", probability=0.9, seed=45),
+    "RandomCrop": dict(size=(40, 52), padding=(2, 3), pad_if_needed=True, fill=4.0, padding_mode="reflect",
+                       fill_mask=1.0, seed=57),
+    "Pad": dict(padding=(1, 2, 3, 4), fill=6.0, padding_mode="symmetric", fill_mask=2.0),
+    "PadIfNeeded": dict(min_height=None, min_width=60, pad_height_divisor=32, position="random",
+                        border_mode="wrap", fill=8.0, fill_mask=3.0, seed=58),
 }
 
 

@@ -75,6 +75,7 @@ TFGPUAUG_AVX2 void StoreInts(void* p, __m256i v) { _mm256_storeu_si256(reinterpr
 // planes[k * stride + i] = table[rgb channel k of pixel i], for n pixels of c channels.
 __attribute__((noinline)) void GammaPlanes(const int* table, const uint8_t* src, int n, int c, int stride,
                                            int* planes) {
+#pragma GCC unroll 4
   for (int i = 0; i < n; ++i) {
     planes[i] = table[src[i * c]];
     planes[stride + i] = table[src[i * c + 1]];
@@ -85,14 +86,17 @@ __attribute__((noinline)) void GammaPlanes(const int* table, const uint8_t* src,
 // out[i] = table[index[i]] for i < n in each of `planes` planes `stride` apart.
 __attribute__((noinline)) void LookUpPlanes(const int* table, const int* index, int n, int planes, int stride,
                                             int* out) {
-  for (int k = 0; k < planes; ++k)
+  for (int k = 0; k < planes; ++k) {
+#pragma GCC unroll 8
     for (int i = 0; i < n; ++i) out[k * stride + i] = table[index[k * stride + i]];
+  }
 }
 
 // One row's words from the transposed tables (see ClaheApplyRgbAvx2): the upper row of
 // tiles' two bytes at a pixel in the low half, the lower row's in the high half.
 __attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_t* lower, const uint8_t* lab,
                                               const int* first, int tiles_x, int n, uint32_t* words) {
+#pragma GCC unroll 4
   for (int x = 0; x < n; ++x) {
     const int at = lab[3 * x] * tiles_x + first[x];
     uint16_t top, bottom;
@@ -106,6 +110,7 @@ __attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_
 // channels past 2 copied from src.
 __attribute__((noinline)) void StoreRgbOfRow(const uint8_t* table, const int* index, int stride, int n, int c,
                                              const uint8_t* src, uint8_t* dst) {
+#pragma GCC unroll 4
   for (int x = 0; x < n; ++x) {
     uint8_t* o = dst + size_t(x) * c;
     o[0] = table[index[x]];
