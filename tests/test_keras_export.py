@@ -199,6 +199,9 @@ TRANSFORM_ARGS = {
     "Pad": dict(padding=(1, 2, 3, 4), fill=6.0, padding_mode="symmetric", fill_mask=2.0),
     "PadIfNeeded": dict(min_height=None, min_width=60, pad_height_divisor=32, position="random",
                         border_mode="wrap", fill=8.0, fill_mask=3.0, seed=58),
+    "RandomResize": dict(min_size=20, max_size=40, method="nearest", antialias=False, seed=59),
+    "SmallestMaxSize": dict(max_size=(24, 36), method="bicubic", antialias=True, seed=61),
+    "LongestMaxSize": dict(max_size=None, max_size_hw=(30, None), method="area"),
 }
 
 

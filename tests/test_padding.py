@@ -220,3 +220,20 @@ def test_keras_layers_export_their_config(batch):
                   tga.keras.PadIfNeeded(12, 12)):
         clone = type(layer).from_config(layer.get_config())
         np.testing.assert_array_equal(clone(batch, training=False), layer(batch, training=False))
+
+
+def test_static_shapes_survive_so_later_stages_can_resize():
+    """A later resize needs the channel count statically; the run-time size check (a reshape)
+    and the tensor-sized pads must not lose what is known."""
+    shapes = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 24, 24, 3], tf.uint8)])
+    def chain(x):
+        for t in (tga.Pad(2), tga.RandomCrop(20, padding=1), tga.PadIfNeeded(24, 26, position="random"),
+                  tga.RandomCrop(30, pad_if_needed=True)):
+            x = t(x, seed=1)
+            shapes.append(tuple(x.shape))
+        return x
+
+    chain.get_concrete_function()
+    assert shapes == [(None, 28, 28, 3), (None, 20, 20, 3), (None, 24, 26, 3), (None, 30, 30, 3)]

@@ -26,7 +26,7 @@ from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
 from tfgpuaug.distortions import ElasticTransform, GridDistortion, OpticalDistortion, remap  # noqa: E402
 from tfgpuaug.control_point_distortions import PiecewiseAffine, ThinPlateSpline  # noqa: E402
-from tfgpuaug.shortest_size import RandomShortestSize  # noqa: E402
+from tfgpuaug.shortest_size import LongestMaxSize, RandomResize, RandomShortestSize, SmallestMaxSize  # noqa: E402
 from tfgpuaug import augment, boxes, data, keras  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
@@ -45,7 +45,7 @@ __all__ = [
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
-    "RandomCrop", "Pad", "PadIfNeeded",
+    "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

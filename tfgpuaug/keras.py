@@ -262,6 +262,9 @@ RandomToneCurve = _layer(_t.RandomToneCurve)
 RandomCrop = _layer(_pad.RandomCrop)
 Pad = _layer(_pad.Pad)
 PadIfNeeded = _layer(_pad.PadIfNeeded)
+RandomResize = _layer(_ss.RandomResize)
+SmallestMaxSize = _layer(_ss.SmallestMaxSize)
+LongestMaxSize = _layer(_ss.LongestMaxSize)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -321,4 +324,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
-          ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded)
+          ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize)

@@ -139,8 +139,10 @@ def _needs_room(images: tf.Tensor, room: tf.Tensor, name: str) -> tf.Tensor:
     device stage)."""
     shape = tf.shape(images)
     ok = tf.reduce_all(room >= 0)
-    return tf.reshape(images, tf.stack([shape[0], shape[1], shape[2], tf.where(ok, shape[3], shape[3] + 1)]),
-                      name=name)
+    checked = tf.reshape(images, tf.stack([shape[0], shape[1], shape[2], tf.where(ok, shape[3], shape[3] + 1)]),
+                         name=name)
+    checked.set_shape(images.shape)  # what it is whenever it passes
+    return checked
 
 
 class RandomCrop(Transform):
@@ -260,6 +262,7 @@ class _Padder(Transform):
         before, size = self._placement(shape[1:3], shape[0], seed, training)
         out, targets = _window_with_targets(images, dims, targets, -before, size, self._rule, self.fill,
                                             self.fill_mask)
+        out.set_shape(self.output_shape(images.shape))  # the sizes that are known before the run
         return out, targets
 
 
