@@ -202,6 +202,8 @@ TRANSFORM_ARGS = {
     "RandomResize": dict(min_size=20, max_size=40, method="nearest", antialias=False, seed=59),
     "SmallestMaxSize": dict(max_size=(24, 36), method="bicubic", antialias=True, seed=61),
     "LongestMaxSize": dict(max_size=None, max_size_hw=(30, None), method="area"),
+    "FiveCrop": dict(size=(20, 24)),
+    "TenCrop": dict(size=(21, 17), vertical_flip=True),
 }
 
 

@@ -21,6 +21,7 @@ from tfgpuaug.dihedral import D4, RandomRotate90, Transpose  # noqa: E402
 from tfgpuaug.pixel_dropout import ChannelDropout, PixelDropout, SaltAndPepper  # noqa: E402
 from tfgpuaug.sepia import ToSepia  # noqa: E402
 from tfgpuaug.padding import Pad, PadIfNeeded, RandomCrop  # noqa: E402
+from tfgpuaug.multi_crop import FiveCrop, TenCrop  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
@@ -46,6 +47,7 @@ __all__ = [
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
+    "FiveCrop", "TenCrop",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

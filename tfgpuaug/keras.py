@@ -25,6 +25,7 @@ from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
 from tfgpuaug import dihedral as _dh
 from tfgpuaug import padding as _pad
+from tfgpuaug import multi_crop as _mc
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import targeted_crops as _tc
@@ -265,6 +266,8 @@ PadIfNeeded = _layer(_pad.PadIfNeeded)
 RandomResize = _layer(_ss.RandomResize)
 SmallestMaxSize = _layer(_ss.SmallestMaxSize)
 LongestMaxSize = _layer(_ss.LongestMaxSize)
+FiveCrop = _layer(_mc.FiveCrop)
+TenCrop = _layer(_mc.TenCrop)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -324,4 +327,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
-          ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize)
+          ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
+          FiveCrop, TenCrop)

@@ -62,13 +62,18 @@ def _fill_value(fill: Fill, dtype: tf.DType, what: str) -> tf.Tensor:
 
 
 def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: str, fill: Fill,
-             what: str = "fill") -> tf.Tensor:
+             what: str = "fill", flip_axis: Optional[int] = None) -> tf.Tensor:
     """Per sample, the `size` window at `corner` [B, 2] (y, x; may lie partly or wholly outside)
     of images `[B, H, W, C]` whose own sizes are `dims` [B, 2] (int32, <= H, W: a padded ragged
-    batch keeps its samples' sizes), the outside read by `rule` ("constant": `fill`)."""
+    batch keeps its samples' sizes), the outside read by `rule` ("constant": `fill`);
+    `flip_axis` 0 or 1: the window of each image flipped along that axis (rows or columns)."""
     h, w = size
     rows = corner[:, :1] + tf.range(h)[tf.newaxis]  # [B, h]
     cols = corner[:, 1:] + tf.range(w)[tf.newaxis]
+    if flip_axis == 0:
+        rows = dims[:, :1] - 1 - rows
+    elif flip_axis == 1:
+        cols = dims[:, 1:] - 1 - cols
     dtype = images.dtype
     carrier = _GATHER_CARRIERS.get(dtype, dtype)
     out = tf.gather(tf.cast(images, carrier), _border_index(rows, dims[:, :1], rule), axis=1, batch_dims=1)
