@@ -40,6 +40,7 @@ def stages(A):
     """op -> (tfgpuaug's batched stage fn(x, seed), Albumentations' transform, Keras layer or None),
     with the same fixed parameters where both libraries take them."""
     L = keras.layers
+    import cv2
     return {
         "sharpen": (lambda x, s: AUG.random_sharpen(x, (0.5, 0.5), (1.0, 1.0), 1.0, s),
                     A.Sharpen(alpha=(0.5, 0.5), lightness=(1.0, 1.0), p=1.0), None),
@@ -76,6 +77,13 @@ def stages(A):
         "salt_and_pepper": (lambda x, s: tga.SaltAndPepper(probability=1.0)(x, seed=s), A.SaltAndPepper(p=1.0),
                             None),
         "d4": (lambda x, s: tga.D4(probability=1.0)(x, seed=s), A.D4(p=1.0), None),
+        "morphological": (lambda x, s: tga.Morphological((2, 3), probability=1.0)(x, seed=s),
+                          A.Morphological(scale=(2, 3), p=1.0), None),
+        "pad 16 + random_crop": (lambda x, s: tga.RandomCrop(224, padding=16)(x, seed=s),
+                                 A.Compose([A.Pad(16), A.RandomCrop(224, 224)]), None),
+        "pad 16 reflect + random_crop": (lambda x, s: tga.RandomCrop(224, 16, padding_mode="reflect")(x, seed=s),
+                                         A.Compose([A.Pad(16, border_mode=cv2.BORDER_REFLECT_101),
+                                                    A.RandomCrop(224, 224)]), None),
         # spatial: a map per sample and one remap (images only here)
         "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),

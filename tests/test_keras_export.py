@@ -204,6 +204,7 @@ TRANSFORM_ARGS = {
     "LongestMaxSize": dict(max_size=None, max_size_hw=(30, None), method="area"),
     "FiveCrop": dict(size=(20, 24)),
     "TenCrop": dict(size=(21, 17), vertical_flip=True),
+    "Morphological": dict(scale=(3, 4), operation="erosion", probability=0.8, seed=62),
 }
 
 

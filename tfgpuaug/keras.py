@@ -26,6 +26,7 @@ from tfgpuaug import distortions as _dd
 from tfgpuaug import dihedral as _dh
 from tfgpuaug import padding as _pad
 from tfgpuaug import multi_crop as _mc
+from tfgpuaug import morphology as _mo
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import targeted_crops as _tc
@@ -268,6 +269,7 @@ SmallestMaxSize = _layer(_ss.SmallestMaxSize)
 LongestMaxSize = _layer(_ss.LongestMaxSize)
 FiveCrop = _layer(_mc.FiveCrop)
 TenCrop = _layer(_mc.TenCrop)
+Morphological = _layer(_mo.Morphological)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -328,4 +330,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop)
+          FiveCrop, TenCrop, Morphological)

@@ -29,7 +29,7 @@ def multi_crop(images: TransformInput, size: Size, flip_axis: Optional[int] = No
     image after them, `[B, 10, h, w, C]` (its ten_crop). Dense, ragged or encoded images; an
     image smaller than `size` is refused (at graph construction where the size is static)."""
     h, w = _check_size(size)
-    images, dims, _ = _decoded(images, tg.Targets())
+    images, dims, _, whole = _decoded(images, tg.Targets())
     for axis, side in ((0, h), (1, w)):
         static = images.shape[1 + axis]
         if static is not None and static < side:
@@ -42,7 +42,8 @@ def multi_crop(images: TransformInput, size: Size, flip_axis: Optional[int] = No
                room, tf.cast(tf.round(tf.cast(room, tf.float32) / 2.0), tf.int32)]
     flips = [None] if flip_axis is None else [None, flip_axis]
     # concat, not stack: TensorFlow's GPU Pack has no uint8 kernel (ConcatV2 has)
-    return tf.concat([pad_crop(images, dims, corner, (h, w), "edge", 0.0, flip_axis=flip)[:, tf.newaxis]
+    return tf.concat([pad_crop(images, dims, corner, (h, w), "edge", 0.0, flip_axis=flip, whole=whole,
+                               inside=True)[:, tf.newaxis]
                       for flip in flips for corner in corners], axis=1)
 
 

@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import geometry
+from tfgpuaug import _loader, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed, Size
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _channels, _decode_with_masks, _hw
@@ -61,13 +61,41 @@ def _fill_value(fill: Fill, dtype: tf.DType, what: str) -> tf.Tensor:
     return tf.cast(value, dtype)
 
 
+def _warp_window(images: tf.Tensor, corner: tf.Tensor, size, fill: float, flip_axis: Optional[int]) -> tf.Tensor:
+    """pad_crop of whole uint8 images with constant padding by the fused warp kernel, nearest:
+    output pixel centre j + 1/2 maps to corner + j + 1/2 (flipped: size_of_axis - corner - j -
+    1/2), whose nearest pixel is exactly the one the gathers take."""
+    c = tf.cast(corner, tf.float32)
+    n = tf.shape(corner)[0]
+    hw = tf.cast(tf.shape(images)[1:3], tf.float32)
+    one, zero = tf.ones([n]), tf.zeros([n])
+    sy, sx = (-one if flip_axis == 0 else one), (-one if flip_axis == 1 else one)
+    ty = hw[0] - c[:, 0] if flip_axis == 0 else c[:, 0]
+    tx = hw[1] - c[:, 1] if flip_axis == 1 else c[:, 1]
+    matrices = tf.stack([tf.stack([sx, zero, tx], -1), tf.stack([zero, sy, ty], -1)], axis=1)
+    out = _loader.ops().tf_gpu_aug_warp_affine(images, matrices, tf.cast(tf.stack(size), tf.int32),
+                                               interpolation="nearest", fill_value=fill)
+    static = [v if isinstance(v, int) else None for v in size]
+    out.set_shape([images.shape[0], *static, images.shape[3]])
+    return out
+
+
 def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: str, fill: Fill,
-             what: str = "fill", flip_axis: Optional[int] = None) -> tf.Tensor:
+             what: str = "fill", flip_axis: Optional[int] = None, whole: bool = False,
+             inside: bool = False) -> tf.Tensor:
     """Per sample, the `size` window at `corner` [B, 2] (y, x; may lie partly or wholly outside)
     of images `[B, H, W, C]` whose own sizes are `dims` [B, 2] (int32, <= H, W: a padded ragged
     batch keeps its samples' sizes), the outside read by `rule` ("constant": `fill`);
-    `flip_axis` 0 or 1: the window of each image flipped along that axis (rows or columns)."""
+    `flip_axis` 0 or 1: the window of each image flipped along that axis (rows or columns).
+    `whole`: every image fills the tensor (no ragged padding); `inside`: every window lies
+    inside its image. Whole uint8 images whose windows need no border rule but a constant go
+    through the fused warp kernel (about 3x the gathers' speed on the CPU); the rest through
+    the gathers."""
     h, w = size
+    scalar_fill = isinstance(fill, (int, float))
+    if whole and images.dtype == tf.uint8 and (inside or (rule == "constant" and scalar_fill)):
+        _fill_value(fill, images.dtype, what)  # the level check
+        return _warp_window(images, corner, size, float(fill) if scalar_fill else 0.0, flip_axis)
     rows = corner[:, :1] + tf.range(h)[tf.newaxis]  # [B, h]
     cols = corner[:, 1:] + tf.range(w)[tf.newaxis]
     if flip_axis == 0:
@@ -112,27 +140,29 @@ def _check_fill(fill: Fill, name: str) -> Fill:
 
 
 def _decoded(images, targets: tg.Targets):
-    """(images [B, H, W, C] dense, their sizes [B, 2] int32, targets with dense masks)."""
+    """(images [B, H, W, C] dense, their sizes [B, 2] int32, targets with dense masks, whether
+    every image fills the tensor: False for a ragged batch, padded here)."""
     if geometry._is_encoded(images) or (targets.masks is not None and geometry._is_encoded(targets.masks)):
         images, targets = _decode_with_masks(images, targets)
     dims = tf.cast(tg.image_sizes(images), tf.int32)
-    if isinstance(images, tf.RaggedTensor):
+    whole = not isinstance(images, tf.RaggedTensor)
+    if not whole:
         images = images.to_tensor()
     images = tf.convert_to_tensor(images)
     geometry._checks.static_rank("images", images, (4,))
     if isinstance(targets.masks, tf.RaggedTensor):
         targets = targets.replace(masks=targets.masks.to_tensor())
-    return images, dims, targets
+    return images, dims, targets, whole
 
 
 def _window_with_targets(images, dims, targets: tg.Targets, corner, size, rule: str, fill: Fill,
-                         fill_mask: Fill) -> TransformOutput:
-    out = pad_crop(images, dims, corner, size, rule, fill)
+                         fill_mask: Fill, whole: bool) -> TransformOutput:
+    out = pad_crop(images, dims, corner, size, rule, fill, whole=whole)
     if targets is None or not targets.moves:
         return out, targets
     masks = targets.masks
     if masks is not None:
-        masks = pad_crop(masks, dims, corner, size, rule, fill_mask, "fill_mask")
+        masks = pad_crop(masks, dims, corner, size, rule, fill_mask, "fill_mask", whole=whole)
     box = tf.concat([tf.cast(corner, tf.float32), tf.cast(tf.ones_like(corner) * tf.stack(size), tf.float32)], 1)
     out_hw = tf.cast(tf.tile(tf.reshape(tf.stack(size), [1, 2]), [tf.shape(corner)[0], 1]), tf.float32)
     return out, targets.replace(masks=masks).affine(tg.crop_resize_matrices(box, size[0], size[1]), out_hw)
@@ -197,7 +227,7 @@ class RandomCrop(Transform):
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         targets = tg.Targets() if targets is None else targets
-        images, dims, targets = _decoded(images, targets)
+        images, dims, targets, whole = _decoded(images, targets)
         size = _hw(self.size)
         left, top, right, bottom = self._sides
         before = tf.tile(tf.constant([[top, left]], tf.int32), [tf.shape(dims)[0], 1])
@@ -223,7 +253,8 @@ class RandomCrop(Transform):
             at = tf.round(room / 2.0)  # half to even, as torchvision's CenterCrop's round()
         corner = tf.cast(at, tf.int32) - before
         out, targets = _window_with_targets(images, dims, targets, corner, size,
-                                            _RULE_OF_PADDING_MODE[self.padding_mode], self.fill, self.fill_mask)
+                                            _RULE_OF_PADDING_MODE[self.padding_mode], self.fill, self.fill_mask,
+                                            whole)
         return out, targets
 
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
@@ -266,7 +297,7 @@ class _Padder(Transform):
         dims = tf.tile(shape[tf.newaxis, 1:3], [shape[0], 1])
         before, size = self._placement(shape[1:3], shape[0], seed, training)
         out, targets = _window_with_targets(images, dims, targets, -before, size, self._rule, self.fill,
-                                            self.fill_mask)
+                                            self.fill_mask, True)
         out.set_shape(self.output_shape(images.shape))  # the sizes that are known before the run
         return out, targets
 
