@@ -80,22 +80,57 @@ def _warp_window(images: tf.Tensor, corner: tf.Tensor, size, fill: float, flip_a
     return out
 
 
+_MAX_EDGE_COPIES = 64  # edge padding by slices repeats the edge row this many times at most
+
+
+def _padded_by_slices(images: tf.Tensor, margins: Tuple[int, int, int, int], rule: str) -> Optional[tf.Tensor]:
+    """`images` padded by `margins` (top, bottom, left, right) under `rule` with slices, reversals
+    and concatenations (all with 8-bit GPU kernels, unlike MirrorPad), or None where a margin is
+    past what one mirror reaches (or the sizes are not static)."""
+    h, w = images.shape[1], images.shape[2]
+    if h is None or w is None:
+        return None
+    reach = {"reflect_101": (h - 1, w - 1), "symmetric": (h, w), "edge": (_MAX_EDGE_COPIES,) * 2}.get(rule)
+    top, bottom, left, right = margins
+    if reach is None or max(top, bottom) > reach[0] or max(left, right) > reach[1]:
+        return None
+
+    def pad_axis(x, axis, before, after, n):
+        def take(start, stop):
+            return x[:, start:stop] if axis == 1 else x[:, :, start:stop]
+        if rule == "edge":
+            parts = [take(0, 1)] * before + [x] + [take(n - 1, n)] * after
+        else:
+            skip = 1 if rule == "reflect_101" else 0  # reflect_101 does not repeat the edge
+            parts = [tf.reverse(take(skip, skip + before), [axis]), x,
+                     tf.reverse(take(n - skip - after, n - skip), [axis])]
+        return tf.concat([p for p in parts if p.shape[axis] != 0], axis=axis)
+
+    return pad_axis(pad_axis(images, 1, top, bottom, h), 2, left, right, w)
+
+
 def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: str, fill: Fill,
              what: str = "fill", flip_axis: Optional[int] = None, whole: bool = False,
-             inside: bool = False) -> tf.Tensor:
+             inside: bool = False, margins: Optional[Tuple[int, int, int, int]] = None) -> tf.Tensor:
     """Per sample, the `size` window at `corner` [B, 2] (y, x; may lie partly or wholly outside)
     of images `[B, H, W, C]` whose own sizes are `dims` [B, 2] (int32, <= H, W: a padded ragged
     batch keeps its samples' sizes), the outside read by `rule` ("constant": `fill`);
     `flip_axis` 0 or 1: the window of each image flipped along that axis (rows or columns).
     `whole`: every image fills the tensor (no ragged padding); `inside`: every window lies
-    inside its image. Whole uint8 images whose windows need no border rule but a constant go
-    through the fused warp kernel (about 3x the gathers' speed on the CPU); the rest through
-    the gathers."""
+    inside its image; `margins` (top, bottom, left, right): how far any window reaches past its
+    image, where the caller knows it. Whole uint8 images whose windows need no border rule but
+    a constant go through the fused warp kernel (about 3x the gathers' speed on the CPU), and
+    so do those a mirror or edge padding by slices covers (then the windows lie inside it); the
+    rest go through the gathers."""
     h, w = size
     scalar_fill = isinstance(fill, (int, float))
     if whole and images.dtype == tf.uint8 and (inside or (rule == "constant" and scalar_fill)):
         _fill_value(fill, images.dtype, what)  # the level check
         return _warp_window(images, corner, size, float(fill) if scalar_fill else 0.0, flip_axis)
+    if whole and images.dtype == tf.uint8 and margins is not None and flip_axis is None and rule != "constant":
+        padded = _padded_by_slices(images, margins, rule)
+        if padded is not None:
+            return _warp_window(padded, corner + tf.constant([[margins[0], margins[2]]], tf.int32), size, 0.0, None)
     rows = corner[:, :1] + tf.range(h)[tf.newaxis]  # [B, h]
     cols = corner[:, 1:] + tf.range(w)[tf.newaxis]
     if flip_axis == 0:
@@ -156,13 +191,13 @@ def _decoded(images, targets: tg.Targets):
 
 
 def _window_with_targets(images, dims, targets: tg.Targets, corner, size, rule: str, fill: Fill,
-                         fill_mask: Fill, whole: bool) -> TransformOutput:
-    out = pad_crop(images, dims, corner, size, rule, fill, whole=whole)
+                         fill_mask: Fill, whole: bool, margins: Optional[Tuple[int, int, int, int]]) -> TransformOutput:
+    out = pad_crop(images, dims, corner, size, rule, fill, whole=whole, margins=margins)
     if targets is None or not targets.moves:
         return out, targets
     masks = targets.masks
     if masks is not None:
-        masks = pad_crop(masks, dims, corner, size, rule, fill_mask, "fill_mask", whole=whole)
+        masks = pad_crop(masks, dims, corner, size, rule, fill_mask, "fill_mask", whole=whole, margins=margins)
     box = tf.concat([tf.cast(corner, tf.float32), tf.cast(tf.ones_like(corner) * tf.stack(size), tf.float32)], 1)
     out_hw = tf.cast(tf.tile(tf.reshape(tf.stack(size), [1, 2]), [tf.shape(corner)[0], 1]), tf.float32)
     return out, targets.replace(masks=masks).affine(tg.crop_resize_matrices(box, size[0], size[1]), out_hw)
@@ -252,9 +287,14 @@ class RandomCrop(Transform):
         else:
             at = tf.round(room / 2.0)  # half to even, as torchvision's CenterCrop's round()
         corner = tf.cast(at, tf.int32) - before
+        margins = None  # how far a window can reach past the image, where the sizes are static
+        if whole and None not in images.shape[1:3]:
+            grow = [max(size[k] - images.shape[1 + k] - self._sides[1 - k] - self._sides[3 - k], 0)
+                    if self.pad_if_needed else 0 for k in (0, 1)]
+            margins = (top + grow[0], bottom + grow[0], left + grow[1], right + grow[1])
         out, targets = _window_with_targets(images, dims, targets, corner, size,
                                             _RULE_OF_PADDING_MODE[self.padding_mode], self.fill, self.fill_mask,
-                                            whole)
+                                            whole, margins)
         return out, targets
 
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
@@ -287,6 +327,11 @@ class _Padder(Transform):
         """(before [B, 2], output size [height, width]) for images of size `hw` [2]."""
         raise NotImplementedError
 
+    def _margins(self, static_hw) -> Optional[Tuple[int, int, int, int]]:
+        """How far the canvas reaches past the image (top, bottom, left, right), where the
+        images' size is static; None otherwise."""
+        raise NotImplementedError
+
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         targets = tg.Targets() if targets is None else targets
@@ -297,7 +342,7 @@ class _Padder(Transform):
         dims = tf.tile(shape[tf.newaxis, 1:3], [shape[0], 1])
         before, size = self._placement(shape[1:3], shape[0], seed, training)
         out, targets = _window_with_targets(images, dims, targets, -before, size, self._rule, self.fill,
-                                            self.fill_mask, True)
+                                            self.fill_mask, True, self._margins(images.shape[1:3]))
         out.set_shape(self.output_shape(images.shape))  # the sizes that are known before the run
         return out, targets
 
@@ -322,6 +367,10 @@ class Pad(_Padder):
         self.padding, self._sides = padding, _padding_sides(padding)
         self.fill, self.fill_mask = _check_fill(fill, "fill"), _check_fill(fill_mask, "fill_mask")
         self.padding_mode, self._rule = padding_mode, _RULE_OF_PADDING_MODE[padding_mode]
+
+    def _margins(self, static_hw):
+        left, top, right, bottom = self._sides
+        return (top, bottom, left, right)
 
     def _placement(self, hw, n, seed, training):
         left, top, right, bottom = self._sides
@@ -382,6 +431,14 @@ class PadIfNeeded(_Padder):
         if least is not None:
             return tf.maximum(least - n, 0)
         return tf.math.floormod(-n, divisor)
+
+    def _margins(self, static_hw):
+        if None in tuple(static_hw):
+            return None
+        h, w = (int(v) for v in static_hw)
+        th = max(self.min_height - h, 0) if self.min_height is not None else -h % self.pad_height_divisor
+        tw = max(self.min_width - w, 0) if self.min_width is not None else -w % self.pad_width_divisor
+        return (th, th, tw, tw)  # any position of the image in the canvas
 
     def _placement(self, hw, n, seed, training):
         total = tf.stack([self._total(hw[0], self.min_height, self.pad_height_divisor),
