@@ -178,7 +178,9 @@ class _MaxSize(_BatchResize):
     """Albumentations' MaxSizeTransform: a scale from `max_size` (one drawn per batch from a
     list) or from `max_size_hw`, then (round(h * scale), round(w * scale))."""
 
-    def __init__(self, max_size, max_size_hw, method: str, antialias: bool, seed: Optional[int]):
+    def __init__(self, max_size: Union[None, int, Sequence[int]] = 1024,
+                 max_size_hw: Optional[Tuple[Optional[int], Optional[int]]] = None, method: str = "bilinear",
+                 antialias: bool = False, seed: Optional[int] = None):
         super().__init__(method, antialias, seed)
         if (max_size is None) == (max_size_hw is None):
             raise ValueError(f"{type(self).__name__} takes exactly one of max_size and max_size_hw, got "
@@ -193,13 +195,9 @@ class _MaxSize(_BatchResize):
             max_size_hw = hw
         self.max_size_hw = max_size_hw
 
-    def _side(self, h, w):
-        """The side max_size applies to."""
-        raise NotImplementedError
-
-    def _both(self, h_scale, w_scale):
-        """The scale when max_size_hw gives both sides."""
-        raise NotImplementedError
+    # tf.minimum or tf.maximum: the side max_size applies to, of (h, w); the scale kept when
+    # max_size_hw gives both sides' scales
+    _side = _both = None
 
     def _size(self, dims, seed, training):
         h, w = tf.cast(dims[0], tf.float64), tf.cast(dims[1], tf.float64)
@@ -235,16 +233,7 @@ class SmallestMaxSize(_MaxSize):
       seed: seed of the draw from a list of sizes when called without one; None: random.
     """
 
-    def __init__(self, max_size: Union[None, int, Sequence[int]] = 1024,
-                 max_size_hw: Optional[Tuple[Optional[int], Optional[int]]] = None, method: str = "bilinear",
-                 antialias: bool = False, seed: Optional[int] = None):
-        super().__init__(max_size, max_size_hw, method, antialias, seed)
-
-    def _side(self, h, w):
-        return tf.minimum(h, w)
-
-    def _both(self, h_scale, w_scale):
-        return tf.maximum(h_scale, w_scale)
+    _side, _both = staticmethod(tf.minimum), staticmethod(tf.maximum)
 
 
 class LongestMaxSize(_MaxSize):
@@ -262,13 +251,4 @@ class LongestMaxSize(_MaxSize):
       seed: seed of the draw from a list of sizes when called without one; None: random.
     """
 
-    def __init__(self, max_size: Union[None, int, Sequence[int]] = 1024,
-                 max_size_hw: Optional[Tuple[Optional[int], Optional[int]]] = None, method: str = "bilinear",
-                 antialias: bool = False, seed: Optional[int] = None):
-        super().__init__(max_size, max_size_hw, method, antialias, seed)
-
-    def _side(self, h, w):
-        return tf.maximum(h, w)
-
-    def _both(self, h_scale, w_scale):
-        return tf.minimum(h_scale, w_scale)
+    _side, _both = staticmethod(tf.maximum), staticmethod(tf.minimum)
