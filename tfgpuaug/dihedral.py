@@ -9,7 +9,7 @@ from typing import Optional, Tuple
 
 import tensorflow as tf
 
-from tfgpuaug import geometry
+from tfgpuaug import _checks, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
@@ -34,11 +34,8 @@ class _Dihedral(_PerSample):
             raise ValueError(f"{name} transposes some samples, which swaps their height and width: the batch's "
                              f"images must be square, got {h}x{w}; crop or resize them to a square first")
         if h is None or w is None:
-            # A reshape to [B, H, H, C] fails unless W == H; its error names this op. (An Assert
-            # would put string constants, which have no GPU kernel, into a device stage.)
             shape = tf.shape(images)
-            images = tf.reshape(images, tf.stack([shape[0], shape[1], shape[1], shape[3]]),
-                                name=f"{name}_needs_square_images")
+            images = _checks.run_time(images, tf.equal(shape[1], shape[2]), f"{name}_needs_square_images")
         return images
 
     def draws(self, n, seed) -> tf.Tensor:

@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import _loader, geometry
+from tfgpuaug import _checks, _loader, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed, Size
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _channels, _decode_with_masks, _hw
@@ -204,15 +204,8 @@ def _window_with_targets(images, dims, targets: tg.Targets, corner, size, rule: 
 
 
 def _needs_room(images: tf.Tensor, room: tf.Tensor, name: str) -> tf.Tensor:
-    """`images`, failing at run time unless every sample's `room` [B, 2] >= 0: a reshape that
-    names the rule (an Assert would put string constants, which have no GPU kernel, into a
-    device stage)."""
-    shape = tf.shape(images)
-    ok = tf.reduce_all(room >= 0)
-    checked = tf.reshape(images, tf.stack([shape[0], shape[1], shape[2], tf.where(ok, shape[3], shape[3] + 1)]),
-                         name=name)
-    checked.set_shape(images.shape)  # what it is whenever it passes
-    return checked
+    """`images`, failing at run time (naming `name`) unless every sample's `room` [B, 2] >= 0."""
+    return _checks.run_time(images, tf.reduce_all(room >= 0), name)
 
 
 class RandomCrop(Transform):

@@ -9,6 +9,7 @@ from typing import Optional, Tuple
 
 import tensorflow as tf
 
+from tfgpuaug import _checks
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.photometric import (Output, _check_probability, _draws, _one_stage, check_range,
                                           parameterless_stage)
@@ -33,9 +34,8 @@ def _needs_channels_above(images: tf.Tensor, most: int) -> tf.Tensor:
     have no GPU kernel, into a device stage)."""
     if images.shape[-1] is not None:
         return images
-    shape = tf.shape(images)
-    return tf.reshape(images, tf.stack([shape[0], shape[1], shape[2], tf.maximum(shape[3], most + 1)]),
-                      name="ChannelDropout_needs_more_channels_than_channel_drop_range_max")
+    return _checks.run_time(images, tf.shape(images)[3] > most,
+                            "ChannelDropout_needs_more_channels_than_channel_drop_range_max")
 
 
 def check_channel_dropout_args(channel_drop_range: Tuple[int, int], fill: float,
