@@ -11,7 +11,7 @@ from tfgpuaug import geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
 from tfgpuaug.augment.mix import _beta
-from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
+from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, select_samples
 
 
 class MixDraws(NamedTuple):
@@ -82,7 +82,7 @@ class DetectionMixUp(Transform):
         r = d.ratio[:, None, None, None]
         mixed = tf.cast(tf.clip_by_value(tf.round(r * x + (1.0 - r) * tf.gather(x, d.partner)), 0.0, 255.0),
                         images.dtype)
-        out = tf.where(d.mixes[:, None, None, None], mixed, images)
+        out = select_samples(d.mixes, mixed, images)
         if targets is None or not targets.moves:
             return out, targets
         other = targets.take(d.partner)
