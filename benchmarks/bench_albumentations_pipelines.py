@@ -77,6 +77,11 @@ def stages(A):
         "salt_and_pepper": (lambda x, s: tga.SaltAndPepper(probability=1.0)(x, seed=s), A.SaltAndPepper(p=1.0),
                             None),
         "d4": (lambda x, s: tga.D4(probability=1.0)(x, seed=s), A.D4(p=1.0), None),
+        "multiplicative_noise": (lambda x, s: tga.MultiplicativeNoise(probability=1.0)(x, seed=s),
+                                 A.MultiplicativeNoise(p=1.0), None),
+        "multiplicative_noise elementwise": (
+            lambda x, s: tga.MultiplicativeNoise(per_channel=True, elementwise=True, probability=1.0)(x, seed=s),
+            A.MultiplicativeNoise(per_channel=True, elementwise=True, p=1.0), None),
         "morphological": (lambda x, s: tga.Morphological((2, 3), probability=1.0)(x, seed=s),
                           A.Morphological(scale=(2, 3), p=1.0), None),
         "pad 16 + random_crop": (lambda x, s: tga.RandomCrop(224, padding=16)(x, seed=s),

@@ -124,7 +124,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PadIfNeeded(24, 26, position="random", border_mode="wrap"), tga.RandomCrop(16, padding=2, fill=5),
      tga.RandomResize(14, 20), tga.SmallestMaxSize((16, 18)), tga.LongestMaxSize(20), tga.CropMirrorNormalize()],
     [tga.ResizeCenterCrop(32, 24), tga.ToGray(), tga.Morphological(probability=1.0),
-     tga.Morphological(3, "erosion"), tga.TenCrop(16)],
+     tga.Morphological(3, "erosion"), tga.MultiplicativeNoise(elementwise=True), tga.MultiplicativeNoise(),
+     tga.TenCrop(16)],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
         "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix", "distortions", "padding",
         "ten-crop"])

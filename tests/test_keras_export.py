@@ -205,6 +205,7 @@ TRANSFORM_ARGS = {
     "FiveCrop": dict(size=(20, 24)),
     "TenCrop": dict(size=(21, 17), vertical_flip=True),
     "Morphological": dict(scale=(3, 4), operation="erosion", probability=0.8, seed=62),
+    "MultiplicativeNoise": dict(multiplier=(0.7, 1.3), per_channel=True, elementwise=True, probability=0.8, seed=63),
 }
 
 

@@ -27,6 +27,7 @@ from tfgpuaug import dihedral as _dh
 from tfgpuaug import padding as _pad
 from tfgpuaug import multi_crop as _mc
 from tfgpuaug import morphology as _mo
+from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import targeted_crops as _tc
@@ -270,6 +271,7 @@ LongestMaxSize = _layer(_ss.LongestMaxSize)
 FiveCrop = _layer(_mc.FiveCrop)
 TenCrop = _layer(_mc.TenCrop)
 Morphological = _layer(_mo.Morphological)
+MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -330,4 +332,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological)
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise)
