@@ -162,6 +162,11 @@ def test_random_crop_bad_arguments_fail_at_construction(kwargs, message):
         tga.RandomCrop(**kwargs)
 
 
+def test_per_channel_fills_must_match_the_channels(batch):
+    with pytest.raises(ValueError, match="fill has 2 values for 3-channel images"):
+        tga.Pad(1, fill=(1, 2))(batch)
+
+
 def test_uint8_fill_must_be_a_level(batch):
     with pytest.raises(ValueError, match=r"whole levels in \[0, 255\]"):
         tga.Pad(1, fill=300)(batch)

@@ -1,11 +1,13 @@
 """Padding and padded fixed-size crops: torchvision's Pad and RandomCrop (with `padding`,
 `pad_if_needed` and its four padding modes) and Albumentations' PadIfNeeded.
 
-One engine does all three: each output row and column is an index into the input, mapped by the
-border rule where it falls outside, so a pad, a crop or both are two gathers (rows, then
-columns) and, for constant padding, one select; nothing is padded in memory first. Boxes and
-keypoints move by the window's offset (then clipped and filtered as everywhere here), masks
-take the same rows and columns with their own fill.
+One engine does all three (`pad_crop`): each output row and column is an index into the input,
+mapped by the border rule where it falls outside, so a pad, a crop or both are two gathers
+(rows, then columns) and, for constant padding, one select. Dense uint8 batches take faster
+roads to the same pixels: the fused warp kernel (nearest) where only a constant lies outside,
+after padding by slices and reversals where a mirror or edge rule does. Boxes and keypoints
+move by the window's offset (then clipped and filtered as everywhere here), masks take the same
+rows and columns with their own fill.
 """
 from __future__ import annotations
 
@@ -124,6 +126,10 @@ def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: 
     rest go through the gathers."""
     h, w = size
     scalar_fill = isinstance(fill, (int, float))
+    channels = images.shape[-1]
+    if not scalar_fill and channels is not None and len(fill) not in (1, channels):
+        raise ValueError(f"{what} has {len(fill)} values for {channels}-channel images; give one number or one "
+                         "per channel")
     if whole and images.dtype == tf.uint8 and (inside or (rule == "constant" and scalar_fill)):
         _fill_value(fill, images.dtype, what)  # the level check
         return _warp_window(images, corner, size, float(fill) if scalar_fill else 0.0, flip_axis)
