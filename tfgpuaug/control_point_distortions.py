@@ -12,6 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfgpuaug import targets as tg
+from tfgpuaug._select import select_samples
 from tfgpuaug._types import Seed
 from tfgpuaug.distortions import Dim, _Distortion, identity_maps
 from tfgpuaug.transforms import TransformInput, TransformOutput
@@ -190,7 +191,7 @@ class PiecewiseAffine(_Distortion):
         maps = tf.clip_by_value(maps, 0.0, tf.stack([tf.cast(width, tf.float32) - 1.0,
                                                      tf.cast(height, tf.float32) - 1.0]))
         keep = scale > 0.0 if applied is None else applied & (scale > 0.0)  # Albumentations: scale 0, no map
-        return tf.where(keep[:, tf.newaxis, tf.newaxis, tf.newaxis], maps, identity_maps(n, height, width))
+        return select_samples(keep, maps, identity_maps(n, height, width))
 
     def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
@@ -258,7 +259,7 @@ class ThinPlateSpline(_Distortion):
         maps = blend_maps(tps_blend(height, width, src, self.mode), dst * size, height, width)
         if applied is None:
             return maps
-        return tf.where(applied[:, tf.newaxis, tf.newaxis, tf.newaxis], maps, identity_maps(n, height, width))
+        return select_samples(applied, maps, identity_maps(n, height, width))
 
     def get_config(self) -> dict:
         return dict(scale_range=self.scale_range, num_control_points=self.num_control_points, mode=self.mode,

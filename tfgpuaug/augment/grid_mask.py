@@ -15,6 +15,7 @@ from typing import Tuple, Union
 
 import tensorflow as tf
 
+from tfgpuaug._select import select_samples
 from tfgpuaug._types import Images, Seed
 
 
@@ -80,7 +81,7 @@ def grid_mask(images: Images, d: Tuple[int, int] = (96, 224), ratio: float = 0.6
     keep = keep[:, top:top + h, left:left + w, :]
     if mode == 1:
         keep = 1 - keep
-    keep = tf.where(applied[:, None, None, None], keep, tf.ones_like(keep))
+    keep = select_samples(applied, keep, tf.ones_like(keep))
     out = images * tf.cast(keep, images.dtype)
     if return_plan:
         plan = tf.stack([tf.cast(applied, tf.int32), unit, offsets[:, 0], offsets[:, 1], degrees], axis=1)
