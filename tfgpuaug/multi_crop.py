@@ -10,15 +10,8 @@ import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed, Size
-from tfgpuaug.padding import _decoded, _needs_room, pad_crop
+from tfgpuaug.padding import _decoded, _needs_room, check_size, pad_crop
 from tfgpuaug.transforms import Transform, TransformInput, _channels, _hw
-
-
-def _check_size(size: Size) -> tuple:
-    h, w = _hw(size)
-    if not (isinstance(h, int) and isinstance(w, int) and not isinstance(h, bool) and h >= 1 and w >= 1):
-        raise ValueError(f"size must be positive integers (height, width), got {size!r}")
-    return h, w
 
 
 def multi_crop(images: TransformInput, size: Size, flip_axis: Optional[int] = None,
@@ -28,7 +21,7 @@ def multi_crop(images: TransformInput, size: Size, flip_axis: Optional[int] = No
     center_crop); with `flip_axis` (0 vertical, 1 horizontal) also the five of the flipped
     image after them, `[B, 10, h, w, C]` (its ten_crop). Dense, ragged or encoded images; an
     image smaller than `size` is refused (at graph construction where the size is static)."""
-    h, w = _check_size(size)
+    h, w = check_size(size)
     images, dims, _, whole = _decoded(images, tg.Targets())
     for axis, side in ((0, h), (1, w)):
         static = images.shape[1 + axis]
@@ -65,7 +58,7 @@ class FiveCrop(Transform):
 
     def __init__(self, size: Size):
         super().__init__(None)
-        _check_size(size)
+        check_size(size)
         self.size = size
 
     def __call__(self, images, seed: Seed = None, training: bool = True):

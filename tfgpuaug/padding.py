@@ -18,6 +18,7 @@ import tensorflow as tf
 from tfgpuaug import _checks, _loader, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed, Size
+from tfgpuaug.targeted_crops import _random_int
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput, _channels, _decode_with_masks, _hw
 
 # torchvision's padding_mode names (RandomCrop, Pad) and OpenCV's border names (PadIfNeeded),
@@ -155,6 +156,14 @@ def pad_crop(images: tf.Tensor, dims: tf.Tensor, corner: tf.Tensor, size, rule: 
     return tf.cast(out, dtype)
 
 
+def check_size(size: Size) -> Tuple[int, int]:
+    """`size` (one int or (height, width)) as two ints >= 1, or a ValueError."""
+    h, w = _hw(size)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (h, w)):
+        raise ValueError(f"size must be positive integers (height, width), got {size!r}")
+    return h, w
+
+
 def _padding_sides(padding, name: str = "padding") -> Tuple[int, int, int, int]:
     """torchvision's padding forms as (left, top, right, bottom): one int for all sides, two
     (left/right, top/bottom) or four (left, top, right, bottom); none negative."""
@@ -246,9 +255,7 @@ class RandomCrop(Transform):
                  fill: Fill = 0.0, padding_mode: str = "constant", fill_mask: Fill = 0.0,
                  seed: Optional[int] = None):
         super().__init__(seed)
-        h, w = _hw(size)
-        if not (isinstance(h, int) and isinstance(w, int) and h >= 1 and w >= 1):
-            raise ValueError(f"size must be positive integers (height, width), got {size!r}")
+        check_size(size)
         geometry._checks.one_of("padding_mode", padding_mode, PADDING_MODES)
         self.size, self.padding, self.pad_if_needed = size, padding, bool(pad_if_needed)
         self._sides = _padding_sides(padding)
@@ -282,7 +289,7 @@ class RandomCrop(Transform):
         room = tf.cast(padded - tf.constant([size], tf.int32), tf.float32)
         if training:
             u = tf.random.stateless_uniform(tf.shape(room), self._next_seed(seed))
-            at = tf.minimum(tf.floor(u * (room + 1.0)), room)
+            at = _random_int(u, 0.0, room)
         else:
             at = tf.round(room / 2.0)  # half to even, as torchvision's CenterCrop's round()
         corner = tf.cast(at, tf.int32) - before
@@ -446,7 +453,7 @@ class PadIfNeeded(_Padder):
         if position == "random":
             u = tf.random.stateless_uniform(tf.stack([n, 2]), self._next_seed(seed))
             room = tf.cast(total, tf.float32)
-            before = tf.cast(tf.minimum(tf.floor(u * (room + 1.0)), room), tf.int32)
+            before = tf.cast(_random_int(u, 0.0, room), tf.int32)
         else:
             first = {"center": total // 2, "top_left": tf.zeros_like(total), "top_right": total * [0, 1],
                      "bottom_left": total * [1, 0], "bottom_right": total}[position]
