@@ -445,10 +445,34 @@ def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
 # The stages that replace bytes (issue 36), ids of cc/kernels/augment/augment.h: sepia 34,
 # channel_dropout 35 (bits of the parameter; level aux[1]), pixel_dropout 36 and its per-channel
 # form 37 (probability; stream aux[0], level aux[1], negative: random), salt_and_pepper 38
-# (probability; stream aux[0], salt share aux[1]).
+# (probability; stream aux[0], salt share aux[1]), multiplicative_noise 41 and its per-channel
+# form 42 (least factor; stream aux[0], greatest factor aux[1]; equal bounds: that factor).
 REPLACING_STAGES = [(34, 0.0, [0.3, 0.7]), (35, 5.0, [0.0, 40.0]), (35, 3.0, [0.5, 255.0]), (36, 0.05, [0.3, 0.0]),
                     (36, 0.3, [0.6, -1.0]), (36, 1.0, [0.1, 200.0]), (37, 0.2, [0.3, 17.0]),
-                    (37, 0.5, [0.9, -1.0]), (38, 0.1, [0.2, 0.5]), (38, 0.6, [0.7, 1.0])]
+                    (37, 0.5, [0.9, -1.0]), (38, 0.1, [0.2, 0.5]), (38, 0.6, [0.7, 1.0]), (41, 0.5, [0.3, 1.7]),
+                    (41, 1.3, [0.8, 1.3]), (42, 0.8, [0.6, 1.2]), (42, 0.0, [0.1, 2.5]), (42, 0.7, [0.5, 0.7])]
+MULTIPLICATIVE_NOISE = 41
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_multiplicative_noise_is_the_numpy_rule_on_the_stream(channels, per_channel):
+    """The factor of pixel i (byte i per channel) is low + u_i (high - low) in float32 with u_i the
+    stream's uniform i; the float32 product clipped to [0, 255] and truncated, exactly, through
+    the CPU loop and the per-pixel function the GPU runs. Mutant: a factor per pixel in the
+    per-channel form, or the add before the multiply, fails."""
+    img = fixtures.photo(37, 53, channels=channels, seed=channels)
+    low, high, aux0 = 0.6, 1.9, 0.41
+    seed = int(np.float32(aux0) * np.float32(4294967040.0))
+    count = img.size if per_channel else img.shape[0] * img.shape[1]
+    u = hash_uniform(seed, np.arange(count)).astype(np.float32)
+    factors = np.float32(low) + u * (np.float32(high) - np.float32(low))
+    factors = factors.reshape(img.shape if per_channel else img.shape[:2] + (1,))
+    ref = np.clip(img.astype(np.float32) * factors, 0, 255).astype(np.uint8)
+    for general in (False, True):
+        out = kernels.augment_stage(img, MULTIPLICATIVE_NOISE + per_channel, low, aux=[aux0, high], general=general)
+        np.testing.assert_array_equal(out, ref, err_msg=f"general={general}")
+    assert (ref != img).mean() > 0.5
 
 
 def replacing_stage_images(channels):

@@ -55,6 +55,18 @@ def test_matches_albumentations_where_installed():
             np.testing.assert_array_equal(ours.numpy()[0], theirs, err_msg=f"{factor} {per_channel} {elementwise}")
 
 
+def test_the_function_is_the_transform_and_every_channel_is_scaled():
+    """`augment.multiplicative_noise` draws what the transform draws; on RGBA the per-pixel factor
+    scales alpha too (Albumentations multiplies every channel): a constant 100 image shows one
+    factor a pixel across all four channels."""
+    images = np.full((3, 6, 7, 4), 100, np.uint8)
+    ours = tga.MultiplicativeNoise((0.5, 1.5), elementwise=True, probability=1.0)(images, seed=[5, 6]).numpy()
+    np.testing.assert_array_equal(
+        tga.augment.multiplicative_noise(images, (0.5, 1.5), elementwise=True, probability=1.0, seed=[5, 6]), ours)
+    np.testing.assert_array_equal(ours, np.repeat(ours[..., :1], 4, axis=-1))
+    assert len(np.unique(ours)) > 20
+
+
 def test_bad_arguments_and_inputs():
     with pytest.raises(ValueError, match="multiplier must be"):
         tga.MultiplicativeNoise((1.2, 0.8))
@@ -62,3 +74,5 @@ def test_bad_arguments_and_inputs():
         tga.MultiplicativeNoise(-0.5)
     with pytest.raises(ValueError, match="takes uint8 images"):
         tga.MultiplicativeNoise()(tf.zeros([1, 4, 4, 3]))
+    with pytest.raises(ValueError, match="1, 3 or 4 channels"):
+        tga.MultiplicativeNoise()(tf.zeros([1, 4, 4, 2], tf.uint8))

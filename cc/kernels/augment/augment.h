@@ -62,7 +62,9 @@ namespace tfgpuaug {
   X(kPixelDropoutPerChannel, "pixel_dropout_per_channel") /* the same, each channel on its own */            \
   X(kSaltAndPepper, "salt_and_pepper") /* probability a pixel; stream aux[0]; salt share aux[1] */           \
   X(kDihedral, "dihedral")             /* bits: 4 transpose, then 2 flip x, 1 flip y (square images) */      \
-  X(kBoxBlur, "box_blur")              /* window side, odd, 3..15; reflect-101 border (OpenCV's blur) */
+  X(kBoxBlur, "box_blur")              /* window side, odd, 3..15; reflect-101 border (OpenCV's blur) */     \
+  X(kMultiplicativeNoise, "multiplicative_noise") /* low factor; stream aux[0], high aux[1]; a pixel */      \
+  X(kMultiplicativeNoisePerChannel, "multiplicative_noise_per_channel") /* the same, a factor a byte */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -575,6 +577,26 @@ TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount,
   for (int k = 0; k < c; ++k) out[k] = noisy ? value : px[k];
 }
 
+// multiplicative_noise: the factor of uniform `index` of the stream, low + u (high - low) (a
+// multiply, then an add: the AVX2 loop and the GPU round the same), and a byte times it as
+// Albumentations' MultiplicativeNoise on uint8: the float product clipped to [0, 255] and
+// truncated (NaN gives 0). The factor is per pixel (uniform `pixel`, every channel) or, per
+// channel, per byte (uniform `byte`). Equal bounds give that factor exactly.
+TFGPUAUG_HD float NoiseFactor(uint32_t seed, uint32_t index, float low, float high) {
+  return low == high ? low : low + HashUniform(seed, index) * (high - low);
+}
+TFGPUAUG_HD uint8_t ScaledByte(uint8_t value, float factor) {
+  const float t = float(value) * factor;
+  return t >= 255.f ? 255 : (t > 0.f ? static_cast<uint8_t>(t) : 0);
+}
+TFGPUAUG_HD void MultiplicativeNoisePixel(bool per_channel, uint32_t seed, uint32_t pixel, float low,
+                                          float high, const uint8_t* px, int c, uint8_t* out) {
+  const float shared = per_channel ? 0.f : NoiseFactor(seed, pixel, low, high);
+  for (int k = 0; k < c; ++k)
+    out[k] = ScaledByte(
+        px[k], per_channel ? NoiseFactor(seed, pixel * uint32_t(c) + uint32_t(k), low, high) : shared);
+}
+
 // dihedral: one of the square's eight symmetries as bits of the rounded parameter (4: transpose,
 // 2: then flip horizontally, 1: then flip vertically; NaN, negative or above 7: identity). A
 // transpose needs a square image (it would swap height and width): on any other it is left out.
@@ -1003,6 +1025,12 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
     case AugmentOp::kSaltAndPepper:
       SaltAndPepperPixel(stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
                          stage_params.param, stage_params.aux[1], px, image_info.c, out);
+      return;
+    case AugmentOp::kMultiplicativeNoise:
+    case AugmentOp::kMultiplicativeNoisePerChannel:
+      MultiplicativeNoisePixel(stage_params.op == int(AugmentOp::kMultiplicativeNoisePerChannel),
+                               stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
+                               stage_params.param, stage_params.aux[1], px, image_info.c, out);
       return;
     case AugmentOp::kDihedral: {
       int sy, sx;

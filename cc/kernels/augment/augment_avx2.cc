@@ -470,6 +470,61 @@ __attribute__((target("avx2"))) void ChannelShuffleRgbAvx2(const uint8_t* src, s
     for (int k = 0; k < 3; ++k) dst[3 * i + k] = src[3 * i + perm[k]];
 }
 
+namespace {
+
+// NoiseFactor of uniforms first .. first + 7 of the stream (first wraps as a uint32_t index).
+__attribute__((target("avx2"))) inline __m256 NoiseFactors8(uint32_t seed, uint32_t first, __m256 low,
+                                                            __m256 range) {
+  const __m256i index =
+      _mm256_add_epi32(_mm256_set1_epi32(int(first)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  return _mm256_add_ps(low, _mm256_mul_ps(HashUniform8(seed, index), range));
+}
+
+// ScaledByte of eight bytes by eight factors: max(t, 0) takes its second operand, 0, for NaN.
+__attribute__((target("avx2"))) inline void StoreScaled8(const uint8_t* src, __m256 factor, uint8_t* dst) {
+  const __m256 t = _mm256_mul_ps(LoadBytes8(src), factor);
+  __m256i q =
+      _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(t, _mm256_setzero_ps()), _mm256_set1_ps(255.f)));
+  q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
+  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
+  std::memcpy(dst, &both, 8);
+}
+
+}  // namespace
+
+// Per channel: eight bytes and their eight factors a step. Per pixel: eight pixels' factors a
+// step, spread over their c vectors of eight bytes (byte l of vector j is pixel (8 j + l) / c's).
+__attribute__((target("avx2"))) void MultiplicativeNoiseAvx2(const uint8_t* src, size_t n, int c,
+                                                             bool per_channel, uint32_t seed, float low,
+                                                             float high, uint8_t* dst) {
+  const bool fixed = low == high;  // NoiseFactor's exact factor, no draws
+  const __m256 lo = _mm256_set1_ps(low), range = _mm256_set1_ps(high - low);
+  if (per_channel) {
+    const size_t bytes = n * c;
+    size_t e = 0;
+    for (; e + 8 <= bytes; e += 8)
+      StoreScaled8(src + e, fixed ? lo : NoiseFactors8(seed, uint32_t(e), lo, range), dst + e);
+    for (; e < bytes; ++e) dst[e] = ScaledByte(src[e], NoiseFactor(seed, uint32_t(e), low, high));
+    return;
+  }
+  __m256i spread[4];
+  for (int j = 0; j < c; ++j) {
+    alignas(32) int lanes[8];
+    for (int l = 0; l < 8; ++l) lanes[l] = (8 * j + l) / c;
+    spread[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes));
+  }
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 f = fixed ? lo : NoiseFactors8(seed, uint32_t(i), lo, range);
+    for (int j = 0; j < c; ++j)
+      StoreScaled8(src + i * c + 8 * j, _mm256_permutevar8x32_ps(f, spread[j]), dst + i * c + 8 * j);
+  }
+  for (; i < n; ++i)
+    MultiplicativeNoisePixel(false, seed, uint32_t(i), low, high, src + i * c, c, dst + i * c);
+}
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_HAVE_AVX2_LOOPS

@@ -63,6 +63,11 @@ void DropBitsAvx2(uint32_t seed, uint32_t stride, size_t first, size_t count, fl
 // iso_noise (IsoNoisePixel) of n pixels of c >= 3 channels.
 void IsoNoiseAvx2(const uint8_t* src, size_t n, int c, uint32_t seed, float intensity, float color_sigma,
                   float lambda, float p0, uint8_t* dst);
+
+// multiplicative_noise (MultiplicativeNoisePixel) of n pixels of c channels, 1 <= c <= 4: a
+// factor per pixel, or per byte with per_channel.
+void MultiplicativeNoiseAvx2(const uint8_t* src, size_t n, int c, bool per_channel, uint32_t seed, float low,
+                             float high, uint8_t* dst);
 #endif
 
 }  // namespace tfgpuaug
