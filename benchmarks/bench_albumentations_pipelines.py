@@ -69,7 +69,8 @@ def stages(A):
         "iso_noise": (lambda x, s: AUG.random_iso_noise(x, (0.01, 0.05), (0.1, 0.5), 1.0, s), A.ISONoise(p=1.0),
                       None),
         "clahe": (lambda x, s: AUG.random_clahe(x, 4.0, (8, 8), 1.0, s), A.CLAHE(p=1.0), None),
-        # TF-op transforms (not stages of the fused kernel)
+        # stages of the fused kernel too (ids 34-43)
+        "shot_noise": (lambda x, s: tga.ShotNoise(probability=1.0)(x, seed=s), A.ShotNoise(p=1.0), None),
         "to_sepia": (lambda x, s: tga.ToSepia(probability=1.0)(x, seed=s), A.ToSepia(p=1.0), None),
         "pixel_dropout": (lambda x, s: tga.PixelDropout(probability=1.0)(x, seed=s), A.PixelDropout(p=1.0), None),
         "channel_dropout": (lambda x, s: tga.ChannelDropout(probability=1.0)(x, seed=s), A.ChannelDropout(p=1.0),
@@ -82,6 +83,7 @@ def stages(A):
         "multiplicative_noise elementwise": (
             lambda x, s: tga.MultiplicativeNoise(per_channel=True, elementwise=True, probability=1.0)(x, seed=s),
             A.MultiplicativeNoise(per_channel=True, elementwise=True, p=1.0), None),
+        # TF-op transforms (not stages of the fused kernel)
         "morphological": (lambda x, s: tga.Morphological((2, 3), probability=1.0)(x, seed=s),
                           A.Morphological(scale=(2, 3), p=1.0), None),
         "pad 16 + random_crop": (lambda x, s: tga.RandomCrop(224, padding=16)(x, seed=s),

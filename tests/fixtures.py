@@ -165,3 +165,31 @@ def crafted_jp2(codestream: bytes) -> bytes:
     sig = b"\x00\x00\x00\x0cjP  \r\n\x87\n"
     ftyp = struct.pack(">I", 20) + b"ftypjp2 " + struct.pack(">I", 0) + b"jp2 "
     return sig + ftyp + struct.pack(">I", 8 + len(codestream)) + b"jp2c" + codestream
+
+
+def hash_uniform(seed, index):
+    """The kernel's HashUniform: a counter-based uniform in (0, 1), uint32 arithmetic."""
+    with np.errstate(over="ignore"):
+        x = (np.uint32(seed) * np.uint32(0x9E3779B9)) ^ (index.astype(np.uint32) + np.uint32(0x7F4A7C15))
+        x ^= x >> np.uint32(16)
+        x *= np.uint32(0x85EBCA6B)
+        x ^= x >> np.uint32(13)
+        x *= np.uint32(0xC2B2AE35)
+        x ^= x >> np.uint32(16)
+    return ((x >> np.uint32(8)).astype(np.float32) + np.float32(0.5)) * np.float32(1 / 16777216)
+
+
+def poisson_counts(u, lam):
+    """Poisson counts by inversion of the uniforms `u`, float32, in the kernel's order (its
+    PoissonFromUniform); `lam` one mean or one per uniform."""
+    lam = np.broadcast_to(np.asarray(lam, np.float32), u.shape)
+    p = np.exp(-lam.astype(np.float64)).astype(np.float32)
+    cdf, k = p.copy(), np.zeros(u.shape, np.int32)
+    for step in range(1, 65):
+        more = u > cdf
+        if not more.any():
+            break
+        k += more
+        p = np.where(more, p * (lam / np.float32(step)), p)
+        cdf = np.where(more, cdf + p, cdf)
+    return k

@@ -125,6 +125,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.RandomResize(14, 20), tga.SmallestMaxSize((16, 18)), tga.LongestMaxSize(20), tga.CropMirrorNormalize()],
     [tga.ResizeCenterCrop(32, 24), tga.ToGray(), tga.Morphological(probability=1.0),
      tga.Morphological(3, "erosion"), tga.MultiplicativeNoise(elementwise=True), tga.MultiplicativeNoise(),
+     tga.ShotNoise(),
      tga.TenCrop(16)],
 ], ids=["randaugment", "eval", "trivialaugment-nchw", "autoaugment", "jpeg-quality-on-the-host",
         "perspective-colorjitter", "photometric", "zoom-out-distort-downscale-augmix", "distortions", "padding",

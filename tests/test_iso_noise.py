@@ -8,37 +8,12 @@ import pytest
 import tensorflow as tf
 
 import fixtures
+from fixtures import hash_uniform, poisson_counts
 import tfgpuaug as tga
 from tfgpuaug.augment import ops
 from tfgpuaug.geometry import _seed_tensor
 
 F = np.float32
-
-
-def hash_uniform(seed, index):
-    """The kernel's HashUniform: a counter-based uniform in (0, 1), uint32 arithmetic."""
-    with np.errstate(over="ignore"):
-        x = (np.uint32(seed) * np.uint32(0x9E3779B9)) ^ (index.astype(np.uint32) + np.uint32(0x7F4A7C15))
-        x ^= x >> np.uint32(16)
-        x *= np.uint32(0x85EBCA6B)
-        x ^= x >> np.uint32(13)
-        x *= np.uint32(0xC2B2AE35)
-        x ^= x >> np.uint32(16)
-    return ((x >> np.uint32(8)).astype(F) + F(0.5)) * F(1 / 16777216)
-
-
-def poisson_counts(u, lam):
-    """Inversion, float32, in the kernel's order."""
-    p = np.full(u.shape, np.exp(-np.float64(lam)), F)
-    cdf, k = p.copy(), np.zeros(u.shape, np.int32)
-    for step in range(1, 65):
-        more = u > cdf
-        if not more.any():
-            break
-        k += more
-        p = np.where(more, p * (F(lam) / F(step)), p)
-        cdf = np.where(more, cdf + p, cdf)
-    return k
 
 
 def rgb_to_hls(rgb):

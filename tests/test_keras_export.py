@@ -206,6 +206,7 @@ TRANSFORM_ARGS = {
     "TenCrop": dict(size=(21, 17), vertical_flip=True),
     "Morphological": dict(scale=(3, 4), operation="erosion", probability=0.8, seed=62),
     "MultiplicativeNoise": dict(multiplier=(0.7, 1.3), per_channel=True, elementwise=True, probability=0.8, seed=63),
+    "ShotNoise": dict(scale_range=(0.05, 0.5), probability=0.7, seed=64),
 }
 
 

@@ -252,18 +252,6 @@ def test_hue_saturation_fast_path_bit_identical_on_every_colour(op, param):
     assert (fast != img).any()  # the stage did something
 
 
-def hash_uniform(seed: int, index: np.ndarray) -> np.ndarray:
-    """augment.h's HashUniform in numpy uint32 arithmetic."""
-    with np.errstate(over="ignore"):
-        x = np.uint32(seed) * np.uint32(0x9E3779B9) ^ (index.astype(np.uint32) + np.uint32(0x7F4A7C15))
-        x ^= x >> np.uint32(16)
-        x *= np.uint32(0x85EBCA6B)
-        x ^= x >> np.uint32(13)
-        x *= np.uint32(0xC2B2AE35)
-        x ^= x >> np.uint32(16)
-    return ((x >> np.uint32(8)).astype(np.float64) + 0.5) / 16777216.0
-
-
 @pytest.mark.parametrize("channels", [1, 3, 4])
 def test_gaussian_noise_against_float64_box_muller(channels):
     # The noise stage's own log, cosine and sine (portable_math.h, shared with CUDA) against
@@ -276,7 +264,7 @@ def test_gaussian_noise_against_float64_box_muller(channels):
     seed = int(np.float32(aux0) * np.float32(4294967040.0))
     index = np.arange(img.size, dtype=np.uint64)
     pair = index & ~np.uint64(1)
-    u1, u2 = hash_uniform(seed, pair), hash_uniform(seed, pair + np.uint64(1))
+    u1, u2 = (fixtures.hash_uniform(seed, i).astype(np.float64) for i in (pair, pair + np.uint64(1)))
     angle = 2 * np.pi * u2
     z = np.sqrt(-2 * np.log(u1)) * np.where(index % 2 == 0, np.cos(angle), np.sin(angle))
     ref = np.floor(np.clip(img.reshape(-1) + sigma * z, 0, 255) + 0.5).astype(np.int64).reshape(img.shape)
@@ -446,11 +434,13 @@ def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
 # channel_dropout 35 (bits of the parameter; level aux[1]), pixel_dropout 36 and its per-channel
 # form 37 (probability; stream aux[0], level aux[1], negative: random), salt_and_pepper 38
 # (probability; stream aux[0], salt share aux[1]), multiplicative_noise 41 and its per-channel
-# form 42 (least factor; stream aux[0], greatest factor aux[1]; equal bounds: that factor).
+# form 42 (least factor; stream aux[0], greatest factor aux[1]; equal bounds: that factor),
+# shot_noise 43 (scale; stream aux[0]: inversion below a mean of 12, the normal approximation above).
 REPLACING_STAGES = [(34, 0.0, [0.3, 0.7]), (35, 5.0, [0.0, 40.0]), (35, 3.0, [0.5, 255.0]), (36, 0.05, [0.3, 0.0]),
                     (36, 0.3, [0.6, -1.0]), (36, 1.0, [0.1, 200.0]), (37, 0.2, [0.3, 17.0]),
                     (37, 0.5, [0.9, -1.0]), (38, 0.1, [0.2, 0.5]), (38, 0.6, [0.7, 1.0]), (41, 0.5, [0.3, 1.7]),
-                    (41, 1.3, [0.8, 1.3]), (42, 0.8, [0.6, 1.2]), (42, 0.0, [0.1, 2.5]), (42, 0.7, [0.5, 0.7])]
+                    (41, 1.3, [0.8, 1.3]), (42, 0.8, [0.6, 1.2]), (42, 0.0, [0.1, 2.5]), (42, 0.7, [0.5, 0.7]),
+                    (43, 0.2, [0.3, 0.0]), (43, 0.005, [0.6, 0.0]), (43, 3.0, [0.1, 0.0])]
 MULTIPLICATIVE_NOISE = 41
 
 
@@ -465,7 +455,7 @@ def test_multiplicative_noise_is_the_numpy_rule_on_the_stream(channels, per_chan
     low, high, aux0 = 0.6, 1.9, 0.41
     seed = int(np.float32(aux0) * np.float32(4294967040.0))
     count = img.size if per_channel else img.shape[0] * img.shape[1]
-    u = hash_uniform(seed, np.arange(count)).astype(np.float32)
+    u = fixtures.hash_uniform(seed, np.arange(count))
     factors = np.float32(low) + u * (np.float32(high) - np.float32(low))
     factors = factors.reshape(img.shape if per_channel else img.shape[:2] + (1,))
     ref = np.clip(img.astype(np.float32) * factors, 0, 255).astype(np.uint8)

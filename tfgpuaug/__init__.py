@@ -24,6 +24,7 @@ from tfgpuaug.padding import Pad, PadIfNeeded, RandomCrop  # noqa: E402
 from tfgpuaug.multi_crop import FiveCrop, TenCrop  # noqa: E402
 from tfgpuaug.morphology import Morphological  # noqa: E402
 from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
+from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
@@ -49,7 +50,7 @@ __all__ = [
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
-    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise",
+    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "ShotNoise",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

@@ -30,6 +30,7 @@ from tfgpuaug import morphology as _mo
 from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
+from tfgpuaug import shot_noise as _sn
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -272,6 +273,7 @@ FiveCrop = _layer(_mc.FiveCrop)
 TenCrop = _layer(_mc.TenCrop)
 Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
+ShotNoise = _layer(_sn.ShotNoise)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -332,4 +334,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise)
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise)

@@ -95,7 +95,8 @@ STANDARD = _table([
     # salt_and_pepper and pixel_dropout(_per_channel) drop 0 .. 10% of the pixels (bytes), the
     # stream from the first aux number, the salt share or the level from the second (a level
     # below 1: dropped bytes turn black). channel_dropout is not here: its parameter is a set
-    # of channels, not a magnitude (tfgpuaug.augment.channel_dropout draws it).
+    # of channels, not a magnitude (tfgpuaug.augment.channel_dropout draws it). shot_noise: scale
+    # 0 .. 0.3 (the kernel keeps it at least 1e-4: all but no noise at magnitude 0).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
@@ -109,6 +110,7 @@ STANDARD = _table([
     Augmentation("salt_and_pepper", (0.0, 0.1)),
     Augmentation("pixel_dropout", (0.0, 0.1)),
     Augmentation("pixel_dropout_per_channel", (0.0, 0.1)),
+    Augmentation("shot_noise", (0.0, 0.3)),
 ])
 
 # TrivialAugmentWide's wider ranges.

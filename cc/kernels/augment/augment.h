@@ -64,7 +64,8 @@ namespace tfgpuaug {
   X(kDihedral, "dihedral")             /* bits: 4 transpose, then 2 flip x, 1 flip y (square images) */      \
   X(kBoxBlur, "box_blur")              /* window side, odd, 3..15; reflect-101 border (OpenCV's blur) */     \
   X(kMultiplicativeNoise, "multiplicative_noise") /* low factor; stream aux[0], high aux[1]; a pixel */      \
-  X(kMultiplicativeNoisePerChannel, "multiplicative_noise_per_channel") /* the same, a factor a byte */
+  X(kMultiplicativeNoisePerChannel, "multiplicative_noise_per_channel") /* the same, a factor a byte */      \
+  X(kShotNoise, "shot_noise") /* scale (1 / photons per unit of linear light); stream aux[0] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -597,6 +598,42 @@ TFGPUAUG_HD void MultiplicativeNoisePixel(bool per_channel, uint32_t seed, uint3
         px[k], per_channel ? NoiseFactor(seed, pixel * uint32_t(c) + uint32_t(k), low, high) : shared);
 }
 
+// shot_noise (Albumentations' ShotNoise) of one byte v: in linear light L = (v / 255)^2.2, a
+// Poisson count of mean (L + scale 1e-6) / scale, times scale, clipped to [0, 1], back by the
+// power 1 / 2.2, times 255, rounded half to even. The powers by the portable log and exp (the
+// same bits on both devices). Means below kShotInversionLimit draw the count by inversion
+// (uniform 2 index of the stream, exact up to kMaxPoissonCount); larger ones by the normal
+// approximation lambda + sqrt(lambda) z rounded, z from uniforms 2 index and 2 index + 1. The
+// scale is kept in [kMinShotScale, kMaxShotScale] so every step stays finite.
+constexpr float kShotInversionLimit = 12.f;
+constexpr float kMinShotScale = 1e-4f, kMaxShotScale = 1e4f;
+TFGPUAUG_HD float ShotScale(float param) {
+  return param >= kMinShotScale ? (param <= kMaxShotScale ? param : kMaxShotScale) : kMinShotScale;
+}
+TFGPUAUG_HD float ShotMean(uint8_t v, float scale) {
+  const float linear = v == 0 ? 0.f : ExpNonPositive(2.2f * LogPositive(float(v) / 255.f));
+  return (linear + scale * 1e-6f) / scale;
+}
+// The count for a byte whose mean is lambda (p0 = exp(-lambda), used below the limit only).
+TFGPUAUG_HD float ShotCount(uint32_t seed, uint32_t index, float lambda, float p0) {
+  if (lambda < kShotInversionLimit)
+    return float(PoissonFromUniform(HashUniform(seed, 2 * index), lambda, p0));
+  const float z = GaussianFromUniforms(HashUniform(seed, 2 * index), HashUniform(seed, 2 * index + 1));
+  const float count = floorf(lambda + sqrtf(lambda) * z + 0.5f);
+  return count > 0.f ? count : 0.f;
+}
+TFGPUAUG_HD uint8_t ShotLevel(float count, float scale) {
+  const float n = count * scale;
+  if (!(n > 0.f)) return 0;
+  if (n >= 1.f) return 255;
+  return RoundHalfEvenToUint8(ExpNonPositive(LogPositive(n) * (1.f / 2.2f)) * 255.f);
+}
+TFGPUAUG_HD uint8_t ShotByte(uint32_t seed, uint32_t index, float scale, uint8_t v) {
+  const float lambda = ShotMean(v, scale);
+  const float p0 = lambda < kShotInversionLimit ? ExpNonPositive(-lambda) : 0.f;
+  return ShotLevel(ShotCount(seed, index, lambda, p0), scale);
+}
+
 // dihedral: one of the square's eight symmetries as bits of the rounded parameter (4: transpose,
 // 2: then flip horizontally, 1: then flip vertically; NaN, negative or above 7: identity). A
 // transpose needs a square image (it would swap height and width): on any other it is left out.
@@ -1032,6 +1069,12 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
                                stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
                                stage_params.param, stage_params.aux[1], px, image_info.c, out);
       return;
+    case AugmentOp::kShotNoise: {
+      const float scale = ShotScale(stage_params.param);
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = ShotByte(stage_params.seed, static_cast<uint32_t>(at + k), scale, px[k]);
+      return;
+    }
     case AugmentOp::kDihedral: {
       int sy, sx;
       DihedralSource(DihedralOf(stage_params.param, image_info.h, image_info.w), image_info.h, image_info.w,

@@ -13,6 +13,7 @@
 #include "cc/kernels/augment/clahe_cpu.h"
 #include "cc/kernels/augment/dihedral_cpu.h"
 #include "cc/kernels/augment/dropout_cpu.h"
+#include "cc/kernels/augment/noise_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/warp/warp_cpu.h"
 
@@ -84,21 +85,6 @@ void IsoNoiseCpu(const StageParams& s, const uint8_t* src, const AugmentImage& i
                   src + i * c, dst + i * c);
     for (int k = 3; k < c; ++k) dst[i * c + k] = src[i * c + k];
   }
-}
-
-// multiplicative_noise, per pixel or per byte: the AVX2 loop, else the per-pixel function.
-void MultiplicativeNoiseCpu(const StageParams& s, const uint8_t* src, const AugmentImage& image_info,
-                            uint8_t* dst) {
-  const size_t n = size_t(image_info.h) * image_info.w;
-  const int c = image_info.c;
-  const bool per_channel = s.op == int(AugmentOp::kMultiplicativeNoisePerChannel);
-#if TFGPUAUG_HAVE_AVX2_LOOPS
-  if (CpuHasAvx2() && c <= 4)
-    return MultiplicativeNoiseAvx2(src, n, c, per_channel, s.seed, s.param, s.aux[1], dst);
-#endif
-  for (size_t i = 0; i < n; ++i)
-    MultiplicativeNoisePixel(per_channel, s.seed, uint32_t(i), s.param, s.aux[1], src + i * c, c,
-                             dst + i * c);
 }
 
 // Interior bytes of one row of a 1- or 3-channel image (all channels sharpened), as the
@@ -514,6 +500,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kSaltAndPepper)) return SaltAndPepperCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kMultiplicativeNoise) || op == int(AugmentOp::kMultiplicativeNoisePerChannel))
     return MultiplicativeNoiseCpu(stage_params, src, image_info, dst);
+  if (op == int(AugmentOp::kShotNoise)) return ShotNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
     return IsoNoiseCpu(stage_params, src, image_info, dst);
