@@ -92,6 +92,7 @@ def stages(A):
                                          A.Compose([A.Pad(16, border_mode=cv2.BORDER_REFLECT_101),
                                                     A.RandomCrop(224, 224)]), None),
         # spatial: a map per sample and one remap (images only here)
+        "safe_rotate": (lambda x, s: tga.SafeRotate(probability=1.0)(x, seed=s), A.SafeRotate(p=1.0), None),
         "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),
         "elastic 120/6": (lambda x, s: tga.ElasticTransform(120.0, 6.0, probability=1.0)(x, seed=s),

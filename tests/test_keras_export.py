@@ -207,6 +207,8 @@ TRANSFORM_ARGS = {
     "Morphological": dict(scale=(3, 4), operation="erosion", probability=0.8, seed=62),
     "MultiplicativeNoise": dict(multiplier=(0.7, 1.3), per_channel=True, elementwise=True, probability=0.8, seed=63),
     "ShotNoise": dict(scale_range=(0.05, 0.5), probability=0.7, seed=64),
+    "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
+                       probability=0.9, seed=65),
 }
 
 

@@ -193,16 +193,22 @@ def optical_maps(height: Dim, width: Dim, k: tf.Tensor, mode: str = "camera") ->
     return grid + tf.cast(k, tf.float32)[:, tf.newaxis, tf.newaxis, tf.newaxis] * field
 
 
+def remap_masks(targets: tg.Targets, maps: tf.Tensor, border_mode: str, fill_mask: float) -> tg.Targets:
+    """Masks through `maps` by the nearest remap, `fill_mask` outside (uint8 masks)."""
+    if targets.masks is None:
+        return targets
+    if targets.masks.dtype != tf.uint8:
+        raise ValueError(f"distortions remap uint8 masks, got {targets.masks.dtype.name}")
+    return targets.replace(masks=remap(targets.masks, maps, "nearest", border_mode, fill_mask))
+
+
 def remap_targets(targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor, input_hw: tf.Tensor,
                   border_mode: str, fill_mask: float, reach: float = 1.0) -> Optional[tg.Targets]:
     """Masks (nearest, `fill_mask`), boxes and keypoints through `maps` where `applied` [B]."""
     if targets is None or not targets.moves:
         return targets
     ops = _loader.ops()
-    if targets.masks is not None:
-        if targets.masks.dtype != tf.uint8:
-            raise ValueError(f"distortions remap uint8 masks, got {targets.masks.dtype.name}")
-        targets = targets.replace(masks=remap(targets.masks, maps, "nearest", border_mode, fill_mask))
+    targets = remap_masks(targets, maps, border_mode, fill_mask)
     if targets.boxes is not None:
         boxes = targets.boxes
         rows = boxes.value_rowids()
@@ -270,7 +276,12 @@ class _Distortion(Transform):
         applied = tf.random.stateless_uniform([n], s_apply) < self.probability
         maps = self.maps(n, h, w, s_maps, None if self.probability >= 1.0 else applied)
         out = remap(images, maps, self.interpolation, self.border_mode, self.fill)
-        return out, remap_targets(targets, maps, applied, shape[1:3], self.border_mode, self.fill_mask)
+        return out, self._move_targets(targets, maps, applied, shape[1:3], s_maps)
+
+    def _move_targets(self, targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor,
+                      input_hw: tf.Tensor, seed: tf.Tensor) -> Optional[tg.Targets]:
+        """The annotations through the maps drawn from `seed` (the distortions: the maps themselves)."""
+        return remap_targets(targets, maps, applied, input_hw, self.border_mode, self.fill_mask)
 
     def output_shape(self, input_shape: Sequence[Optional[int]]) -> tuple:
         return tuple(input_shape)

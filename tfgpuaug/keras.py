@@ -31,6 +31,7 @@ from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
+from tfgpuaug import safe_rotate as _sr
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -274,6 +275,7 @@ TenCrop = _layer(_mc.TenCrop)
 Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 ShotNoise = _layer(_sn.ShotNoise)
+SafeRotate = _layer(_sr.SafeRotate)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -334,4 +336,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise)
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate)
