@@ -92,6 +92,9 @@ def stages(A):
                                          A.Compose([A.Pad(16, border_mode=cv2.BORDER_REFLECT_101),
                                                     A.RandomCrop(224, 224)]), None),
         # spatial: a map per sample and one remap (images only here)
+        "xy_masking": (lambda x, s: tga.XYMasking((1, 3), (1, 3), (10, 20), (10, 20), probability=1.0)(x, seed=s),
+                       A.XYMasking(num_masks_x=(1, 3), num_masks_y=(1, 3), mask_x_length=(10, 20),
+                                   mask_y_length=(10, 20), p=1.0), None),
         "safe_rotate": (lambda x, s: tga.SafeRotate(probability=1.0)(x, seed=s), A.SafeRotate(p=1.0), None),
         "elastic 1/50": (lambda x, s: tga.ElasticTransform(probability=1.0)(x, seed=s),
                             A.ElasticTransform(p=1.0), None),

@@ -209,6 +209,8 @@ TRANSFORM_ARGS = {
     "ShotNoise": dict(scale_range=(0.05, 0.5), probability=0.7, seed=64),
     "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
                        probability=0.9, seed=65),
+    "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,
+                      fill="random_uniform", fill_mask=4.0, probability=0.8, seed=66),
 }
 
 

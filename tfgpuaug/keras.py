@@ -32,6 +32,7 @@ from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
 from tfgpuaug import safe_rotate as _sr
+from tfgpuaug import xy_masking as _xy
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -276,6 +277,7 @@ Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
+XYMasking = _layer(_xy.XYMasking)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -336,4 +338,5 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate)
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate,
+          XYMasking)
