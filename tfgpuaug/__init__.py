@@ -27,13 +27,14 @@ from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
 from tfgpuaug.xy_masking import XYMasking  # noqa: E402
+from tfgpuaug.keypoints import ClampKeyPoints, SanitizeKeyPoints  # noqa: E402
 from tfgpuaug.detection_mixup import DetectionMixUp  # noqa: E402
 from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
 from tfgpuaug.distortions import ElasticTransform, GridDistortion, OpticalDistortion, remap  # noqa: E402
 from tfgpuaug.control_point_distortions import PiecewiseAffine, ThinPlateSpline  # noqa: E402
 from tfgpuaug.shortest_size import LongestMaxSize, RandomResize, RandomShortestSize, SmallestMaxSize  # noqa: E402
-from tfgpuaug import augment, boxes, data, keras  # noqa: E402
+from tfgpuaug import augment, boxes, data, keras, keypoints  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
 from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
 from tfgpuaug._skip import data_warnings, skipped_images  # noqa: E402
@@ -53,6 +54,7 @@ __all__ = [
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "ShotNoise", "SafeRotate", "XYMasking",
+    "ClampKeyPoints", "SanitizeKeyPoints",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
@@ -60,5 +62,5 @@ __all__ = [
     "DEFAULT_MAX_PIXELS", "IMAGENET_MEAN", "IMAGENET_STD", "center_crop_boxes", "crop_and_resize",
     "add_jpeg_restart_markers", "crop_mirror_normalize", "decode_animation", "decode_image", "flip", "image_shape",
     "random_crop_boxes",
-    "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes",
+    "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes", "keypoints",
 ]

@@ -33,6 +33,7 @@ from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
 from tfgpuaug import safe_rotate as _sr
 from tfgpuaug import xy_masking as _xy
+from tfgpuaug import keypoints as _kp
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
 
@@ -278,6 +279,8 @@ MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
+ClampKeyPoints = _layer(_kp.ClampKeyPoints)
+SanitizeKeyPoints = _layer(_kp.SanitizeKeyPoints)
 
 
 @keras.saving.register_keras_serializable(package=_PACKAGE)
@@ -339,4 +342,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate,
-          XYMasking)
+          XYMasking, ClampKeyPoints, SanitizeKeyPoints)
