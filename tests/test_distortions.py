@@ -96,6 +96,26 @@ def test_remap_matches_the_numpy_port_of_cv2(photos, border_mode, interpolation)
                                           err_msg=f"{border_mode} {interpolation} scale={scale} sample {i}")
 
 
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_remap_interior_vector_loop_matches_the_numpy_port(channels):
+    """Smooth maps (a small rotation and shift) keep most pixels' four neighbours inside the
+    image, so the CPU's eight-pixel AVX2 loop takes them, up to the last rows and columns (where
+    its four-byte gathers must not run past the image); every byte equals the numpy port, on
+    images as small as the loop allows and on one a map row longer than eight pixels."""
+    rng = np.random.default_rng(channels)
+    for h, w, out_hw in ((29, 37, (29, 37)), (3, 2, (4, 9)), (5, 3, (6, 17)), (64, 80, (61, 83))):
+        img = rng.integers(0, 256, (1, h, w, channels), dtype=np.uint8)
+        ys, xs = np.mgrid[0:out_hw[0], 0:out_hw[1]].astype(np.float64)
+        for angle, shift in ((0.0, 0.0), (0.05, 0.3), (-0.2, -0.7)):
+            mx = np.cos(angle) * xs * (w - 1) / max(out_hw[1] - 1, 1) - np.sin(angle) * ys + shift
+            my = np.sin(angle) * xs + np.cos(angle) * ys * (h - 1) / max(out_hw[0] - 1, 1) + shift
+            maps = np.stack([mx, my], -1)[None].astype(np.float32)
+            for border in ("constant", "reflect_101"):
+                got = tga.remap(img, maps, "bilinear", border, fill=9.0).numpy()[0]
+                np.testing.assert_array_equal(got, numpy_remap(img[0], maps[0], "bilinear", border, 9.0),
+                                              err_msg=f"{h}x{w}x{channels} {angle} {shift} {border}")
+
+
 def test_remap_matches_opencv_where_installed(photos):
     cv2 = pytest.importorskip("cv2")
     if tuple(int(v) for v in cv2.__version__.split(".")[:2]) < (4, 11):

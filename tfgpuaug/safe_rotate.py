@@ -55,18 +55,20 @@ def safe_rotate_matrices(height: Dim, width: Dim, degrees: tf.Tensor) -> tf.Tens
 def safe_rotate_maps(height: Dim, width: Dim, degrees: tf.Tensor) -> tf.Tensor:
     """`[n, height, width, 2]` remap maps (input x, y in pixel indices per output pixel) of
     `safe_rotate_matrices`, inverted analytically at each output pixel's centre q': undo the
-    scale and the fitted centre (u, v), then the rotation's transpose about the centre c."""
+    scale and the fitted centre, u = q'x fitted_w / w - fitted_w / 2 and v likewise, then the
+    rotation's transpose about the centre c: input = c + u (a, b) + v (-b, a) - 0.5. The u terms
+    vary along a row and the v terms down a column, so the full maps are one broadcast add."""
     f = _fit(height, width, degrees)
     w32, h32 = tf.cast(width, tf.float32), tf.cast(height, tf.float32)
     per_sample = lambda t: tf.cast(t, tf.float32)[:, tf.newaxis, tf.newaxis]  # noqa: E731
     a, b = per_sample(f.cos), per_sample(f.sin)
-    u = (tf.range(w32) + 0.5)[tf.newaxis, tf.newaxis, :] * per_sample(f.width / tf.cast(width, tf.float64)) \
-        - per_sample(f.width / 2.0)
+    u = (tf.range(w32) + 0.5)[tf.newaxis, :, tf.newaxis] * per_sample(f.width / tf.cast(width, tf.float64)) \
+        - per_sample(f.width / 2.0)  # [n, w, 1]
     v = (tf.range(h32) + 0.5)[tf.newaxis, :, tf.newaxis] * per_sample(f.height / tf.cast(height, tf.float64)) \
-        - per_sample(f.height / 2.0)
-    x = w32 / 2.0 + a * u - b * v - 0.5
-    y = h32 / 2.0 + b * u + a * v - 0.5
-    return tf.stack([x, y], axis=-1)
+        - per_sample(f.height / 2.0)  # [n, h, 1]
+    along_row = tf.stack([w32 / 2.0 - 0.5, h32 / 2.0 - 0.5])[tf.newaxis, tf.newaxis, :] + u * tf.concat([a, b], -1)
+    down_column = v * tf.concat([-b, a], -1)  # [n, h, 2]
+    return along_row[:, tf.newaxis, :, :] + down_column[:, :, tf.newaxis, :]
 
 
 class SafeRotate(_Distortion):

@@ -34,7 +34,8 @@ constexpr float kRemapFar = 1 << 22;
 TFGPUAUG_HD bool RemapCoordinateUsable(float v) { return v > -kRemapFar && v < kRemapFar; }
 
 // The index that coordinate index i reads along an axis of n pixels under the border rule,
-// or -1 for the fill (constant border). |i| is below kRemapFar + 2.
+// or -1 for the fill (constant border). |i| is below kRemapFar + 2. Indices within one
+// reflection (or wrap) of the image, where warps and distortions land, skip the divisions.
 TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
   if (i >= 0 && i < n) return i;
   switch (mode) {
@@ -43,8 +44,10 @@ TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
     case BorderMode::kReplicate:
       return i < 0 ? 0 : n - 1;
     case BorderMode::kWrap:
+      if (i >= -n && i < 2 * n) return i < 0 ? i + n : i - n;
       return ((i % n) + n) % n;
     case BorderMode::kReflect: {  // fedcba|abcdef|fedcba
+      if (i >= -n && i < 2 * n) return i < 0 ? -i - 1 : 2 * n - 1 - i;
       const int period = 2 * n;
       int j = i < 0 ? -i - 1 : i;
       j %= period;
@@ -52,6 +55,7 @@ TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
     }
     default: {  // reflect 101: gfedcb|abcdefgh|gfedcba
       if (n == 1) return 0;
+      if (i > -n && i < 2 * n - 1) return i < 0 ? -i : 2 * n - 2 - i;
       const int period = 2 * (n - 1);
       int j = (i < 0 ? -i : i) % period;
       return j >= n ? period - j : j;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cc/kernels/warp/remap_avx2.h"
+
 namespace tfgpuaug {
 namespace {
 
@@ -46,7 +48,18 @@ void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* m
   const int64_t pixels = int64_t{p.out_h} * p.out_w;
   const float right = static_cast<float>(p.in_w - 1), bottom = static_cast<float>(p.in_h - 1);
   const int64_t stride = int64_t{p.in_w} * C;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  // eight interior pixels a step where the CPU has AVX2 (32-bit gather offsets: smaller images)
+  const bool vector = CpuHasAvx2() && p.in_h >= 3 && stride >= 4 && stride * p.in_h < (int64_t{1} << 31) - 64;
+#endif
   for (int64_t i = 0; i < pixels; ++i) {
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (vector && (i & 7) == 0 && i + 8 <= pixels &&
+        RemapBilinear8Avx2(image, p.in_h, p.in_w, C, map + 2 * i, out + i * C)) {
+      i += 7;
+      continue;
+    }
+#endif
     const float mx = map[2 * i], my = map[2 * i + 1];
     uint8_t* o = out + i * C;
     if (!(mx >= 0.f && mx < right && my >= 0.f && my < bottom)) {

@@ -1,0 +1,77 @@
+#include "cc/kernels/warp/remap_avx2.h"
+
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+
+#include <cstring>
+
+namespace tfgpuaug {
+namespace {
+
+// Channel k of eight gathered little-endian pixels, as floats.
+__attribute__((target("avx2"))) inline __m256 Channel(__m256i pixels, int k) {
+  return _mm256_cvtepi32_ps(
+      _mm256_and_si256(_mm256_srlv_epi32(pixels, _mm256_set1_epi32(8 * k)), _mm256_set1_epi32(0xFF)));
+}
+
+// Lerp of warp.h: a + (b - a) t, a multiply then an add (no FMA, as everywhere here).
+__attribute__((target("avx2"))) inline __m256 Lerp8(__m256 a, __m256 b, __m256 t) {
+  return _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), t));
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, int in_h, int in_w, int c,
+                                                        const float* map, uint8_t* out) {
+  // x0 y0 x1 y1 x2 y2 x3 y3 | x4 y4 ... -> x0 .. x7 and y0 .. y7
+  const __m256 m0 = _mm256_loadu_ps(map), m1 = _mm256_loadu_ps(map + 8);
+  const __m256 xs = _mm256_castpd_ps(_mm256_permute4x64_pd(
+      _mm256_castps_pd(_mm256_shuffle_ps(m0, m1, _MM_SHUFFLE(2, 0, 2, 0))), _MM_SHUFFLE(3, 1, 2, 0)));
+  const __m256 ys = _mm256_castpd_ps(_mm256_permute4x64_pd(
+      _mm256_castps_pd(_mm256_shuffle_ps(m0, m1, _MM_SHUFFLE(3, 1, 3, 1))), _MM_SHUFFLE(3, 1, 2, 0)));
+  // RemapBilinearCpu's interior test (ordered compares: NaN fails), one row higher below c = 4
+  const __m256 zero = _mm256_setzero_ps();
+  const float last_row = static_cast<float>(c == 4 ? in_h - 1 : in_h - 2);
+  const __m256 inside = _mm256_and_ps(
+      _mm256_and_ps(_mm256_cmp_ps(xs, zero, _CMP_GE_OQ),
+                    _mm256_cmp_ps(xs, _mm256_set1_ps(static_cast<float>(in_w - 1)), _CMP_LT_OQ)),
+      _mm256_and_ps(_mm256_cmp_ps(ys, zero, _CMP_GE_OQ),
+                    _mm256_cmp_ps(ys, _mm256_set1_ps(last_row), _CMP_LT_OQ)));
+  if (_mm256_movemask_ps(inside) != 0xFF) return false;
+  const __m256i x0 = _mm256_cvttps_epi32(xs), y0 = _mm256_cvttps_epi32(ys);  // floors: both >= 0
+  const __m256 a = _mm256_sub_ps(xs, _mm256_cvtepi32_ps(x0)), b = _mm256_sub_ps(ys, _mm256_cvtepi32_ps(y0));
+  const int stride = in_w * c;
+  const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32(stride)),
+                                      _mm256_mullo_epi32(x0, _mm256_set1_epi32(c)));
+  const int* base = reinterpret_cast<const int*>(image);
+  const __m256i right = _mm256_set1_epi32(c), down = _mm256_set1_epi32(stride);
+  const __m256i tl = _mm256_i32gather_epi32(base, at, 1);
+  const __m256i tr = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, right), 1);
+  const __m256i bl = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, down), 1);
+  const __m256i br = _mm256_i32gather_epi32(base, _mm256_add_epi32(_mm256_add_epi32(at, down), right), 1);
+  const __m256 magic = _mm256_set1_ps(12582912.f), top = _mm256_set1_ps(255.f);
+  __m256i packed = _mm256_setzero_si256();
+  for (int k = 0; k < c; ++k) {
+    const __m256 upper = Lerp8(Channel(tl, k), Channel(tr, k), a);
+    const __m256 lower = Lerp8(Channel(bl, k), Channel(br, k), a);
+    // RoundHalfEvenToUint8: clamped, then 1.5 * 2^23 added and taken away
+    const __m256 v = _mm256_min_ps(_mm256_max_ps(Lerp8(upper, lower, b), zero), top);
+    const __m256i level = _mm256_cvttps_epi32(_mm256_sub_ps(_mm256_add_ps(v, magic), magic));
+    packed = _mm256_or_si256(packed, _mm256_sllv_epi32(level, _mm256_set1_epi32(8 * k)));
+  }
+  alignas(32) uint32_t words[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words), packed);
+  if (c == 4) {
+    std::memcpy(out, words, 32);
+  } else if (c == 3) {
+    for (int l = 0; l < 7; ++l)
+      std::memcpy(out + 3 * l, words + l, 4);  // the fourth byte: the next pixel's, rewritten
+    std::memcpy(out + 21, words + 7, 3);
+  } else {
+    for (int l = 0; l < 8; ++l) out[l] = static_cast<uint8_t>(words[l]);
+  }
+  return true;
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_HAVE_AVX2_LOOPS
