@@ -18,6 +18,45 @@ __attribute__((target("avx2"))) inline __m256 Lerp8(__m256 a, __m256 b, __m256 t
   return _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), t));
 }
 
+// The bilinear blend of eight pixels from their four taps (c channels packed little-endian in
+// each 32-bit lane) at fractions a, b, rounded as RoundHalfEvenToUint8, stored as c bytes each.
+__attribute__((target("avx2"))) inline void Blend8(__m256i tl, __m256i tr, __m256i bl, __m256i br, __m256 a,
+                                                   __m256 b, int c, uint8_t* out) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 magic = _mm256_set1_ps(12582912.f), top = _mm256_set1_ps(255.f);
+  __m256i packed = _mm256_setzero_si256();
+  for (int k = 0; k < c; ++k) {
+    const __m256 upper = Lerp8(Channel(tl, k), Channel(tr, k), a);
+    const __m256 lower = Lerp8(Channel(bl, k), Channel(br, k), a);
+    // RoundHalfEvenToUint8: clamped, then 1.5 * 2^23 added and taken away
+    const __m256 v = _mm256_min_ps(_mm256_max_ps(Lerp8(upper, lower, b), zero), top);
+    const __m256i level = _mm256_cvttps_epi32(_mm256_sub_ps(_mm256_add_ps(v, magic), magic));
+    packed = _mm256_or_si256(packed, _mm256_sllv_epi32(level, _mm256_set1_epi32(8 * k)));
+  }
+  alignas(32) uint32_t words[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(words), packed);
+  if (c == 4) {
+    std::memcpy(out, words, 32);
+  } else if (c == 3) {
+    for (int l = 0; l < 7; ++l)
+      std::memcpy(out + 3 * l, words + l, 4);  // the fourth byte: the next pixel's, rewritten
+    std::memcpy(out + 21, words + 7, 3);
+  } else {
+    for (int l = 0; l < 8; ++l) out[l] = static_cast<uint8_t>(words[l]);
+  }
+}
+
+// A pixel's c bytes (1, 3 or 4) as a little-endian word, reading only those bytes.
+inline uint32_t PixelWord(const uint8_t* px, int c) {
+  if (c == 4) {
+    uint32_t word;
+    std::memcpy(&word, px, 4);
+    return word;
+  }
+  if (c == 3) return uint32_t(px[0]) | uint32_t(px[1]) << 8 | uint32_t(px[2]) << 16;
+  return px[0];
+}
+
 }  // namespace
 
 __attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, int in_h, int in_w, int c,
@@ -48,27 +87,40 @@ __attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, in
   const __m256i tr = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, right), 1);
   const __m256i bl = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, down), 1);
   const __m256i br = _mm256_i32gather_epi32(base, _mm256_add_epi32(_mm256_add_epi32(at, down), right), 1);
-  const __m256 magic = _mm256_set1_ps(12582912.f), top = _mm256_set1_ps(255.f);
-  __m256i packed = _mm256_setzero_si256();
-  for (int k = 0; k < c; ++k) {
-    const __m256 upper = Lerp8(Channel(tl, k), Channel(tr, k), a);
-    const __m256 lower = Lerp8(Channel(bl, k), Channel(br, k), a);
-    // RoundHalfEvenToUint8: clamped, then 1.5 * 2^23 added and taken away
-    const __m256 v = _mm256_min_ps(_mm256_max_ps(Lerp8(upper, lower, b), zero), top);
-    const __m256i level = _mm256_cvttps_epi32(_mm256_sub_ps(_mm256_add_ps(v, magic), magic));
-    packed = _mm256_or_si256(packed, _mm256_sllv_epi32(level, _mm256_set1_epi32(8 * k)));
+  Blend8(tl, tr, bl, br, a, b, c, out);
+  return true;
+}
+
+// RemapPixel's bilinear path on eight lanes: floor (negative coordinates too), BorderIndex per
+// tap, the fill where a constant border gives none.
+__attribute__((target("avx2"))) bool RemapBilinearBorder8Avx2(const uint8_t* image, const RemapParams& p,
+                                                              const float* map, uint8_t* out) {
+  alignas(32) float mx[8], my[8];
+  alignas(32) uint32_t taps[4][8];
+  const int c = p.channels;
+  uint32_t fill = 0;
+  for (int k = 0; k < c; ++k) fill |= uint32_t(p.fill) << (8 * k);
+  for (int l = 0; l < 8; ++l) {
+    mx[l] = map[2 * l];
+    my[l] = map[2 * l + 1];
+    if (!RemapCoordinateUsable(mx[l]) || !RemapCoordinateUsable(my[l])) return false;
+    const int x0 = FloorToInt(mx[l]), y0 = FloorToInt(my[l]);
+    const int cols[2] = {BorderIndex(x0, p.in_w, p.border), BorderIndex(x0 + 1, p.in_w, p.border)};
+    const int rows[2] = {BorderIndex(y0, p.in_h, p.border), BorderIndex(y0 + 1, p.in_h, p.border)};
+    for (int t = 0; t < 4; ++t) {
+      const int row = rows[t >> 1], col = cols[t & 1];
+      uint32_t word = fill;
+      if (row >= 0 && col >= 0) {
+        word = PixelWord(image + (static_cast<int64_t>(row) * p.in_w + col) * c, c);
+      }
+      taps[t][l] = word;
+    }
   }
-  alignas(32) uint32_t words[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(words), packed);
-  if (c == 4) {
-    std::memcpy(out, words, 32);
-  } else if (c == 3) {
-    for (int l = 0; l < 7; ++l)
-      std::memcpy(out + 3 * l, words + l, 4);  // the fourth byte: the next pixel's, rewritten
-    std::memcpy(out + 21, words + 7, 3);
-  } else {
-    for (int l = 0; l < 8; ++l) out[l] = static_cast<uint8_t>(words[l]);
-  }
+  const __m256 xs = _mm256_load_ps(mx), ys = _mm256_load_ps(my);
+  const __m256 a = _mm256_sub_ps(xs, _mm256_floor_ps(xs)), b = _mm256_sub_ps(ys, _mm256_floor_ps(ys));
+  __m256i tap[4];
+  for (int t = 0; t < 4; ++t) tap[t] = _mm256_load_si256(reinterpret_cast<const __m256i*>(taps[t]));
+  Blend8(tap[0], tap[1], tap[2], tap[3], a, b, c, out);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cc/kernels/common/simd_x86.h"
+#include "cc/kernels/warp/remap.h"
 
 namespace tfgpuaug {
 
@@ -15,6 +16,11 @@ namespace tfgpuaug {
 // inside the image and, for c below 4, above its last row (the gathers read four bytes a pixel);
 // returns false and writes nothing otherwise. The image's byte count must fit an int32.
 bool RemapBilinear8Avx2(const uint8_t* image, int in_h, int in_w, int c, const float* map, uint8_t* out);
+
+// The same for eight pixels anywhere (neighbours outside resolved by p's border rule, the fill
+// for constant), the taps read byte by byte; returns false and writes nothing when a map entry
+// is NaN or far away (RemapCoordinateUsable). p.channels is 1 to 4.
+bool RemapBilinearBorder8Avx2(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out);
 #endif
 
 }  // namespace tfgpuaug

@@ -49,13 +49,15 @@ void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* m
   const float right = static_cast<float>(p.in_w - 1), bottom = static_cast<float>(p.in_h - 1);
   const int64_t stride = int64_t{p.in_w} * C;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-  // eight interior pixels a step where the CPU has AVX2 (32-bit gather offsets: smaller images)
+  // eight pixels a step where the CPU has AVX2: interior ones by gathers (32-bit offsets, rows
+  // of at least four bytes, so no gather runs past the image), the others tap by tap
   const bool vector = CpuHasAvx2() && p.in_h >= 3 && stride >= 4 && stride * p.in_h < (int64_t{1} << 31) - 64;
 #endif
   for (int64_t i = 0; i < pixels; ++i) {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
     if (vector && (i & 7) == 0 && i + 8 <= pixels &&
-        RemapBilinear8Avx2(image, p.in_h, p.in_w, C, map + 2 * i, out + i * C)) {
+        (RemapBilinear8Avx2(image, p.in_h, p.in_w, C, map + 2 * i, out + i * C) ||
+         RemapBilinearBorder8Avx2(image, p, map + 2 * i, out + i * C))) {
       i += 7;
       continue;
     }
