@@ -80,6 +80,9 @@ def stages(A):
         "d4": (lambda x, s: tga.D4(probability=1.0)(x, seed=s), A.D4(p=1.0), None),
         "multiplicative_noise": (lambda x, s: tga.MultiplicativeNoise(probability=1.0)(x, seed=s),
                                  A.MultiplicativeNoise(p=1.0), None),
+        "multiplicative_noise per_channel": (
+            lambda x, s: tga.MultiplicativeNoise(per_channel=True, probability=1.0)(x, seed=s),
+            A.MultiplicativeNoise(per_channel=True, p=1.0), None),
         "multiplicative_noise elementwise": (
             lambda x, s: tga.MultiplicativeNoise(per_channel=True, elementwise=True, probability=1.0)(x, seed=s),
             A.MultiplicativeNoise(per_channel=True, elementwise=True, p=1.0), None),

@@ -442,6 +442,18 @@ REPLACING_STAGES = [(34, 0.0, [0.3, 0.7]), (35, 5.0, [0.0, 40.0]), (35, 3.0, [0.
                     (41, 1.3, [0.8, 1.3]), (42, 0.8, [0.6, 1.2]), (42, 0.0, [0.1, 2.5]), (42, 0.7, [0.5, 0.7]),
                     (43, 0.2, [0.3, 0.0]), (43, 0.005, [0.6, 0.0]), (43, 3.0, [0.1, 0.0])]
 MULTIPLICATIVE_NOISE = 41
+CHANNEL_MULTIPLY = 44
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+def test_channel_multiply_is_the_numpy_rule(channels):
+    """channel_multiply 44, a table op: channel k times its factor (the parameter, aux[0], aux[1];
+    1 for a fourth channel), the float32 product clipped and truncated (the GPU builds the same
+    tables: the self-check compares them)."""
+    img = fixtures.photo(19, 23, channels=channels, seed=channels)
+    factors = np.array([0.7, 1.3, 2.2, 1.0], np.float32)[:channels]
+    ref = np.clip(img.astype(np.float32) * factors, 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(kernels.augment_stage(img, CHANNEL_MULTIPLY, 0.7, aux=[1.3, 2.2]), ref)
 
 
 @pytest.mark.parametrize("channels", [1, 3, 4])

@@ -1,8 +1,9 @@
 """Albumentations' MultiplicativeNoise per sample: a factor per pixel (per byte with
 `per_channel`) as a stage of the fused augment kernel, whose per-pixel stream draws the factors
 in the pass that applies them (`multiplicative_noise` in cc/kernels/augment/augment.h); a factor
-per image is the same stage with both bounds equal; a factor per channel of the image is the one
-mode left to TensorFlow ops (three factors do not fit the stage's numbers)."""
+per image is the same stage with both bounds equal; a factor per channel of the image is the
+`channel_multiply` stage (a table per channel) on 1- and 3-channel images, TensorFlow ops on
+others (four factors do not fit a stage's three numbers)."""
 from __future__ import annotations
 
 from typing import Tuple, Union
@@ -43,6 +44,9 @@ def multiplicative_noise(images: Images, multiplier: Multiplier = (0.9, 1.1), pe
     _check_probability(probability)
     images, n, (s_factor, s_stream, s_apply) = _draws(images, seed, 3)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
+    if per_channel and not elementwise and images.shape[-1] in (1, 3):
+        factors = tf.random.stateless_uniform([n, 3], s_factor, low, high)  # channels past C unused
+        return _one_stage(images, "channel_multiply", factors[:, 0], apply, aux=factors[:, 1:])
     if per_channel and not elementwise:
         shape = tf.shape(images)
         factors = tf.random.stateless_uniform(tf.stack([n, 1, 1, shape[3]]), s_factor, low, high)

@@ -65,7 +65,8 @@ namespace tfgpuaug {
   X(kBoxBlur, "box_blur")              /* window side, odd, 3..15; reflect-101 border (OpenCV's blur) */     \
   X(kMultiplicativeNoise, "multiplicative_noise") /* low factor; stream aux[0], high aux[1]; a pixel */      \
   X(kMultiplicativeNoisePerChannel, "multiplicative_noise_per_channel") /* the same, a factor a byte */      \
-  X(kShotNoise, "shot_noise") /* scale (1 / photons per unit of linear light); stream aux[0] */
+  X(kShotNoise, "shot_noise")             /* scale (1 / photons per unit of linear light); stream aux[0] */  \
+  X(kChannelMultiply, "channel_multiply") /* factor of channel 0; channel 1 aux[0], 2 aux[1]; others 1 */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -91,7 +92,7 @@ TFGPUAUG_HD bool IsLutOp(int op) {
          op == int(AugmentOp::kPosterize) || op == int(AugmentOp::kSolarize) ||
          op == int(AugmentOp::kSolarizeAdd) || op == int(AugmentOp::kContrast) ||
          op == int(AugmentOp::kBrightness) || op == int(AugmentOp::kGamma) ||
-         op == int(AugmentOp::kToneCurve);
+         op == int(AugmentOp::kToneCurve) || op == int(AugmentOp::kChannelMultiply);
 }
 
 TFGPUAUG_HD bool IsAffineOp(int op) {
@@ -113,6 +114,13 @@ TFGPUAUG_HD bool NeedsTileLuts(int op) { return op == int(AugmentOp::kClahe); }
 
 // v clamped to [0, 1]; NaN gives 0.
 TFGPUAUG_HD float Clamped01(float v) { return v >= 0.f ? (v <= 1.f ? v : 1.f) : 0.f; }
+
+// A byte times a factor as Albumentations' MultiplicativeNoise on uint8: the float product clipped
+// to [0, 255] and truncated (NaN gives 0).
+TFGPUAUG_HD uint8_t ScaledByte(uint8_t value, float factor) {
+  const float t = float(value) * factor;
+  return t >= 255.f ? 255 : (t > 0.f ? static_cast<uint8_t>(t) : 0);
+}
 
 // PIL's Image.blend of 8-bit images: float interpolation, truncated, clipped.
 TFGPUAUG_HD uint8_t BlendPil(float from, float to, float alpha) {
@@ -181,6 +189,11 @@ TFGPUAUG_HD void BuildLut(int op, float param, const float* aux, int channel, co
     case AugmentOp::kInvert:
       for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(255 - i);
       return;
+    case AugmentOp::kChannelMultiply: {  // MultiplicativeNoise with a factor per channel of the image
+      const float factor = channel == 0 ? param : (channel == 1 ? aux[0] : (channel == 2 ? aux[1] : 1.f));
+      for (int i = 0; i < 256; ++i) lut[i] = ScaledByte(static_cast<uint8_t>(i), factor);
+      return;
+    }
     case AugmentOp::kPosterize: {
       const int bits = param < 0.f ? 0 : (param > 8.f ? 8 : static_cast<int>(param + 0.5f));
       const int mask = bits == 0 ? 0 : ~((1 << (8 - bits)) - 1) & 0xff;
@@ -579,16 +592,11 @@ TFGPUAUG_HD void SaltAndPepperPixel(uint32_t seed, uint32_t pixel, float amount,
 }
 
 // multiplicative_noise: the factor of uniform `index` of the stream, low + u (high - low) (a
-// multiply, then an add: the AVX2 loop and the GPU round the same), and a byte times it as
-// Albumentations' MultiplicativeNoise on uint8: the float product clipped to [0, 255] and
-// truncated (NaN gives 0). The factor is per pixel (uniform `pixel`, every channel) or, per
-// channel, per byte (uniform `byte`). Equal bounds give that factor exactly.
+// multiply, then an add: the AVX2 loop and the GPU round the same), a byte times it by
+// ScaledByte. The factor is per pixel (uniform `pixel`, every channel) or, per channel, per
+// byte (uniform `byte`). Equal bounds give that factor exactly.
 TFGPUAUG_HD float NoiseFactor(uint32_t seed, uint32_t index, float low, float high) {
   return low == high ? low : low + HashUniform(seed, index) * (high - low);
-}
-TFGPUAUG_HD uint8_t ScaledByte(uint8_t value, float factor) {
-  const float t = float(value) * factor;
-  return t >= 255.f ? 255 : (t > 0.f ? static_cast<uint8_t>(t) : 0);
 }
 TFGPUAUG_HD void MultiplicativeNoisePixel(bool per_channel, uint32_t seed, uint32_t pixel, float low,
                                           float high, const uint8_t* px, int c, uint8_t* out) {
