@@ -53,19 +53,21 @@ class _Stripes(NamedTuple):
     start: tf.Tensor
     end: tf.Tensor
 
-    def covered(self, size: tf.Tensor, repeat=1) -> tf.Tensor:
-        """`[B, size * repeat]` bool: whether any stripe covers each column (or row), each
-        position `repeat` times (the bytes of a row of pixels)."""
+    def hits(self, size: tf.Tensor, repeat=1) -> tf.Tensor:
+        """`[B, S, size * repeat]` bool: whether slot s covers each column (or row), each position
+        `repeat` times (the bytes of a row of pixels)."""
         pos = tf.floor(tf.cast(tf.range(size * repeat), tf.float32) / tf.cast(repeat, tf.float32))[None, None, :]
-        return tf.reduce_any((pos >= self.start[..., None]) & (pos < self.end[..., None]), axis=1)
+        return (pos >= self.start[..., None]) & (pos < self.end[..., None])
+
+    def covered(self, size: tf.Tensor, repeat=1) -> tf.Tensor:
+        """`[B, size * repeat]` bool: whether any stripe covers each position."""
+        return tf.reduce_any(self.hits(size, repeat), axis=1)
 
     def last(self, size: tf.Tensor, offset: int) -> tf.Tensor:
         """`[B, size]` int32: the index (plus `offset`) of the last slot covering each position, -1
         where none does (a later hole paints over an earlier one, as Albumentations fills them)."""
-        pos = tf.cast(tf.range(size), tf.float32)[None, None, :]
-        hit = (pos >= self.start[..., None]) & (pos < self.end[..., None])
         slots = tf.range(tf.shape(self.start)[1], dtype=tf.int32)[None, :, None] + offset
-        return tf.reduce_max(tf.where(hit, slots, -1), axis=1)
+        return tf.reduce_max(tf.where(self.hits(size), slots, -1), axis=1)
 
 
 def _draw_stripes(n: tf.Tensor, size: tf.Tensor, count: Tuple[int, int], length: Tuple[int, int],

@@ -204,6 +204,15 @@ __attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t
 
 namespace {
 
+// Eight int32 lanes already in 0..255 stored as eight bytes.
+__attribute__((target("avx2"))) inline void StoreLanes8(__m256i q, uint8_t* dst) {
+  q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
+  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
+  std::memcpy(dst, &both, 8);
+}
+
 // HashUniform of augment.h on eight indices.
 __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256i index) {
   __m256i x = _mm256_xor_si256(_mm256_set1_epi32(int(seed * 0x9E3779B9u)),
@@ -291,15 +300,10 @@ __attribute__((target("avx2"))) void GaussianNoiseAvx2(const uint8_t* src, size_
     // bytes i .. i + 15 in order: (cos 0, sin 0, cos 1, sin 1, ...)
     const __m256 lo = _mm256_unpacklo_ps(z_cos, z_sin), hi = _mm256_unpackhi_ps(z_cos, z_sin);
     const __m256 z[2] = {_mm256_permute2f128_ps(lo, hi, 0x20), _mm256_permute2f128_ps(lo, hi, 0x31)};
-    for (int half = 0; half < 2; ++half) {
-      __m256i q =
-          SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i + 8 * half), _mm256_mul_ps(sigma, z[half])));
-      q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
-      const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
-      const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
-      const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
-      std::memcpy(dst + i + 8 * half, &both, 8);
-    }
+    for (int half = 0; half < 2; ++half)
+      StoreLanes8(
+          SaturateLanes8(_mm256_add_ps(LoadBytes8(src + i + 8 * half), _mm256_mul_ps(sigma, z[half]))),
+          dst + i + 8 * half);
   }
   for (; i < elements; ++i) dst[i] = NoisyByte(seed, static_cast<uint32_t>(i), param, src[i]);
 }
@@ -483,13 +487,8 @@ __attribute__((target("avx2"))) inline __m256 NoiseFactors8(uint32_t seed, uint3
 // ScaledByte of eight bytes by eight factors: max(t, 0) takes its second operand, 0, for NaN.
 __attribute__((target("avx2"))) inline void StoreScaled8(const uint8_t* src, __m256 factor, uint8_t* dst) {
   const __m256 t = _mm256_mul_ps(LoadBytes8(src), factor);
-  __m256i q =
-      _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(t, _mm256_setzero_ps()), _mm256_set1_ps(255.f)));
-  q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
-  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
-  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
-  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
-  std::memcpy(dst, &both, 8);
+  StoreLanes8(
+      _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(t, _mm256_setzero_ps()), _mm256_set1_ps(255.f))), dst);
 }
 
 }  // namespace

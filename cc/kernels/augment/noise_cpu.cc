@@ -65,10 +65,11 @@ void ShotNoiseCpu(const StageParams& stage_params, const uint8_t* src, const Aug
   const float scale = ShotScale(stage_params.param);
   const size_t bytes = size_t(image_info.h) * image_info.w * image_info.c;
   // per input level: its mean and, below the inversion limit, its table (built on first use: a
-  // photo holds most levels, a flat image a few)
+  // photo holds most levels, a flat image a few; the storage is the thread's, kept across images)
   float lambda[256];
   bool built[256] = {};
-  std::vector<PoissonTable> tables(256);
+  thread_local std::vector<PoissonTable> storage(256);
+  PoissonTable* tables = storage.data();  // one thread-local lookup, not one a byte
   for (int v = 0; v < 256; ++v) lambda[v] = ShotMean(uint8_t(v), scale);
   // ShotLevel of the counts inversion gives and of the approximation's smaller ones
   constexpr int kLevels = 1024;
