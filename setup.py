@@ -41,7 +41,8 @@ class BuildOpLibrary(build_ext):
         use_cuda = native_build.want_cuda(toolchain) and not sanitize
         sanitizer_flags = (["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"]
                            if sanitize else [])
-        ubsan_flags = ["-fsanitize=undefined", "-fno-sanitize-recover=undefined"] if sanitize else []
+        tf_flags = list(tf.sysconfig.get_compile_flags())
+        abi = [f for f in tf_flags if f.startswith("-D_GLIBCXX_USE_CXX11_ABI")] or [native_build.CXX11_ABI_DEFAULT]
         kernels, kernels_cu = native_build.kernel_sources()
         ops = sorted(glob.glob(os.path.join(native_build.ROOT, "cc", "ops", "*.cc")))
         if not use_cuda:
@@ -52,12 +53,13 @@ class BuildOpLibrary(build_ext):
             output=output,
             sources=kernels + ops,
             cuda_sources=kernels_cu,
-            cxx_flags=list(tf.sysconfig.get_compile_flags()) + ["-Wno-deprecated-declarations"] +
-            sanitizer_flags,
-            kernel_cxx_flags=ubsan_flags,
-            link_flags=list(tf.sysconfig.get_link_flags()) + sanitizer_flags + ubsan_flags,
+            cxx_flags=tf_flags + ["-Wno-deprecated-declarations"] + sanitizer_flags,
+            # cc/kernels: ASan and UBSan; the op adapters ASan only (sanitizer_flags)
+            kernel_cxx_flags=abi + (native_build.ASAN_UBSAN_FLAGS if sanitize else []),
+            link_flags=list(tf.sysconfig.get_link_flags()) + (native_build.ASAN_UBSAN_FLAGS if sanitize else []),
             use_cuda=use_cuda,
             cuda_toolchain=toolchain,
+            precompiled_header=os.path.join(native_build.ROOT, "cc", "ops", "tf_headers.h"),
         )
         if sanitize:
             target.build_dir = os.path.join(native_build.ROOT, "build", "obj-sanitize")

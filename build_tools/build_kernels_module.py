@@ -47,6 +47,7 @@ def main() -> None:
         cuda_sources=kernels_cu,
         cxx_flags=["-I" + pybind11.get_include(), "-I" + sysconfig.get_paths()["include"],
                    "-fvisibility=hidden"],
+        kernel_cxx_flags=[native_build.CXX11_ABI_DEFAULT],
         use_cuda=not emulate and native_build.want_cuda(),
         emulate_cuda=emulate,
         cuda_toolchain=args.toolchain,
@@ -60,14 +61,13 @@ def main() -> None:
     if emulate:
         target.build_dir = os.path.join(native_build.ROOT, "build", "obj_emu")
     if args.sanitize:
-        # -O1 (after the base -O3): ASan's advice, and half the compile time of -O3 under both sanitizers
-        sanitizers = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
-                      "-O1"]
-        target.cxx_flags += sanitizers
-        target.link_flags += sanitizers
+        target.cxx_flags += native_build.ASAN_UBSAN_FLAGS
+        target.kernel_cxx_flags += native_build.ASAN_UBSAN_FLAGS
+        target.link_flags += native_build.ASAN_UBSAN_FLAGS
         target.build_dir += "_asan"
     if args.tsan:
-        target.cxx_flags += ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g", "-O1"]
+        target.cxx_flags += native_build.TSAN_FLAGS
+        target.kernel_cxx_flags += native_build.TSAN_FLAGS
         target.link_flags += ["-fsanitize=thread"]
         target.build_dir += "_tsan"
     native_build.build(target)

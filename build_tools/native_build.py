@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import glob
+import hashlib
 import os
 import re
 import shutil
@@ -112,7 +113,8 @@ class NativeTarget:
     sources: list[str]
     cuda_sources: list[str]
     cxx_flags: list[str] = field(default_factory=list)
-    kernel_cxx_flags: list[str] = field(default_factory=list)  # cc/kernels sources only
+    # cc/kernels' CPU sources get these instead of cxx_flags (sanitizers, the C++ ABI define): see build()
+    kernel_cxx_flags: list[str] = field(default_factory=list)
     link_flags: list[str] = field(default_factory=list)
     use_cuda: bool = False
     cuda_toolchain: str = "nvcc"  # or "cu12": see op_library_toolchain()
@@ -122,6 +124,9 @@ class NativeTarget:
     build_dir: str = os.path.join(ROOT, "build", "obj")
     jpeg_x86_64_v3: bool = False  # set by build(): the x86-64-v3 libjpeg-turbo is linked in
     tiff_static: bool = False  # set by build(): libtiff without JBIG linked in (libtiff.py)
+    # A header precompiled once (GCC's .gch) with this target's flags and force-included in every
+    # source of its directory: the op adapters' TensorFlow headers (cc/ops/tf_headers.h).
+    precompiled_header: str | None = None
 
 
 def _run(cmd: list[str]) -> None:
@@ -130,7 +135,11 @@ def _run(cmd: list[str]) -> None:
 
 
 def _compile(cmd: list[str], obj: str) -> None:
-    _run(cmd)
+    # Into a temporary file first: objects are shared between targets, and an interrupted or a
+    # concurrent build must never leave a half-written object under the final name.
+    tmp = f"{obj}.{os.getpid()}.tmp"
+    _run([tmp if arg == obj else arg for arg in cmd])
+    os.replace(tmp, obj)
     with open(obj + ".cmd", "w") as f:
         f.write(" ".join(cmd))
 
@@ -143,6 +152,11 @@ def _object_path(target: NativeTarget, src: str) -> str:
 def _needs_build(src: str, obj: str, cmd: list[str]) -> bool:
     if not os.path.exists(obj):
         return True
+    # A force-included precompiled header rebuilt since (a source's own includes come below).
+    for i, arg in enumerate(cmd[:-1]):
+        if arg == "-include" and os.path.exists(cmd[i + 1] + ".gch") and \
+                os.path.getmtime(cmd[i + 1] + ".gch") > os.path.getmtime(obj):
+            return True
     # Rebuild when the command changed (flags, the x86-64-v3 libjpeg appearing or not).
     try:
         with open(obj + ".cmd") as f:
@@ -167,12 +181,27 @@ def _needs_build(src: str, obj: str, cmd: list[str]) -> bool:
 IMAGE_LIBS = ["-ljpeg", "-lpng", "-lwebpdemux", "-lwebp", "-lgif", "-ltiff", "-lopenjp2"]
 IMAGE_INCLUDES = ["-I/usr/include/openjpeg-2.5"]
 
+# The sanitizer builds' flags, one list each, so that the ASan op library and the ASan emulated
+# kernels module compile cc/kernels identically and share those objects (-O1: ASan's advice,
+# and half the compile time of -O3 under the sanitizers).
+ASAN_UBSAN_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
+                    "-g", "-O1"]
+TSAN_FLAGS = ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g", "-O1"]
+# libstdc++'s string/list ABI. TensorFlow's compile flags name theirs; the kernels module, which
+# has no TensorFlow, states GCC's default so its kernel objects are the op library's.
+CXX11_ABI_DEFAULT = "-D_GLIBCXX_USE_CXX11_ABI=1"
+
 
 def build(target: NativeTarget, jobs: int | None = None) -> str:
     cxx = os.environ.get("CXX", "g++")
     # No floating-point contraction on either side: the CPU kernels (and their AVX2 clones)
     # and the CUDA kernels then round the shared inline math identically.
     common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", "-I" + ROOT] + IMAGE_INCLUDES
+    # cc/kernels' CPU sources see neither TensorFlow nor CUDA nor Python: they get only these
+    # flags (and target.kernel_cxx_flags), so every target with the same kernel flags (the op
+    # library and the kernels modules; the ASan op library and the ASan emulated module) links
+    # the same objects, compiled once into build/obj-kernels.
+    kernel_common = list(common) + ["-fvisibility=hidden"]
     cuda_flags: list[str] = []
     nvcc = None
     cu12 = None
@@ -198,6 +227,7 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     target.jpeg_x86_64_v3 = jpeg_v3 is not None
     if jpeg_v3 is not None:
         common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
+        kernel_common.append("-DTFGPUAUG_JPEG_X86_64_V3=1")
     # libtiff without JBIG (GPL), static, instead of the system's (see libtiff.py).
     tiff = libtiff.ensure_built(ROOT)
     target.tiff_static = tiff is not None
@@ -228,15 +258,28 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
             emulated.append(out)
         target.sources = target.sources + emulated
 
+    pch_job, pch_flags, pch_dir = None, [], None
+    if target.precompiled_header is not None:
+        pch_job, pch_flags = _precompiled_header_job(target, [cxx] + common + target.cxx_flags)
+        pch_dir = os.path.dirname(target.precompiled_header) + os.sep
+
+    kernel_flags = kernel_common + target.kernel_cxx_flags
+    kernel_dir = os.path.join(ROOT, "build", "obj-kernels",
+                              hashlib.sha256(" ".join([cxx] + kernel_flags).encode()).hexdigest()[:12])
     jobs_list = []
     for src in target.sources:
-        obj = _object_path(target, src)
-        extra = target.kernel_cxx_flags if os.sep + os.path.join("cc", "kernels") + os.sep in src else []
+        if os.sep + os.path.join("cc", "kernels") + os.sep in src:
+            obj = os.path.join(kernel_dir, os.path.relpath(src, ROOT).replace(os.sep, "_") + ".o")
+            flags, extra = kernel_flags, []
+        else:
+            obj = _object_path(target, src)
+            flags = common + target.cxx_flags
+            extra = pch_flags if pch_dir is not None and src.startswith(pch_dir) else []
         if jpeg_v3 is not None and os.path.basename(src) == "jpeg_codec_x86_64_v3.cc":
             extra = extra + ["-include", jpeg_v3.rename_header] + ["-I" + d for d in jpeg_v3.include_dirs]
         if tiff is not None and os.path.basename(src) == "tiff_codec.cc":  # the linked build's headers
             extra = ["-I" + d for d in tiff.include_dirs] + extra
-        jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + common + target.cxx_flags + extra))
+        jobs_list.append((src, obj, [cxx, "-c", src, "-o", obj] + flags + extra))
     if cu12 is not None:
         for src in target.cuda_sources:
             obj = _object_path(target, src)
@@ -251,12 +294,24 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
                    "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + nvjpeg_include()] + cuda_flags
             jobs_list.append((src, obj, cmd))
     os.makedirs(os.path.dirname(_object_path(target, "x")), exist_ok=True)
+    os.makedirs(kernel_dir, exist_ok=True)
     # Largest sources first: the pybind11 glue alone takes as long as a dozen kernels, and
     # started last it ran on one core while the other idled.
     todo = sorted((j for j in jobs_list if _needs_build(*j)), key=lambda j: -os.path.getsize(j[0]))
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 2) as pool:
-        for fut in [pool.submit(_compile, cmd, obj) for _, obj, cmd in todo]:
+        # The precompiled header first; the sources that include it wait for it (it is queued
+        # first, so at most one worker waits while the other compiles it).
+        pch = pool.submit(_compile, *pch_job) if pch_job is not None else None
+
+        def compile_after_pch(cmd: list[str], obj: str) -> None:
+            if pch is not None and pch_flags[1] in cmd:
+                pch.result()
+            _compile(cmd, obj)
+
+        for fut in [pool.submit(compile_after_pch, cmd, obj) for _, obj, cmd in todo]:
             fut.result()
+        if pch is not None:
+            pch.result()
     objects = [obj for _, obj, _ in jobs_list]
     link = [cxx, "-shared", "-o", target.output] + objects
     # The CUDA 12 build links no CUDA runtime: its runtime calls and fatbin registration bind
@@ -276,6 +331,26 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     link += target.link_flags + image_libs
     _run(link)
     return target.output
+
+
+def _precompiled_header_job(target: NativeTarget, compile_prefix: list[str]):
+    """The compile job of target.precompiled_header (None when up to date) and the flags that
+    force-include it. GCC uses X.gch for `-include X` only when it was built with the same
+    flags, so the header is copied beside its .gch in this target's object directory; with
+    other flags GCC falls back to parsing the copy (-Winvalid-pch says so)."""
+    header = target.precompiled_header
+    pch_dir = os.path.join(target.build_dir, os.path.basename(target.output), "pch")
+    os.makedirs(pch_dir, exist_ok=True)
+    copy = os.path.join(pch_dir, os.path.basename(header))
+    with open(header) as f:
+        text = f.read()
+    if not os.path.exists(copy) or open(copy).read() != text:  # keep the mtime when unchanged
+        with open(copy, "w") as f:
+            f.write(text)
+    gch = copy + ".gch"
+    cmd = [compile_prefix[0], "-x", "c++-header", copy, "-o", gch] + compile_prefix[1:]
+    job = (cmd, gch) if _needs_build(copy, gch, cmd) else None
+    return job, ["-include", copy, "-Winvalid-pch"]
 
 
 def kernel_sources() -> tuple[list[str], list[str]]:
