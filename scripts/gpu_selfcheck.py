@@ -215,6 +215,22 @@ def run(k, report: Report, quick: bool = False) -> None:
                 report.compare(f"remap channels={c} border={border} bilinear={bilinear}",
                                k.remap(imgs, maps, bilinear, border, 77.0),
                                k.remap_gpu(imgs, maps, bilinear, border, 77.0), 0)
+    # affine remap (the map computed in the kernel): rotations and scales about the centre, a
+    # shear, a far translation, a NaN matrix; every border rule, another output size
+    t = np.radians([0.0, 33.0, -120.0, 90.0])[:b]
+    matrices = np.zeros((b, 2, 3), np.float32)
+    for i, angle in enumerate(t):
+        scale = 0.7 + 0.3 * i
+        matrices[i] = [[scale * np.cos(angle), -np.sin(angle) + 0.1 * i, 3.0 - 40.0 * i],
+                       [np.sin(angle), scale * np.cos(angle), 1.5 * i]]
+    matrices[-1, 1, 2] = np.nan
+    for c in (1, 3, 4, 5):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        for border in range(5):
+            for bilinear in (True, False):
+                report.compare(f"remap_affine channels={c} border={border} bilinear={bilinear}",
+                               k.remap_affine(imgs, matrices, 29, 43, bilinear, border, 77.0),
+                               k.remap_affine_gpu(imgs, matrices, 29, 43, bilinear, border, 77.0), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

@@ -10,7 +10,7 @@ import tensorflow as tf
 import fixtures
 import tfgpuaug as tga
 from tfgpuaug import targets as tg
-from tfgpuaug.safe_rotate import safe_rotate_maps, safe_rotate_matrices
+from tfgpuaug.safe_rotate import safe_rotate_inverse_matrices, safe_rotate_maps, safe_rotate_matrices
 
 ANGLES = [-170.0, -75.0, -30.0, 0.0, 12.5, 90.0, 135.0]
 
@@ -65,6 +65,14 @@ def test_matrix_is_albumentations_formula_and_the_maps_invert_it(shape):
         assert moved[:, 0].min() > -1 and moved[:, 0].max() < w + 1 and moved[:, 1].min() > -1
         assert moved[:, 1].max() < h + 1 and moved[:, 0].max() - moved[:, 0].min() >= w - 1e-9
     np.testing.assert_array_equal(maps[ANGLES.index(0.0)], np.stack(np.meshgrid(np.arange(w), np.arange(h)), -1))
+    # the affine remap's matrices state the same maps (float32 regrouping), the identity exactly
+    inverse = safe_rotate_inverse_matrices(h, w, tf.constant(ANGLES)).numpy().astype(np.float64)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    for k, degrees in enumerate(ANGLES):
+        m = inverse[k]
+        regrouped = np.stack([m[0, 0] * xs + m[0, 1] * ys + m[0, 2], m[1, 0] * xs + m[1, 1] * ys + m[1, 2]], -1)
+        np.testing.assert_allclose(regrouped, numpy_maps(h, w, degrees), atol=2e-3, err_msg=str(degrees))
+    np.testing.assert_array_equal(inverse[ANGLES.index(0.0)], [[1, 0, 0], [0, 1, 0]])
 
 
 @pytest.mark.parametrize("channels", [1, 3, 4])

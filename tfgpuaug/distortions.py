@@ -63,6 +63,46 @@ def remap(images: Images, maps: tf.Tensor, interpolation: str = "bilinear", bord
                                           fill_value=float(fill))
 
 
+def remap_affine(images: Images, matrices: tf.Tensor, size: Optional[Union[Sequence[int], tf.Tensor]] = None,
+                 interpolation: str = "bilinear", border_mode: str = "constant", fill: float = 0.0) -> tf.Tensor:
+    """`remap` through one affine map per image, the map computed in the kernel instead of read
+    from a maps tensor (cv2.warpAffine with WARP_INVERSE_MAP, in `remap`'s arithmetic): output
+    pixel (x, y) of image b samples the input at `matrices[b] @ [x, y, 1]` (pixel indices,
+    pixel k's centre at k). Returns `[B, height, width, C]` uint8.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      matrices: float32 `[B, 2, 3]`: output pixel indices to the input coordinates sampled.
+      size: the output `[height, width]`; the input's by default.
+      interpolation: "bilinear" or "nearest".
+      border_mode: "constant" (the fill), "replicate", "reflect", "wrap" or "reflect_101".
+      fill: the value outside the image for "constant" (0..255); NaN or far-away coordinates
+        (beyond 2^22 pixels) take it in every mode.
+
+    >>> tga.distortions.remap_affine(images, [[[1.0, 0.0, 5.0], [0.0, 1.0, 0.0]]] * 8, border_mode="wrap")
+    """
+    _check_remap_args(interpolation, border_mode, fill)
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8 or images.shape.rank != 4:
+        raise ValueError(f"remap_affine takes uint8 images [B, H, W, C], got {images.dtype.name} of rank "
+                         f"{images.shape.rank}")
+    matrices = tf.convert_to_tensor(matrices, tf.float32)
+    if matrices.shape.rank != 3 or matrices.shape[1:] not in ((2, 3), (None, None), (2, None), (None, 3)):
+        raise ValueError(f"matrices must be [B, 2, 3] (input x, y of output pixel x, y), got {matrices.shape}")
+    size = tf.shape(images)[1:3] if size is None else tf.convert_to_tensor(size, tf.int32)
+    return _loader.ops().tf_gpu_aug_remap_affine(images, matrices, size, interpolation=interpolation,
+                                                 border_mode=border_mode, fill_value=float(fill))
+
+
+def remap_masks_affine(targets: tg.Targets, matrices: tf.Tensor, border_mode: str, fill_mask: float) -> tg.Targets:
+    """Masks through the affine maps of `matrices` by the nearest remap, `fill_mask` outside."""
+    if targets.masks is None:
+        return targets
+    if targets.masks.dtype != tf.uint8:
+        raise ValueError(f"distortions remap uint8 masks, got {targets.masks.dtype.name}")
+    return targets.replace(masks=remap_affine(targets.masks, matrices, None, "nearest", border_mode, fill_mask))
+
+
 def identity_maps(n: Dim, height: Dim, width: Dim) -> tf.Tensor:
     """`[n, height, width, 2]` maps that sample every pixel where it is."""
     x = tf.range(tf.cast(width, tf.float32))
@@ -274,12 +314,16 @@ class _Distortion(Transform):
             raise ValueError(f"{type(self).__name__} takes uint8 images, got {images.dtype.name}: put it before "
                              "any float conversion or normalization")
         s_maps, s_apply = tf.unstack(tf.random.experimental.stateless_split(self._next_seed(seed), 2))
+        applied = tf.random.stateless_uniform([tf.shape(images)[0]], s_apply) < self.probability
+        return self._distort(images, targets, applied, s_maps)
+
+    def _distort(self, images: tf.Tensor, targets: Optional[tg.Targets], applied: tf.Tensor,
+                 seed: tf.Tensor) -> TransformOutput:
+        """Images and annotations through the maps drawn from `seed`, where `applied` `[B]`."""
         shape = tf.shape(images)
-        n, h, w = shape[0], shape[1], shape[2]
-        applied = tf.random.stateless_uniform([n], s_apply) < self.probability
-        maps = self.maps(n, h, w, s_maps, None if self.probability >= 1.0 else applied)
+        maps = self.maps(shape[0], shape[1], shape[2], seed, None if self.probability >= 1.0 else applied)
         out = remap(images, maps, self.interpolation, self.border_mode, self.fill)
-        return out, self._move_targets(targets, maps, applied, shape[1:3], s_maps)
+        return out, self._move_targets(targets, maps, applied, shape[1:3], seed)
 
     def _move_targets(self, targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor,
                       input_hw: tf.Tensor, seed: tf.Tensor) -> Optional[tg.Targets]:

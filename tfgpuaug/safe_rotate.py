@@ -8,7 +8,10 @@ The map is built in continuous pixel coordinates (pixel k covers [k, k + 1)) abo
 (w / 2, h / 2), as Albumentations moves boxes. Albumentations warps the image with the same
 formula in pixel indices about ((w - 1) / 2, (h - 1) / 2), which lands its image half a pixel
 right of and below its own boxes; here image, masks, boxes and keypoints move together, so the
-image differs from Albumentations' by that half-pixel shift."""
+image differs from Albumentations' by that half-pixel shift.
+
+Images and masks go through the affine remap (`remap_affine`: the map computed in the kernel,
+no maps tensor); `safe_rotate_maps` states the same map as a tensor."""
 from __future__ import annotations
 
 import math
@@ -18,7 +21,8 @@ import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug.augment.color_curves import symmetric_range
-from tfgpuaug.distortions import Dim, _Distortion, remap_masks
+from tfgpuaug.distortions import Dim, _Distortion, remap_affine, remap_masks_affine
+from tfgpuaug.transforms import TransformOutput
 
 Range = Union[float, Tuple[float, float]]
 
@@ -49,6 +53,20 @@ def safe_rotate_matrices(height: Dim, width: Dim, degrees: tf.Tensor) -> tf.Tens
     a, b = f.cos, f.sin
     rows = [sx * a, sx * b, sx * (f.width / 2.0 - a * cx - b * cy),
             -sy * b, sy * a, sy * (f.height / 2.0 + b * cx - a * cy)]
+    return tf.cast(tf.reshape(tf.stack(rows, axis=1), [-1, 2, 3]), tf.float32)
+
+
+def safe_rotate_inverse_matrices(height: Dim, width: Dim, degrees: tf.Tensor) -> tf.Tensor:
+    """`[n, 2, 3]` float32 matrices of `safe_rotate_maps` for `remap_affine` (output pixel
+    indices to input pixel indices): the maps' terms regrouped by x and y, in float64. The
+    identity (degrees 0) is exact."""
+    f = _fit(height, width, degrees)
+    h, w = tf.cast(height, tf.float64), tf.cast(width, tf.float64)
+    a, b = f.cos, f.sin
+    su, sv = f.width / w, f.height / h  # u = (x + 0.5) su - fitted_w / 2, v likewise
+    u0, v0 = 0.5 * su - f.width / 2.0, 0.5 * sv - f.height / 2.0
+    rows = [a * su, -b * sv, (w / 2.0 - 0.5) + a * u0 - b * v0,
+            b * su, a * sv, (h / 2.0 - 0.5) + b * u0 + a * v0]
     return tf.cast(tf.reshape(tf.stack(rows, axis=1), [-1, 2, 3]), tf.float32)
 
 
@@ -108,13 +126,17 @@ class SafeRotate(_Distortion):
              applied: Optional[tf.Tensor] = None) -> tf.Tensor:
         return safe_rotate_maps(height, width, self._degrees(n, seed, applied))
 
-    def _move_targets(self, targets: Optional[tg.Targets], maps: tf.Tensor, applied: tf.Tensor,
-                      input_hw: tf.Tensor, seed: tf.Tensor) -> Optional[tg.Targets]:
+    def _distort(self, images: tf.Tensor, targets: Optional[tg.Targets], applied: tf.Tensor,
+                 seed: tf.Tensor) -> TransformOutput:
+        shape = tf.shape(images)
+        h, w = shape[1], shape[2]
+        degrees = self._degrees(shape[0], seed, None if self.probability >= 1.0 else applied)
+        inverse = safe_rotate_inverse_matrices(h, w, degrees)
+        out = remap_affine(images, inverse, None, self.interpolation, self.border_mode, self.fill)
         if targets is None or not targets.moves:
-            return targets
-        targets = remap_masks(targets, maps, self.border_mode, self.fill_mask)
-        degrees = self._degrees(tf.shape(applied)[0], seed, applied)
-        return targets.affine(safe_rotate_matrices(input_hw[0], input_hw[1], degrees), input_hw)
+            return out, targets
+        targets = remap_masks_affine(targets, inverse, self.border_mode, self.fill_mask)
+        return out, targets.affine(safe_rotate_matrices(h, w, degrees), shape[1:3])
 
     def get_config(self) -> dict:
         return dict(limit=self.limit, **super().get_config())

@@ -1,5 +1,5 @@
-// The per-device part of the Remap op (the CPU's in remap_kernels.cc, the GPU's in
-// remap_kernels_gpu.cc), called once the inputs are checked and the output allocated.
+// The per-device part of the Remap and RemapAffine ops (the CPU's in remap_kernels.cc, the
+// GPU's in remap_kernels_gpu.cc), called once the inputs are checked and the output allocated.
 #ifndef TFGPUAUG_CC_OPS_REMAP_COMMON_H_
 #define TFGPUAUG_CC_OPS_REMAP_COMMON_H_
 
@@ -9,11 +9,16 @@
 
 namespace tfgpuaug {
 
+// input 1: the maps [B, H, W, 2] (Remap) or the matrices [B, 2, 3] (RemapAffine).
 absl::Status LaunchRemap(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                          tensorflow::Tensor* out);
+absl::Status LaunchRemapAffine(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out);
 #if GOOGLE_CUDA
 absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                          tensorflow::Tensor* out);
+absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out);
 #endif  // GOOGLE_CUDA
 
 }  // namespace tfgpuaug

@@ -1,5 +1,5 @@
-// OpKernels of the remap ops. Remap runs on the CPU (samples over the intra-op pool) and the
-// GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with every
+// OpKernels of the remap ops. Remap and RemapAffine run on the CPU (samples over the intra-op
+// pool) and the GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with every
 // tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
 #include <algorithm>
 #include <string>
@@ -26,6 +26,17 @@ absl::Status LaunchRemap(CpuDevice, OpKernelContext* ctx, const RemapParams& p, 
   ForEachImage(ctx, ctx->input(0).dim_size(0), [&](int64_t i) {
     RemapCpu(in + i * in_per, p, maps + 2 * i * pixels, o + i * pixels * p.channels);
   });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchRemapAffine(CpuDevice, OpKernelContext* ctx, const RemapParams& p, Tensor* out) {
+  const uint8_t* in = ctx->input(0).flat<uint8_t>().data();
+  const float* matrices = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels,
+                out_per = int64_t{p.out_h} * p.out_w * p.channels;
+  ForEachImage(ctx, ctx->input(0).dim_size(0),
+               [&](int64_t i) { RemapAffineCpu(in + i * in_per, p, matrices + 6 * i, o + i * out_per); });
   return absl::OkStatus();
 }
 
@@ -66,7 +77,9 @@ absl::Status CheckRows(const Tensor& rows, const Tensor& images, int width, int6
   return absl::OkStatus();
 }
 
-template <typename Device>
+// Remap (kAffine false: input 1 holds the maps [B, h, w, 2]) and RemapAffine (input 1 the
+// matrices [B, 2, 3], input 2 the output size [h, w]).
+template <typename Device, bool kAffine>
 class RemapOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit RemapOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
@@ -82,18 +95,37 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
 
   void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
-    const Tensor& maps = ctx->input(1);
     OP_REQUIRES(ctx, images.dims() == 4,
                 errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
-    OP_REQUIRES_OK(ctx, CheckMaps(maps));
-    OP_REQUIRES(ctx, maps.dim_size(0) == images.dim_size(0),
-                errors::InvalidArgument("need one map per image: ", images.dim_size(0), " images, maps ",
-                                        maps.shape().DebugString()));
+    int64_t out_h = 0, out_w = 0;
+    if (kAffine) {
+      const Tensor& matrices = ctx->input(1);
+      const Tensor& size = ctx->input(2);
+      OP_REQUIRES(
+          ctx, matrices.dims() == 3 && matrices.dim_size(1) == 2 && matrices.dim_size(2) == 3,
+          errors::InvalidArgument("matrices must be [B, 2, 3] (input x, y of output pixel x, y), got ",
+                                  matrices.shape().DebugString()));
+      OP_REQUIRES(ctx, matrices.dim_size(0) == images.dim_size(0),
+                  errors::InvalidArgument("need one matrix per image: ", images.dim_size(0),
+                                          " images, matrices ", matrices.shape().DebugString()));
+      OP_REQUIRES(ctx, size.NumElements() == 2,
+                  errors::InvalidArgument("size must be [height, width], got ", size.shape().DebugString()));
+      out_h = size.flat<int32_t>()(0), out_w = size.flat<int32_t>()(1);
+      OP_REQUIRES(ctx, out_h >= 0 && out_w >= 0 && out_h <= (1 << 24) && out_w <= (1 << 24),
+                  errors::InvalidArgument("size must be in [0, 2^24] each, got [", out_h, ", ", out_w, "]"));
+    } else {
+      const Tensor& maps = ctx->input(1);
+      OP_REQUIRES_OK(ctx, CheckMaps(maps));
+      OP_REQUIRES(ctx, maps.dim_size(0) == images.dim_size(0),
+                  errors::InvalidArgument("need one map per image: ", images.dim_size(0), " images, maps ",
+                                          maps.shape().DebugString()));
+      out_h = maps.dim_size(1), out_w = maps.dim_size(2);
+    }
     const RemapParams p{static_cast<int>(images.dim_size(1)),
                         static_cast<int>(images.dim_size(2)),
                         static_cast<int>(images.dim_size(3)),
-                        static_cast<int>(maps.dim_size(1)),
-                        static_cast<int>(maps.dim_size(2)),
+                        static_cast<int>(out_h),
+                        static_cast<int>(out_w),
                         interpolation_,
                         border_,
                         fill_};
@@ -103,7 +135,8 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
     if (out->NumElements() == 0) return;
     OP_REQUIRES(ctx, p.in_h > 0 && p.in_w > 0,
                 errors::InvalidArgument("cannot remap empty images ", images.shape().DebugString()));
-    OP_REQUIRES_OK(ctx, LaunchRemap(Device(), ctx, p, out));
+    OP_REQUIRES_OK(ctx,
+                   kAffine ? LaunchRemapAffine(Device(), ctx, p, out) : LaunchRemap(Device(), ctx, p, out));
   }
 
  private:
@@ -176,12 +209,16 @@ class RemapPointsOp : public ::tfgpuaug::GuardedOpKernel {
   float reach_;
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU), RemapOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU), RemapOp<CpuDevice, false>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_CPU),
+                        RemapOp<CpuDevice, true>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
 
 #if GOOGLE_CUDA
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU), RemapOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU), RemapOp<GpuDevice, false>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
+                        RemapOp<GpuDevice, true>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")
                             .Device(tensorflow::DEVICE_GPU)
                             .HostMemory("maps")

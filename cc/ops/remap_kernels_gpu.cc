@@ -1,4 +1,4 @@
-// GPU launcher of the Remap op (its OpKernel is in remap_kernels.cc).
+// GPU launchers of the Remap and RemapAffine ops (its OpKernel is in remap_kernels.cc).
 #if GOOGLE_CUDA
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/ops/decode_common.h"
@@ -12,6 +12,14 @@ absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const Rema
   return ToTfStatus(
       RemapGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
                ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
+}
+
+absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out) {
+  return ToTfStatus(
+      RemapAffineGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
+                     ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
       "");
 }
 

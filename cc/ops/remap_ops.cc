@@ -50,6 +50,35 @@ centre at k). Output [B, H, W, C]. Neighbours outside the image follow border_mo
 (OpenCV's BORDER_* rules; constant takes fill_value); NaN or far-away coordinates take fill_value.
 )doc");
 
+REGISTER_OP("TfGpuAug>RemapAffine")
+    .Input("images: uint8")
+    .Input("matrices: float")
+    .Input("size: int32")
+    .Output("remapped: uint8")
+    .Attr("interpolation: {'nearest', 'bilinear'} = 'bilinear'")
+    .Attr("border_mode: {'constant', 'replicate', 'reflect', 'wrap', 'reflect_101'} = 'constant'")
+    .Attr("fill_value: float = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle images, matrices, size, hw;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 3, &matrices));
+      DimensionHandle batch, unused;
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(matrices, 1), 2, &unused));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(matrices, 2), 3, &unused));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(matrices, 0), &batch));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 1, &size));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
+      TF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(2, &hw));
+      c->set_output(0, c->MakeShape({batch, c->Dim(hw, 0), c->Dim(hw, 1), c->Dim(images, 3)}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Remap through an affine map per image, computed in the kernel instead of read from a maps
+tensor (cv2.warpAffine with WARP_INVERSE_MAP, in Remap's float arithmetic): output pixel (x, y)
+of image b samples the input at matrices[b] @ [x, y, 1] (pixel indices). Output
+[B, size[0], size[1], C]; borders, interpolation and fill_value as Remap.
+)doc");
+
 REGISTER_OP("TfGpuAug>RemapBoxes")
     .Input("maps: float")
     .Input("boxes: float")

@@ -212,6 +212,39 @@ py::array_t<uint8_t> Remap(U8Image images, py::array_t<float, py::array::c_style
   return out;
 }
 
+// Affine remap of a batch [B, H, W, C] by matrices [B, 2, 3] to out_h x out_w.
+tfgpuaug::RemapParams RemapAffineOf(const py::array& images, const py::array& matrices, int out_h, int out_w,
+                                    bool bilinear, int border, float fill) {
+  if (images.ndim() != 4 || matrices.ndim() != 3 || matrices.shape(0) != images.shape(0) ||
+      matrices.shape(1) != 2 || matrices.shape(2) != 3 || out_h < 0 || out_w < 0) {
+    throw std::invalid_argument("need images [B, H, W, C], matrices [B, 2, 3] and a size of at least 0");
+  }
+  if (border < 0 || border > 4) throw std::invalid_argument("border must be 0..4 (cv2.BORDER_*)");
+  return {int(images.shape(1)),
+          int(images.shape(2)),
+          int(images.shape(3)),
+          out_h,
+          out_w,
+          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest,
+          static_cast<tfgpuaug::BorderMode>(border),
+          tfgpuaug::RoundHalfEvenToUint8(fill)};
+}
+
+py::array_t<uint8_t> RemapAffine(U8Image images,
+                                 py::array_t<float, py::array::c_style | py::array::forcecast> matrices,
+                                 int out_h, int out_w, bool bilinear, int border, float fill) {
+  const auto p = RemapAffineOf(images, matrices, out_h, out_w, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array_t<uint8_t> out({b, p.out_h, p.out_w, p.channels});
+  const int64_t in_per = int64_t{p.in_h} * p.in_w * p.channels,
+                out_per = int64_t{p.out_h} * p.out_w * p.channels;
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::RemapAffineCpu(images.data() + i * in_per, p, matrices.data() + 6 * i,
+                             out.mutable_data() + i * out_per);
+  }
+  return out;
+}
+
 py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<float> aux, float fill,
                                   bool general) {
   if (aux.size() != 2) throw std::invalid_argument("aux must have 2 values");
@@ -752,6 +785,17 @@ py::array_t<uint8_t> RemapBatchGpu(U8Image images,
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> RemapAffineBatchGpu(
+    U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
+    int out_w, bool bilinear, int border, float fill) {
+  const auto p = RemapAffineOf(images, matrices, out_h, out_w, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, p.out_h, p.out_w, p.channels});
+  DeviceBuffer src = Upload(images), mt = Upload(matrices), dst(out.nbytes());
+  Check(tfgpuaug::RemapAffineGpu(src.as<uint8_t>(), b, p, mt.as<float>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 #endif
 
 }  // namespace
@@ -803,6 +847,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("general") = false, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
+  m.def("remap_affine", &RemapAffine, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
+        py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
+        "Remap of a batch [B, H, W, C] through the affine maps of matrices [B, 2, 3] (output pixel x, y "
+        "samples "
+        "M @ [x, y, 1]) to out_h x out_w, on the CPU.");
   m.def("remap", &Remap, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f,
         "cv2.remap (OpenCV 4.11+) of a batch [B, H, W, C] through maps [B, h, w, 2] on the CPU.");
@@ -847,6 +896,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "The affine warp on the GPU: one image and its 6 values, or a batch and [B, 6] matrices.");
+  m.def("remap_affine_gpu", &RemapAffineBatchGpu, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
+        py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
+        "The affine remap on the GPU, the batch in one launch.");
   m.def("remap_gpu", &RemapBatchGpu, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f, "The remap on the GPU, the batch in one launch.");
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),

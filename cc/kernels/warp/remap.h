@@ -63,6 +63,15 @@ TFGPUAUG_HD int BorderIndex(int i, int n, BorderMode mode) {
   }
 }
 
+// The map entry of output pixel (x, y) of an affine remap: the 2x3 matrix m takes output pixel
+// indices to the input coordinates sampled (pixel indices), evaluated in this order on every
+// device so the CPU and GPU kernels sample identical coordinates.
+TFGPUAUG_HD void AffineMapEntry(const float* m, int x, int y, float* mx, float* my) {
+  const float xf = static_cast<float>(x), yf = static_cast<float>(y);
+  *mx = (m[0] * xf + m[1] * yf) + m[2];
+  *my = (m[3] * xf + m[4] * yf) + m[5];
+}
+
 // The value of channel k at input pixel (row, col) already resolved by BorderIndex.
 TFGPUAUG_HD float RemapTap(const uint8_t* image, const RemapParams& p, int row, int col, int k) {
   if (row < 0 || col < 0) return p.fill;

@@ -40,12 +40,12 @@ MapPatch InterpolateCell(const float* map, int w, int x0, int y0, double fx, dou
 
 namespace {
 
-// Bilinear remap with C channels: pixels whose four neighbours are inside the image blend
-// straight from two row pointers (RemapPixel's arithmetic, without its border lookups); the
-// rest go through RemapPixel.
+// Bilinear remap of `count` pixels with C channels: pixels whose four neighbours are inside the
+// image blend straight from two row pointers (RemapPixel's arithmetic, without its border
+// lookups); the rest go through RemapPixel.
 template <int C>
-void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out) {
-  const int64_t pixels = int64_t{p.out_h} * p.out_w;
+void RemapBilinearSpan(const uint8_t* image, const RemapParams& p, const float* map, int64_t count,
+                       uint8_t* out) {
   const float right = static_cast<float>(p.in_w - 1), bottom = static_cast<float>(p.in_h - 1);
   const int64_t stride = int64_t{p.in_w} * C;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
@@ -53,9 +53,9 @@ void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* m
   // of at least four bytes, so no gather runs past the image), the others tap by tap
   const bool vector = CpuHasAvx2() && p.in_h >= 3 && stride >= 4 && stride * p.in_h < (int64_t{1} << 31) - 64;
 #endif
-  for (int64_t i = 0; i < pixels; ++i) {
+  for (int64_t i = 0; i < count; ++i) {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-    if (vector && (i & 7) == 0 && i + 8 <= pixels &&
+    if (vector && (i & 7) == 0 && i + 8 <= count &&
         (RemapBilinear8Avx2(image, p.in_h, p.in_w, C, map + 2 * i, out + i * C) ||
          RemapBilinearBorder8Avx2(image, p, map + 2 * i, out + i * C))) {
       i += 7;
@@ -79,17 +79,34 @@ void RemapBilinearCpu(const uint8_t* image, const RemapParams& p, const float* m
   }
 }
 
+// `count` output pixels whose map entries are `map` (x, y pairs).
+void RemapSpan(const uint8_t* image, const RemapParams& p, const float* map, int64_t count, uint8_t* out) {
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 3)
+    return RemapBilinearSpan<3>(image, p, map, count, out);
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 1)
+    return RemapBilinearSpan<1>(image, p, map, count, out);
+  if (p.interpolation == Interpolation::kBilinear && p.channels == 4)
+    return RemapBilinearSpan<4>(image, p, map, count, out);
+  for (int64_t i = 0; i < count; ++i) RemapPixel(image, p, map[2 * i], map[2 * i + 1], out + i * p.channels);
+}
+
 }  // namespace
 
 void RemapCpu(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out) {
-  if (p.interpolation == Interpolation::kBilinear && p.channels == 3)
-    return RemapBilinearCpu<3>(image, p, map, out);
-  if (p.interpolation == Interpolation::kBilinear && p.channels == 1)
-    return RemapBilinearCpu<1>(image, p, map, out);
-  if (p.interpolation == Interpolation::kBilinear && p.channels == 4)
-    return RemapBilinearCpu<4>(image, p, map, out);
-  const int64_t pixels = int64_t{p.out_h} * p.out_w;
-  for (int64_t i = 0; i < pixels; ++i) RemapPixel(image, p, map[2 * i], map[2 * i + 1], out + i * p.channels);
+  RemapSpan(image, p, map, int64_t{p.out_h} * p.out_w, out);
+}
+
+void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* matrix, uint8_t* out) {
+  // a multiple of the vector loop's eight pixels, small enough to stay in L1 with its output
+  constexpr int kChunk = 64;
+  float map[2 * kChunk];
+  for (int y = 0; y < p.out_h; ++y) {
+    for (int x0 = 0; x0 < p.out_w; x0 += kChunk) {
+      const int n = std::min(kChunk, p.out_w - x0);
+      for (int k = 0; k < n; ++k) AffineMapEntry(matrix, x0 + k, y, &map[2 * k], &map[2 * k + 1]);
+      RemapSpan(image, p, map, n, out + (int64_t{y} * p.out_w + x0) * p.channels);
+    }
+  }
 }
 
 bool RemapBoxCpu(const float* map, int h, int w, int in_h, int in_w, const float* box, float* out) {

@@ -12,6 +12,10 @@ namespace tfgpuaug {
 // One sample: image [in_h, in_w, c], map [out_h, out_w, 2] (x, y) -> out [out_h, out_w, c].
 void RemapCpu(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out);
 
+// One sample through the affine map of `matrix` (2x3, AffineMapEntry): RemapCpu with the map
+// computed a few dozen pixels at a time instead of read from memory.
+void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* matrix, uint8_t* out);
+
 // Boxes through one sample's map [h, w, 2] (Albumentations' rule, with continuous pixel
 // coordinates): a box xyxy covers the input pixels whose centres lie inside it; its new box is
 // the extent of the output pixels whose nearest input pixel (rint of the map) it covers,

@@ -18,6 +18,21 @@ __global__ void RemapKernel(const uint8_t* images, int batch, RemapParams p, con
   }
 }
 
+// The map entry computed in place of read (AffineMapEntry, as RemapAffineCpu).
+__global__ void RemapAffineKernel(const uint8_t* images, int batch, RemapParams p, const float* matrices,
+                                  uint8_t* out) {
+  const size_t pixels = size_t(p.out_h) * p.out_w;
+  const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / pixels, i = e - b * pixels;
+    const int y = static_cast<int>(i / p.out_w), x = static_cast<int>(i - size_t(y) * p.out_w);
+    float mx, my;
+    AffineMapEntry(matrices + 6 * b, x, y, &mx, &my);
+    RemapPixel(images + b * in_per, p, mx, my, out + e * p.channels);
+  }
+}
+
 }  // namespace
 
 Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const float* maps, uint8_t* out,
@@ -25,6 +40,13 @@ Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const fl
   const size_t total = size_t(batch) * p.out_h * p.out_w;
   RemapKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, maps, out);
   return LaunchStatus("remap kernel");
+}
+
+Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, const float* matrices,
+                      uint8_t* out, cudaStream_t stream) {
+  const size_t total = size_t(batch) * p.out_h * p.out_w;
+  RemapAffineKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
+  return LaunchStatus("affine remap kernel");
 }
 
 }  // namespace tfgpuaug

@@ -16,6 +16,10 @@ namespace tfgpuaug {
 Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const float* maps, uint8_t* out,
                 cudaStream_t stream);
 
+// images [batch, in_h, in_w, c], matrices [batch, 2, 3] (AffineMapEntry) -> out [batch, out_h, out_w, c].
+Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, const float* matrices,
+                      uint8_t* out, cudaStream_t stream);
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_WARP_REMAP_GPU_H_
