@@ -186,6 +186,34 @@ def test_remap_affine_shapes_and_refusals(photos):
         tf.function(lambda s: dd.remap_affine(photos, identity, s))(tf.constant([-1, 4]))
 
 
+@pytest.mark.parametrize("border", ["replicate", "reflect", "wrap", "reflect_101"])
+def test_random_affine_border_modes_are_the_affine_remap_of_its_matrix(photos, border):
+    """RandomAffine with an OpenCV border rule (Albumentations' Affine/ShiftScaleRotate
+    `border_mode`): bit for bit the numpy port of cv2.remap through its own matrix taken to
+    pixel indices (M (x + 0.5, y + 0.5) - 0.5), masks by the nearest remap with the same rule;
+    inside the image it agrees with the "constant" path (TensorFlow's projective transform)
+    within one level. Mutant caught: the half-pixel shift left out (every pixel moves)."""
+    from tfgpuaug.augment.random_affine import affine_matrices
+    t = tga.RandomAffine(degrees=(25.0, 25.0), scale=(0.8, 0.8), border_mode=border)
+    mask = photos[..., :1] // 128
+    out, moved = t.apply(tf.constant(photos), tg.Targets(masks=tf.constant(mask)), seed=tf.constant([3, 4]))
+    m = affine_matrices(2, 29, 37, t.degrees, t.translate, t.scale, t.shear, 1.0, tf.constant([1, 2])).numpy()
+    index = np.stack([m[:, 0, 0], m[:, 0, 1], (m[:, 0, 0] * 0.5 + m[:, 0, 1] * 0.5 + m[:, 0, 2]) - 0.5,
+                      m[:, 1, 0], m[:, 1, 1], (m[:, 1, 0] * 0.5 + m[:, 1, 1] * 0.5 + m[:, 1, 2]) - 0.5], 1)
+    maps = affine_maps(index.reshape(-1, 2, 3).astype(np.float32), 29, 37)
+    constant = tga.RandomAffine(degrees=(25.0, 25.0), scale=(0.8, 0.8))(photos, seed=tf.constant([3, 4])).numpy()
+    inside = (maps[..., 0] >= 0) & (maps[..., 0] <= 35) & (maps[..., 1] >= 0) & (maps[..., 1] <= 27)
+    for i in range(2):
+        np.testing.assert_array_equal(out.numpy()[i], numpy_remap(photos[i], maps[i], "bilinear", border, 0.0))
+        np.testing.assert_array_equal(moved.masks.numpy()[i], numpy_remap(mask[i], maps[i], "nearest", border, 0.0))
+        diff = np.abs(out.numpy()[i].astype(int) - constant[i])[inside[i]]
+        assert diff.max() <= 1, diff.max()
+    with pytest.raises(ValueError, match="uint8 images"):
+        t(tf.cast(photos, tf.float32), seed=tf.constant([3, 4]))
+    with pytest.raises(ValueError, match="border_mode must be one of"):
+        tga.RandomAffine(degrees=5, border_mode="mirror")
+
+
 def test_identity_maps_copy_the_image_exactly(photos):
     maps = dd.identity_maps(2, 29, 37)
     for interpolation in ("bilinear", "nearest"):

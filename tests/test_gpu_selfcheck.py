@@ -56,6 +56,7 @@ def cpu_standin(**overrides):
                   for i, mi in zip(img, np.reshape(m, (-1, 6)))]))
     k.flip_gpu = kernels.flip
     k.remap_gpu = kernels.remap
+    k.remap_affine_gpu = kernels.remap_affine
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

@@ -213,6 +213,8 @@ TRANSFORM_ARGS = {
                       fill="random_uniform", fill_mask=4.0, probability=0.8, seed=66),
     "ClampKeyPoints": {},
     "SanitizeKeyPoints": {},
+    "CropAndPad": dict(px=((-4, 4), 2, (-3, 1), [0, -2, 3]), border_mode="reflect_101", fill_mask=3.0,
+                       probability=0.9, seed=67),
 }
 
 

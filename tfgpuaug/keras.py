@@ -33,6 +33,7 @@ from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
 from tfgpuaug import safe_rotate as _sr
 from tfgpuaug import xy_masking as _xy
+from tfgpuaug import crop_and_pad as _cap
 from tfgpuaug import keypoints as _kp
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
@@ -279,6 +280,7 @@ MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
+CropAndPad = _layer(_cap.CropAndPad)
 ClampKeyPoints = _layer(_kp.ClampKeyPoints)
 SanitizeKeyPoints = _layer(_kp.SanitizeKeyPoints)
 
@@ -342,4 +344,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate,
-          XYMasking, ClampKeyPoints, SanitizeKeyPoints)
+          XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad)

@@ -1150,6 +1150,32 @@ def _warp_with_targets(images, targets: Optional[tg.Targets], matrices: tf.Tenso
     return out, targets.affine(forward, tg.image_sizes(images))
 
 
+def _remap_affine_with_targets(images, targets: Optional[tg.Targets], matrices: tf.Tensor, interpolation: str,
+                               border_mode: str, fill: float) -> TransformOutput:
+    """As `_warp_with_targets` for affine `matrices` `[B, 3, 3]` (continuous coordinates) through
+    the affine remap kernel, with OpenCV's border rule `border_mode` (uint8 images and masks;
+    masks by the nearest remap with the same rule, fill 0)."""
+    from tfgpuaug.distortions import remap_affine
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8:
+        raise ValueError(f"border_mode {border_mode!r} warps uint8 images, got {images.dtype.name}: put the transform "
+                         "before any float conversion, or use border_mode='constant'")
+    m = tf.cast(matrices, tf.float64)
+    # pixel indices: input index = M (x + 0.5, y + 0.5) - 0.5
+    rows = [m[:, 0, 0], m[:, 0, 1], (m[:, 0, 0] * 0.5 + m[:, 0, 1] * 0.5 + m[:, 0, 2]) - 0.5,
+            m[:, 1, 0], m[:, 1, 1], (m[:, 1, 0] * 0.5 + m[:, 1, 1] * 0.5 + m[:, 1, 2]) - 0.5]
+    index = tf.cast(tf.reshape(tf.stack(rows, axis=1), [-1, 2, 3]), tf.float32)
+    out = remap_affine(images, index, None, interpolation, border_mode, fill)
+    if targets is None or not targets.moves:
+        return out, targets
+    if targets.masks is not None:
+        if targets.masks.dtype != tf.uint8:
+            raise ValueError(f"border_mode {border_mode!r} moves uint8 masks, got {targets.masks.dtype.name}")
+        targets = targets.replace(masks=remap_affine(targets.masks, index, None, "nearest", border_mode, 0.0))
+    forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
+    return out, targets.affine(forward, tg.image_sizes(images))
+
+
 class RandomPerspective(Transform):
     """`tfgpuaug.augment.random_perspective` (torchvision's RandomPerspective) as a transform:
     boxes become the enclosing box of their moved corners (clipped, filtered), masks are
@@ -1205,23 +1231,33 @@ class RandomAffine(Transform):
       shear: v, (min, max) for x, or (x min, x max, y min, y max), degrees.
       probability: probability that a sample is warped.
       interpolation: "bilinear" or "nearest".
-      fill: the value of pixels that map outside the image.
+      fill: the value of pixels that map outside the image ("constant" border).
       seed: seed of the transform's own random draws when it is called without one (a
         `gpu_augment` stage or a Keras layer passes a per-batch seed instead); None: random.
+      border_mode: what pixels that map outside the image read: "constant" (`fill`; uint8 or
+        float images), or OpenCV's "replicate", "reflect", "wrap", "reflect_101" (Albumentations'
+        `border_mode`; uint8 images, through the affine remap kernel with cv2.remap's rules;
+        masks follow with the same rule and boxes and keypoints as for "constant").
 
     Example:
       >>> tga.RandomAffine(degrees=15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5)
+      >>> tga.RandomAffine(degrees=45, scale=(0.9, 1.1), border_mode="reflect_101")  # ShiftScaleRotate's look
     """
 
     accepts_float = True
 
     def __init__(self, degrees: Union[float, Range] = 0.0, translate: Range = (0.0, 0.0),
                  scale: Range = (1.0, 1.0), shear: Union[float, Sequence[float]] = 0.0, probability: float = 1.0,
-                 interpolation: str = "bilinear", fill: float = 0.0, seed: Optional[int] = None):
+                 interpolation: str = "bilinear", fill: float = 0.0, seed: Optional[int] = None,
+                 border_mode: str = "constant"):
         super().__init__(seed)
         from tfgpuaug.augment.random_affine import affine_ranges, check_random_affine_args
+        from tfgpuaug.distortions import BORDER_MODES
         affine_ranges(degrees, translate, scale, shear)
         check_random_affine_args(probability, interpolation)
+        if border_mode not in BORDER_MODES:
+            raise ValueError(f"border_mode must be one of {BORDER_MODES}, got {border_mode!r}")
+        self.border_mode = border_mode
         as_list = lambda v: float(v) if isinstance(v, (int, float)) else tuple(float(x) for x in v)  # noqa: E731
         self.degrees, self.translate, self.scale = as_list(degrees), as_list(translate), as_list(scale)
         self.shear, self.probability = as_list(shear), float(probability)
@@ -1238,12 +1274,15 @@ class RandomAffine(Transform):
         shape = tf.shape(images)
         matrices = affine_matrices(shape[0], shape[1], shape[2], self.degrees, self.translate, self.scale,
                                    self.shear, self.probability, self._next_seed(seed))
+        if self.border_mode != "constant":
+            return _remap_affine_with_targets(images, targets, matrices, self.interpolation, self.border_mode,
+                                              self.fill)
         return _warp_with_targets(images, targets, matrices, self.interpolation, self.fill)
 
     def get_config(self) -> dict:
         return dict(degrees=self.degrees, translate=self.translate, scale=self.scale, shear=self.shear,
                     probability=self.probability, interpolation=self.interpolation, fill=self.fill,
-                    seed=self.seed)
+                    seed=self.seed, border_mode=self.border_mode)
 
 
 class RandomZoomOut(Transform):
