@@ -231,6 +231,17 @@ def run(k, report: Report, quick: bool = False) -> None:
                 report.compare(f"remap_affine channels={c} border={border} bilinear={bilinear}",
                                k.remap_affine(imgs, matrices, 29, 43, bilinear, border, 77.0),
                                k.remap_affine_gpu(imgs, matrices, 29, 43, bilinear, border, 77.0), 0)
+    # separable resampling (CropAndPad's tables): indices inside, before and past the image (the
+    # fill), weights in [0, 1), nearest rows (weight 0), another output size
+    rows = rng.integers(-3, h + 3, (b, 31, 2)).astype(np.int32)
+    cols = rng.integers(-3, w + 3, (b, 45, 2)).astype(np.int32)
+    row_w, col_w = rng.random((b, 31)).astype(np.float32), rng.random((b, 45)).astype(np.float32)
+    row_w[:, ::4] = 0.0
+    for c in (1, 3, 4, 5):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"separable_resample channels={c}",
+                       k.separable_resample(imgs, rows, row_w, cols, col_w, 77.0),
+                       k.separable_resample_gpu(imgs, rows, row_w, cols, col_w, 77.0), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

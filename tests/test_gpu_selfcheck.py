@@ -57,6 +57,7 @@ def cpu_standin(**overrides):
     k.flip_gpu = kernels.flip
     k.remap_gpu = kernels.remap
     k.remap_affine_gpu = kernels.remap_affine
+    k.separable_resample_gpu = kernels.separable_resample
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

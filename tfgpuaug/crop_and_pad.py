@@ -3,7 +3,8 @@ is cropped (a negative amount) or padded (a positive one) by pixels or by a frac
 side, and the result is resized back to the input size.
 
 Albumentations crops, pads with an OpenCV border rule (cv2.copyMakeBorder of the cropped
-image), then cv2.resize's. Here the same three steps are one resampling per axis: each output
+image), then cv2.resize's. Here the same three steps are one separable resampling (the
+SeparableResample kernel for uint8, one pass on the CPU or the GPU): each output
 column reads two columns of the crop-and-pad canvas at cv2.resize's coordinates (half-pixel
 centres, clamped at the canvas's edges), and each canvas column is a column of the cropped
 window or of its border by OpenCV's rule, or the fill. Rows likewise. So the taps are exactly
@@ -17,7 +18,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
-from tfgpuaug import geometry
+from tfgpuaug import _loader, geometry
 from tfgpuaug import targets as tg
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
@@ -158,6 +159,17 @@ def _resample(images: tf.Tensor, rows: _AxisTaps, cols: _AxisTaps, fill: float) 
     return along(along(images, rows, 1), cols, 2)
 
 
+def separable_resample(images: tf.Tensor, rows: _AxisTaps, cols: _AxisTaps, fill: float) -> tf.Tensor:
+    """`_resample` for uint8 images by the SeparableResample kernel (CPU and GPU, one pass, the
+    same float lerps, rounded half to even); other dtypes through TensorFlow gathers."""
+    if images.dtype != tf.uint8:
+        out = _resample(tf.cast(images, tf.float32), rows, cols, fill)
+        return out if images.dtype.is_floating else tf.cast(out, images.dtype)
+    return _loader.ops().tf_gpu_aug_separable_resample(
+        images, tf.stack([rows.low, rows.high], axis=-1), rows.weight, tf.stack([cols.low, cols.high], axis=-1),
+        cols.weight, fill_value=float(fill))
+
+
 class CropAndPad(_PerSample):
     """Albumentations' CropAndPad: per sample, each side (top, right, bottom, left) is cropped by
     a negative amount or padded by a positive one, in pixels (`px`) or fractions of the side
@@ -252,17 +264,14 @@ class CropAndPad(_PerSample):
         linear = self.interpolation == "bilinear"
         rows = _axis_taps(h, crop_t, crop_b, pad[:, 0], pad[:, 2], self.border_mode, linear)
         cols = _axis_taps(w, crop_l, crop_r, pad[:, 3], pad[:, 1], self.border_mode, linear)
-        out = _resample(tf.cast(images, tf.float32), rows, cols, self.fill)
-        if images.dtype == tf.uint8:
-            out = tf.cast(tf.clip_by_value(tf.round(out), 0.0, 255.0), tf.uint8)
-        out = tf.ensure_shape(out, images.shape)
+        out = tf.ensure_shape(separable_resample(images, rows, cols, self.fill), images.shape)
         if targets is None or not targets.moves:
             return out, targets
         if targets.masks is not None:
             mask_rows = _axis_taps(h, crop_t, crop_b, pad[:, 0], pad[:, 2], self.border_mode, False)
             mask_cols = _axis_taps(w, crop_l, crop_r, pad[:, 3], pad[:, 1], self.border_mode, False)
-            masks = _resample(tf.cast(targets.masks, tf.float32), mask_rows, mask_cols, self.fill_mask)
-            masks = tf.ensure_shape(tf.cast(masks, targets.masks.dtype), targets.masks.shape)
+            masks = separable_resample(targets.masks, mask_rows, mask_cols, self.fill_mask)
+            masks = tf.ensure_shape(masks, targets.masks.shape)
             targets = targets.replace(masks=masks)
         # continuous coordinates: canvas = input - crop + pad, output = canvas * size / canvas size
         hf, wf = tf.cast(h, tf.float32), tf.cast(w, tf.float32)

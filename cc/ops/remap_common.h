@@ -14,7 +14,11 @@ absl::Status LaunchRemap(CpuDevice, tensorflow::OpKernelContext* ctx, const Rema
                          tensorflow::Tensor* out);
 absl::Status LaunchRemapAffine(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                                tensorflow::Tensor* out);
+absl::Status LaunchSeparableResample(CpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
+                                     tensorflow::Tensor* out);
 #if GOOGLE_CUDA
+absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
+                                     tensorflow::Tensor* out);
 absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                          tensorflow::Tensor* out);
 absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,

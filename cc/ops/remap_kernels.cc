@@ -40,6 +40,25 @@ absl::Status LaunchRemapAffine(CpuDevice, OpKernelContext* ctx, const RemapParam
   return absl::OkStatus();
 }
 
+absl::Status LaunchSeparableResample(CpuDevice, OpKernelContext* ctx, uint8_t fill, Tensor* out) {
+  const Tensor& images = ctx->input(0);
+  const int h = images.dim_size(1), w = images.dim_size(2), c = images.dim_size(3);
+  const int out_h = out->dim_size(1), out_w = out->dim_size(2);
+  const uint8_t* in = images.flat<uint8_t>().data();
+  const int32_t* row_index = ctx->input(1).flat<int32_t>().data();
+  const float* row_weight = ctx->input(2).flat<float>().data();
+  const int32_t* col_index = ctx->input(3).flat<int32_t>().data();
+  const float* col_weight = ctx->input(4).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  ForEachImage(ctx, images.dim_size(0), [&](int64_t i) {
+    const SeparableTaps rows{row_index + 2 * i * out_h, row_weight + i * out_h};
+    const SeparableTaps cols{col_index + 2 * i * out_w, col_weight + i * out_w};
+    SeparableResampleCpu(in + i * h * int64_t{w} * c, h, w, c, rows, out_h, cols, out_w, fill,
+                         o + i * out_h * int64_t{out_w} * c);
+  });
+  return absl::OkStatus();
+}
+
 namespace {
 
 BorderMode ParseBorder(const std::string& s) {
@@ -145,6 +164,45 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
   uint8_t fill_;
 };
 
+template <typename Device>
+class SeparableResampleOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  explicit SeparableResampleOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    float fill;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill_value", &fill));
+    fill_ = RoundHalfEvenToUint8(fill == fill ? fill : 0.f);
+  }
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
+    const int64_t b = images.dim_size(0);
+    for (int axis = 0; axis < 2; ++axis) {
+      const Tensor& index = ctx->input(1 + 2 * axis);
+      const Tensor& weight = ctx->input(2 + 2 * axis);
+      OP_REQUIRES(
+          ctx,
+          index.dims() == 3 && index.dim_size(0) == b && index.dim_size(2) == 2 && weight.dims() == 2 &&
+              weight.dim_size(0) == b && weight.dim_size(1) == index.dim_size(1) &&
+              index.dim_size(1) <= (1 << 24),
+          errors::InvalidArgument(axis == 0 ? "row" : "column", " taps must be [B, n, 2] indices and [B, n] ",
+                                  "weights for ", b, " images, got ", index.shape().DebugString(), " and ",
+                                  weight.shape().DebugString()));
+    }
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0,
+                                             TensorShape({b, ctx->input(1).dim_size(1),
+                                                          ctx->input(3).dim_size(1), images.dim_size(3)}),
+                                             &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, LaunchSeparableResample(Device(), ctx, fill_, out));
+  }
+
+ private:
+  uint8_t fill_;
+};
+
 class RemapBoxesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
@@ -212,6 +270,8 @@ class RemapPointsOp : public ::tfgpuaug::GuardedOpKernel {
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU), RemapOp<CpuDevice, false>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_CPU),
                         RemapOp<CpuDevice, true>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_CPU),
+                        SeparableResampleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
 
@@ -219,6 +279,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_C
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU), RemapOp<GpuDevice, false>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
                         RemapOp<GpuDevice, true>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_GPU),
+                        SeparableResampleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")
                             .Device(tensorflow::DEVICE_GPU)
                             .HostMemory("maps")

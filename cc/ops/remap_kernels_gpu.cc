@@ -1,4 +1,4 @@
-// GPU launchers of the Remap and RemapAffine ops (its OpKernel is in remap_kernels.cc).
+// GPU launchers of the Remap, RemapAffine and SeparableResample ops (its OpKernel is in remap_kernels.cc).
 #if GOOGLE_CUDA
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/ops/decode_common.h"
@@ -20,6 +20,20 @@ absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, cons
   return ToTfStatus(
       RemapAffineGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
                      ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
+}
+
+absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
+                                     tensorflow::Tensor* out) {
+  const tensorflow::Tensor& images = ctx->input(0);
+  const SeparableTaps rows{ctx->input(1).flat<int32_t>().data(), ctx->input(2).flat<float>().data()};
+  const SeparableTaps cols{ctx->input(3).flat<int32_t>().data(), ctx->input(4).flat<float>().data()};
+  return ToTfStatus(
+      SeparableResampleGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
+                           static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                           static_cast<int>(images.dim_size(3)), rows, static_cast<int>(out->dim_size(1)),
+                           cols, static_cast<int>(out->dim_size(2)), fill, out->flat<uint8_t>().data(),
+                           GpuStream(ctx)),
       "");
 }
 

@@ -79,6 +79,39 @@ of image b samples the input at matrices[b] @ [x, y, 1] (pixel indices). Output
 [B, size[0], size[1], C]; borders, interpolation and fill_value as Remap.
 )doc");
 
+REGISTER_OP("TfGpuAug>SeparableResample")
+    .Input("images: uint8")
+    .Input("row_index: int32")
+    .Input("row_weight: float")
+    .Input("col_index: int32")
+    .Input("col_weight: float")
+    .Output("resampled: uint8")
+    .Attr("fill_value: float = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle images, row_index, row_weight, col_index, col_weight;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 3, &row_index));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 2, &row_weight));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 3, &col_index));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(4), 2, &col_weight));
+      DimensionHandle batch, h, w, unused;
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(row_index, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(col_index, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(row_index, 1), c->Dim(row_weight, 1), &h));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(col_index, 1), c->Dim(col_weight, 1), &w));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(row_index, 2), 2, &unused));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(col_index, 2), 2, &unused));
+      c->set_output(0, c->MakeShape({batch, h, w, c->Dim(images, 3)}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Separable resampling through per-sample tap tables: output pixel (y, x) of image b blends input
+rows row_index[b, y, 0..1] (weight row_weight[b, y] on the second), then columns col_index[b,
+x, 0..1] (weight col_weight[b, x]): float32 lerps, rounded half to even.
+An index outside the image reads fill_value. Border rules and windows are the caller's, in the
+tables (CropAndPad).
+)doc");
+
 REGISTER_OP("TfGpuAug>RemapBoxes")
     .Input("maps: float")
     .Input("boxes: float")

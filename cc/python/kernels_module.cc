@@ -245,6 +245,39 @@ py::array_t<uint8_t> RemapAffine(U8Image images,
   return out;
 }
 
+using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+using F32Array = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+// Checks the separable resampling's tables against a batch [B, H, W, C]; returns (out_h, out_w).
+std::pair<int, int> SeparableShape(const py::array& images, const I32Array& row_index,
+                                   const F32Array& row_weight, const I32Array& col_index,
+                                   const F32Array& col_weight) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  const auto ok = [b](const I32Array& index, const F32Array& weight) {
+    return index.ndim() == 3 && index.shape(0) == b && index.shape(2) == 2 && weight.ndim() == 2 &&
+           weight.shape(0) == b && weight.shape(1) == index.shape(1);
+  };
+  if (!ok(row_index, row_weight) || !ok(col_index, col_weight)) {
+    throw std::invalid_argument("need images [B, H, W, C], index tables [B, n, 2] and weights [B, n]");
+  }
+  return {int(row_index.shape(1)), int(col_index.shape(1))};
+}
+
+py::array_t<uint8_t> SeparableResample(U8Image images, I32Array row_index, F32Array row_weight,
+                                       I32Array col_index, F32Array col_weight, float fill) {
+  const auto [out_h, out_w] = SeparableShape(images, row_index, row_weight, col_index, col_weight);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, out_h, out_w, c});
+  for (int i = 0; i < b; ++i) {
+    const tfgpuaug::SeparableTaps rows{row_index.data() + 2 * i * out_h, row_weight.data() + i * out_h};
+    const tfgpuaug::SeparableTaps cols{col_index.data() + 2 * i * out_w, col_weight.data() + i * out_w};
+    tfgpuaug::SeparableResampleCpu(images.data() + int64_t{i} * h * w * c, h, w, c, rows, out_h, cols, out_w,
+                                   tfgpuaug::RoundHalfEvenToUint8(fill),
+                                   out.mutable_data() + int64_t{i} * out_h * out_w * c);
+  }
+  return out;
+}
+
 py::array_t<uint8_t> AugmentStage(U8Image img, int op, float param, std::vector<float> aux, float fill,
                                   bool general) {
   if (aux.size() != 2) throw std::invalid_argument("aux must have 2 values");
@@ -785,6 +818,20 @@ py::array_t<uint8_t> RemapBatchGpu(U8Image images,
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> SeparableResampleGpu(U8Image images, I32Array row_index, F32Array row_weight,
+                                          I32Array col_index, F32Array col_weight, float fill) {
+  const auto [out_h, out_w] = SeparableShape(images, row_index, row_weight, col_index, col_weight);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, out_h, out_w, int(images.shape(3))});
+  DeviceBuffer src = Upload(images), ri = Upload(row_index), rw = Upload(row_weight), ci = Upload(col_index),
+               cw = Upload(col_weight), dst(out.nbytes());
+  Check(tfgpuaug::SeparableResampleGpu(src.as<uint8_t>(), b, int(images.shape(1)), int(images.shape(2)),
+                                       int(images.shape(3)), {ri.as<int32_t>(), rw.as<float>()}, out_h,
+                                       {ci.as<int32_t>(), cw.as<float>()}, out_w,
+                                       tfgpuaug::RoundHalfEvenToUint8(fill), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> RemapAffineBatchGpu(
     U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
     int out_w, bool bilinear, int border, float fill) {
@@ -847,6 +894,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine", &WarpAffine, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("general") = false, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "PIL-style affine warp on the CPU; general=True forces the per-pixel loop the GPU runs.");
+  m.def("separable_resample", &SeparableResample, py::arg("images"), py::arg("row_index"),
+        py::arg("row_weight"), py::arg("col_index"), py::arg("col_weight"), py::arg("fill") = 0.f,
+        "Separable resampling of a batch [B, H, W, C] through per-sample row and column tap tables on the "
+        "CPU.");
   m.def("remap_affine", &RemapAffine, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
         py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
         "Remap of a batch [B, H, W, C] through the affine maps of matrices [B, 2, 3] (output pixel x, y "
@@ -896,6 +947,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("warp_affine_gpu", &WarpAffineGpu, py::arg("image"), py::arg("matrix"), py::arg("bilinear") = true,
         py::arg("fill") = 128.f, py::arg("out_h") = 0, py::arg("out_w") = 0,
         "The affine warp on the GPU: one image and its 6 values, or a batch and [B, 6] matrices.");
+  m.def("separable_resample_gpu", &SeparableResampleGpu, py::arg("images"), py::arg("row_index"),
+        py::arg("row_weight"), py::arg("col_index"), py::arg("col_weight"), py::arg("fill") = 0.f,
+        "The separable resampling on the GPU, the batch in one launch.");
   m.def("remap_affine_gpu", &RemapAffineBatchGpu, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
         py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
         "The affine remap on the GPU, the batch in one launch.");

@@ -102,6 +102,36 @@ TFGPUAUG_HD void RemapPixel(const uint8_t* image, const RemapParams& p, float mx
   }
 }
 
+// Separable resampling: every output row reads two input rows, every output column two input
+// columns, from index tables built by the caller (any border rule or window already resolved:
+// CropAndPad's canvas). An index outside [0, n) reads the fill, so no table can read outside
+// the image. Rows are blended first (each input column once per output row on the CPU), then
+// the two columns; nearest is a weight of 0 (the first tap alone, bit for bit).
+struct SeparableTaps {
+  const int32_t* index;  // [n, 2] per output position: the two source indices
+  const float* weight;   // [n] the second one's weight
+};
+
+TFGPUAUG_HD float SeparableTap(const uint8_t* image, int in_h, int in_w, int c, int row, int col, int k,
+                               float fill) {
+  if (row < 0 || row >= in_h || col < 0 || col >= in_w) return fill;
+  return image[(static_cast<int64_t>(row) * in_w + col) * c + k];
+}
+
+// Output pixel (y, x): each column's two rows lerped, then the two columns, rounded half to even.
+TFGPUAUG_HD void SeparablePixel(const uint8_t* image, int in_h, int in_w, int c, const int32_t* row_taps,
+                                float row_weight, const int32_t* col_taps, float col_weight, uint8_t fill,
+                                uint8_t* out) {
+  const float f = fill;
+  for (int k = 0; k < c; ++k) {
+    const float left = Lerp(SeparableTap(image, in_h, in_w, c, row_taps[0], col_taps[0], k, f),
+                            SeparableTap(image, in_h, in_w, c, row_taps[1], col_taps[0], k, f), row_weight);
+    const float right = Lerp(SeparableTap(image, in_h, in_w, c, row_taps[0], col_taps[1], k, f),
+                             SeparableTap(image, in_h, in_w, c, row_taps[1], col_taps[1], k, f), row_weight);
+    out[k] = RoundHalfEvenToUint8(Lerp(left, right, col_weight));
+  }
+}
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_WARP_REMAP_H_

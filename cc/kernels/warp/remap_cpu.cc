@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "cc/kernels/warp/remap_avx2.h"
 
@@ -105,6 +106,65 @@ void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* mat
       const int n = std::min(kChunk, p.out_w - x0);
       for (int k = 0; k < n; ++k) AffineMapEntry(matrix, x0 + k, y, &map[2 * k], &map[2 * k + 1]);
       RemapSpan(image, p, map, n, out + (int64_t{y} * p.out_w + x0) * p.channels);
+    }
+  }
+}
+
+namespace {
+
+// One output row of the separable resampling: the two source rows blended once per input byte
+// (nullptr rows read the fill; a loop the compiler vectorizes), then each output pixel's two
+// columns of that blend (SeparablePixel's arithmetic, bit for bit; a column outside reads the
+// fill, which the row blend leaves unchanged).
+template <int C>
+void SeparableRow(const uint8_t* row0, const uint8_t* row1, float row_weight, int in_w, SeparableTaps cols,
+                  int out_w, float fill, float* blend, uint8_t* out) {
+  const int n = in_w * C;
+  if (row0 && row1) {
+    for (int j = 0; j < n; ++j) blend[j] = Lerp(row0[j], row1[j], row_weight);
+  } else {
+    for (int j = 0; j < n; ++j) blend[j] = Lerp(row0 ? row0[j] : fill, row1 ? row1[j] : fill, row_weight);
+  }
+  for (int x = 0; x < out_w; ++x) {
+    const int32_t c0 = cols.index[2 * x], c1 = cols.index[2 * x + 1];
+    const float* l = c0 >= 0 && c0 < in_w ? blend + int64_t{c0} * C : nullptr;
+    const float* r = c1 >= 0 && c1 < in_w ? blend + int64_t{c1} * C : nullptr;
+    const float a = cols.weight[x];
+    for (int k = 0; k < C; ++k) {
+      out[x * C + k] = RoundHalfEvenToUint8(Lerp(l ? l[k] : fill, r ? r[k] : fill, a));
+    }
+  }
+}
+
+}  // namespace
+
+void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, SeparableTaps rows, int out_h,
+                          SeparableTaps cols, int out_w, uint8_t fill, uint8_t* out) {
+  if (c != 1 && c != 3 && c != 4) {
+    for (int y = 0; y < out_h; ++y) {
+      for (int x = 0; x < out_w; ++x) {
+        SeparablePixel(image, in_h, in_w, c, rows.index + 2 * y, rows.weight[y], cols.index + 2 * x,
+                       cols.weight[x], fill, out + (int64_t{y} * out_w + x) * c);
+      }
+    }
+    return;
+  }
+  // one row's blend per thread, kept across calls (the op's shards must not allocate per image)
+  thread_local std::vector<float> blend;
+  if (blend.size() < size_t(in_w) * c) blend.resize(size_t(in_w) * c);
+  const int64_t stride = int64_t{in_w} * c;
+  for (int y = 0; y < out_h; ++y) {
+    const int32_t r0 = rows.index[2 * y], r1 = rows.index[2 * y + 1];
+    const uint8_t* row0 = r0 >= 0 && r0 < in_h ? image + r0 * stride : nullptr;
+    const uint8_t* row1 = r1 >= 0 && r1 < in_h ? image + r1 * stride : nullptr;
+    uint8_t* o = out + int64_t{y} * out_w * c;
+    const float f = fill, w = rows.weight[y];
+    if (c == 3) {
+      SeparableRow<3>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
+    } else if (c == 1) {
+      SeparableRow<1>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
+    } else {
+      SeparableRow<4>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
     }
   }
 }

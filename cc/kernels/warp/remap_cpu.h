@@ -16,6 +16,11 @@ void RemapCpu(const uint8_t* image, const RemapParams& p, const float* map, uint
 // computed a few dozen pixels at a time instead of read from memory.
 void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* matrix, uint8_t* out);
 
+// One sample of the separable resampling (remap.h): image [in_h, in_w, c], rows [out_h] and
+// cols [out_w] taps -> out [out_h, out_w, c].
+void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, SeparableTaps rows, int out_h,
+                          SeparableTaps cols, int out_w, uint8_t fill, uint8_t* out);
+
 // Boxes through one sample's map [h, w, 2] (Albumentations' rule, with continuous pixel
 // coordinates): a box xyxy covers the input pixels whose centres lie inside it; its new box is
 // the extent of the output pixels whose nearest input pixel (rint of the map) it covers,

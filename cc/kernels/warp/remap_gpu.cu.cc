@@ -33,6 +33,21 @@ __global__ void RemapAffineKernel(const uint8_t* images, int batch, RemapParams 
   }
 }
 
+__global__ void SeparableResampleKernel(const uint8_t* images, int batch, int in_h, int in_w, int c,
+                                        SeparableTaps rows, int out_h, SeparableTaps cols, int out_w,
+                                        uint8_t fill, uint8_t* out) {
+  const size_t pixels = size_t(out_h) * out_w;
+  const size_t in_per = size_t(in_h) * in_w * c;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / pixels, i = e - b * pixels;
+    const size_t y = i / out_w, x = i - y * out_w;
+    const size_t ry = b * out_h + y, cx = b * out_w + x;
+    SeparablePixel(images + b * in_per, in_h, in_w, c, rows.index + 2 * ry, rows.weight[ry],
+                   cols.index + 2 * cx, cols.weight[cx], fill, out + e * c);
+  }
+}
+
 }  // namespace
 
 Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const float* maps, uint8_t* out,
@@ -47,6 +62,15 @@ Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, co
   const size_t total = size_t(batch) * p.out_h * p.out_w;
   RemapAffineKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
   return LaunchStatus("affine remap kernel");
+}
+
+Status SeparableResampleGpu(const uint8_t* images, int batch, int in_h, int in_w, int c, SeparableTaps rows,
+                            int out_h, SeparableTaps cols, int out_w, uint8_t fill, uint8_t* out,
+                            cudaStream_t stream) {
+  const size_t total = size_t(batch) * out_h * out_w;
+  SeparableResampleKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(
+      images, batch, in_h, in_w, c, rows, out_h, cols, out_w, fill, out);
+  return LaunchStatus("separable resample kernel");
 }
 
 }  // namespace tfgpuaug

@@ -20,6 +20,12 @@ Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const fl
 Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, const float* matrices,
                       uint8_t* out, cudaStream_t stream);
 
+// images [batch, in_h, in_w, c]; rows: index [batch, out_h, 2], weight [batch, out_h]; cols likewise
+// [batch, out_w] -> out [batch, out_h, out_w, c] (SeparablePixel).
+Status SeparableResampleGpu(const uint8_t* images, int batch, int in_h, int in_w, int c, SeparableTaps rows,
+                            int out_h, SeparableTaps cols, int out_w, uint8_t fill, uint8_t* out,
+                            cudaStream_t stream);
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_KERNELS_WARP_REMAP_GPU_H_
