@@ -35,6 +35,16 @@ def _check_remap_args(interpolation: str, border_mode: str, fill: float) -> None
         raise ValueError(f"fill must be in [0, 255], got {fill}")
 
 
+def _checked_remap_input(name: str, images: Images, interpolation: str, border_mode: str, fill: float) -> tf.Tensor:
+    """The arguments checked and `images` as a uint8 `[B, H, W, C]` tensor, or a ValueError."""
+    _check_remap_args(interpolation, border_mode, fill)
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8 or images.shape.rank != 4:
+        raise ValueError(f"{name} takes uint8 images [B, H, W, C], got {images.dtype.name} of rank "
+                         f"{images.shape.rank}")
+    return images
+
+
 def remap(images: Images, maps: tf.Tensor, interpolation: str = "bilinear", border_mode: str = "constant",
           fill: float = 0.0) -> tf.Tensor:
     """Resamples uint8 `images` `[B, H, W, C]` through `maps` `[B, h, w, 2]` (the input x, y
@@ -51,11 +61,7 @@ def remap(images: Images, maps: tf.Tensor, interpolation: str = "bilinear", bord
       fill: the value outside the image for "constant" (0..255); NaN or far-away map values
         (beyond 2^22 pixels) take it in every mode.
     """
-    _check_remap_args(interpolation, border_mode, fill)
-    images = tf.convert_to_tensor(images)
-    if images.dtype != tf.uint8 or images.shape.rank != 4:
-        raise ValueError(f"remap takes uint8 images [B, H, W, C], got {images.dtype.name} of rank "
-                         f"{images.shape.rank}")
+    images = _checked_remap_input("remap", images, interpolation, border_mode, fill)
     maps = tf.convert_to_tensor(maps, tf.float32)
     if maps.shape.rank != 4 or maps.shape[-1] not in (None, 2):
         raise ValueError(f"maps must be [B, H, W, 2] (x, y per output pixel), got {maps.shape}")
@@ -81,11 +87,7 @@ def remap_affine(images: Images, matrices: tf.Tensor, size: Optional[Union[Seque
 
     >>> tga.distortions.remap_affine(images, [[[1.0, 0.0, 5.0], [0.0, 1.0, 0.0]]] * 8, border_mode="wrap")
     """
-    _check_remap_args(interpolation, border_mode, fill)
-    images = tf.convert_to_tensor(images)
-    if images.dtype != tf.uint8 or images.shape.rank != 4:
-        raise ValueError(f"remap_affine takes uint8 images [B, H, W, C], got {images.dtype.name} of rank "
-                         f"{images.shape.rank}")
+    images = _checked_remap_input("remap_affine", images, interpolation, border_mode, fill)
     matrices = tf.convert_to_tensor(matrices, tf.float32)
     if matrices.shape.rank != 3 or matrices.shape[1:] not in ((2, 3), (None, None), (2, None), (None, 3)):
         raise ValueError(f"matrices must be [B, 2, 3] (input x, y of output pixel x, y), got {matrices.shape}")
