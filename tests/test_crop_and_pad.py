@@ -195,5 +195,7 @@ def test_refusals():
         tga.CropAndPad(px=(1, 2, 3))
     with pytest.raises(ValueError, match="border_mode must be one of"):
         tga.CropAndPad(px=1, border_mode="mirror")
+    with pytest.raises(ValueError, match="fill must be one number"):
+        tga.CropAndPad(px=1, fill=(0, 255))
     with pytest.raises(ValueError, match="uint8 or float32"):
         tga.CropAndPad(px=1)(tf.zeros([1, 4, 4, 1], tf.int32))

@@ -20,10 +20,10 @@ import tensorflow as tf
 
 from tfgpuaug import _loader, geometry
 from tfgpuaug import targets as tg
+from tfgpuaug.distortions import BORDER_MODES
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 Side = Union[int, float, Sequence[Union[int, float]]]
-BORDER_MODES = ("constant", "replicate", "reflect", "wrap", "reflect_101")
 _MAX_PX = 1 << 20  # a pad beyond a million pixels is a mistake, not an augmentation
 
 
@@ -225,6 +225,10 @@ class CropAndPad(_PerSample):
         self.percent = percent
         self.keep_size, self.sample_independently = True, bool(sample_independently)
         self.interpolation, self.border_mode = interpolation, border_mode
+        for name, value in (("fill", fill), ("fill_mask", fill_mask)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ValueError(f"{name} must be one number (Albumentations' random fills from a range or a list "
+                                 f"are not taken), got {value!r}")
         self.fill, self.fill_mask = float(fill), float(fill_mask)
         self._sides, self._pair = parse_sides("px" if px is not None else "percent",
                                               px if px is not None else percent, px is not None)
