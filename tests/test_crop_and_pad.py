@@ -153,31 +153,43 @@ def test_matches_albumentations_where_installed(images):
             np.testing.assert_array_equal(moved.masks.numpy()[0, ..., 0], theirs["mask"], err_msg=f"{mode} {v}")
 
 
+def separable_reference(img, rows, row_w, cols, col_w, fill):
+    """[H, W, C] through one sample's tables: rows lerped first, then columns, float32, half to even."""
+    h, w = img.shape[:2]
+
+    def tap(r, c):
+        ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+        return np.where(ok[..., None], img[np.clip(r, 0, h - 1), np.clip(c, 0, w - 1)], fill).astype(np.float32)
+
+    r0, r1 = rows[:, 0][:, None], rows[:, 1][:, None]
+    c0, c1 = cols[:, 0][None, :], cols[:, 1][None, :]
+    a, wy = col_w[None, :, None], row_w[:, None, None]
+    left = tap(r0, c0) + (tap(r1, c0) - tap(r0, c0)) * wy
+    right = tap(r0, c1) + (tap(r1, c1) - tap(r0, c1)) * wy
+    return np.rint(left + (right - left) * a).astype(np.uint8)
+
+
 @pytest.mark.parametrize("channels", [1, 3, 4, 5])
 def test_separable_resample_kernel_matches_numpy(channels):
     """The kernel under uint8 CropAndPad: float32 lerps of the tables' taps, rows first (the CPU
-    blends each input row pair once), rounded half to even; indices outside the image read the
-    fill (tables are never trusted)."""
+    blends each input row pair once, on the stack; rows wider than 8192 bytes go pixel by
+    pixel), rounded half to even; indices outside the image read the fill (tables are never
+    trusted)."""
     from tfgpuaug import _loader
+    op = _loader.ops().tf_gpu_aug_separable_resample
     rng = np.random.default_rng(channels)
-    img = rng.integers(0, 256, (3, 9, 13, channels), dtype=np.uint8)
-    rows, cols = rng.integers(-4, 13, (3, 11, 2)).astype(np.int32), rng.integers(-4, 17, (3, 7, 2)).astype(np.int32)
-    row_w, col_w = rng.random((3, 11)).astype(np.float32), rng.random((3, 7)).astype(np.float32)
-    row_w[:, ::3] = 0.0
-    got = _loader.ops().tf_gpu_aug_separable_resample(img, rows, row_w, cols, col_w, fill_value=21.0).numpy()
-    for b in range(3):
-        def tap(r, c):
-            ok = (r >= 0) & (r < 9) & (c >= 0) & (c < 13)
-            return np.where(ok[..., None], img[b][np.clip(r, 0, 8), np.clip(c, 0, 12)], 21).astype(np.float32)
-        r0, r1 = rows[b, :, 0][:, None], rows[b, :, 1][:, None]
-        c0, c1 = cols[b, :, 0][None, :], cols[b, :, 1][None, :]
-        a, wy = col_w[b][None, :, None], row_w[b][:, None, None]
-        left = tap(r0, c0) + (tap(r1, c0) - tap(r0, c0)) * wy
-        right = tap(r0, c1) + (tap(r1, c1) - tap(r0, c1)) * wy
-        ref = np.rint(left + (right - left) * a).astype(np.uint8)
-        np.testing.assert_array_equal(got[b], ref, err_msg=f"sample {b}")
+    for w in (13, 8192 // channels + 7):
+        img = rng.integers(0, 256, (3, 9, w, channels), dtype=np.uint8)
+        rows = rng.integers(-4, 13, (3, 11, 2)).astype(np.int32)
+        cols = rng.integers(-4, w + 4, (3, 7, 2)).astype(np.int32)
+        row_w, col_w = rng.random((3, 11)).astype(np.float32), rng.random((3, 7)).astype(np.float32)
+        row_w[:, ::3] = 0.0
+        got = op(img, rows, row_w, cols, col_w, fill_value=21.0).numpy()
+        for b in range(3):
+            np.testing.assert_array_equal(got[b], separable_reference(img[b], rows[b], row_w[b], cols[b], col_w[b],
+                                                                      21.0), err_msg=f"width {w} sample {b}")
     with pytest.raises(tf.errors.InvalidArgumentError, match="taps must be"):
-        _loader.ops().tf_gpu_aug_separable_resample(img, rows[:2], row_w[:2], cols, col_w)
+        op(img, rows[:2], row_w[:2], cols, col_w)
 
 
 def test_refusals():

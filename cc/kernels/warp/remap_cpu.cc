@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "cc/kernels/warp/remap_avx2.h"
 
@@ -140,7 +139,10 @@ void SeparableRow(const uint8_t* row0, const uint8_t* row1, float row_weight, in
 
 void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, SeparableTaps rows, int out_h,
                           SeparableTaps cols, int out_w, uint8_t fill, uint8_t* out) {
-  if (c != 1 && c != 3 && c != 4) {
+  // one row's blend on the stack (no allocation inside the op's shards: nothing to throw);
+  // rows wider than it, and channel counts without a specialised loop, go pixel by pixel
+  constexpr int64_t kBlendFloats = 8192;
+  if ((c != 1 && c != 3 && c != 4) || int64_t{in_w} * c > kBlendFloats) {
     for (int y = 0; y < out_h; ++y) {
       for (int x = 0; x < out_w; ++x) {
         SeparablePixel(image, in_h, in_w, c, rows.index + 2 * y, rows.weight[y], cols.index + 2 * x,
@@ -149,9 +151,7 @@ void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, Separ
     }
     return;
   }
-  // one row's blend per thread, kept across calls (the op's shards must not allocate per image)
-  thread_local std::vector<float> blend;
-  if (blend.size() < size_t(in_w) * c) blend.resize(size_t(in_w) * c);
+  float blend[kBlendFloats];
   const int64_t stride = int64_t{in_w} * c;
   for (int y = 0; y < out_h; ++y) {
     const int32_t r0 = rows.index[2 * y], r1 = rows.index[2 * y + 1];
@@ -160,11 +160,11 @@ void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, Separ
     uint8_t* o = out + int64_t{y} * out_w * c;
     const float f = fill, w = rows.weight[y];
     if (c == 3) {
-      SeparableRow<3>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
+      SeparableRow<3>(row0, row1, w, in_w, cols, out_w, f, blend, o);
     } else if (c == 1) {
-      SeparableRow<1>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
+      SeparableRow<1>(row0, row1, w, in_w, cols, out_w, f, blend, o);
     } else {
-      SeparableRow<4>(row0, row1, w, in_w, cols, out_w, f, blend.data(), o);
+      SeparableRow<4>(row0, row1, w, in_w, cols, out_w, f, blend, o);
     }
   }
 }
