@@ -272,8 +272,9 @@ class CropAndPad(_PerSample):
         if targets is None or not targets.moves:
             return out, targets
         if targets.masks is not None:
-            mask_rows = _axis_taps(h, crop_t, crop_b, pad[:, 0], pad[:, 2], self.border_mode, False)
-            mask_cols = _axis_taps(w, crop_l, crop_r, pad[:, 3], pad[:, 1], self.border_mode, False)
+            # cv2.resize's nearest rule: the images' own taps when they are nearest too
+            mask_rows = _axis_taps(h, crop_t, crop_b, pad[:, 0], pad[:, 2], self.border_mode, False) if linear else rows
+            mask_cols = _axis_taps(w, crop_l, crop_r, pad[:, 3], pad[:, 1], self.border_mode, False) if linear else cols
             masks = separable_resample(targets.masks, mask_rows, mask_cols, self.fill_mask)
             masks = tf.ensure_shape(masks, targets.masks.shape)
             targets = targets.replace(masks=masks)

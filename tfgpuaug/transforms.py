@@ -1155,7 +1155,7 @@ def _remap_affine_with_targets(images, targets: Optional[tg.Targets], matrices: 
     """As `_warp_with_targets` for affine `matrices` `[B, 3, 3]` (continuous coordinates) through
     the affine remap kernel, with OpenCV's border rule `border_mode` (uint8 images and masks;
     masks by the nearest remap with the same rule, fill 0)."""
-    from tfgpuaug.distortions import remap_affine
+    from tfgpuaug.distortions import remap_affine, remap_masks_affine
     images = tf.convert_to_tensor(images)
     if images.dtype != tf.uint8:
         raise ValueError(f"border_mode {border_mode!r} warps uint8 images, got {images.dtype.name}: put the transform "
@@ -1168,10 +1168,7 @@ def _remap_affine_with_targets(images, targets: Optional[tg.Targets], matrices: 
     out = remap_affine(images, index, None, interpolation, border_mode, fill)
     if targets is None or not targets.moves:
         return out, targets
-    if targets.masks is not None:
-        if targets.masks.dtype != tf.uint8:
-            raise ValueError(f"border_mode {border_mode!r} moves uint8 masks, got {targets.masks.dtype.name}")
-        targets = targets.replace(masks=remap_affine(targets.masks, index, None, "nearest", border_mode, 0.0))
+    targets = remap_masks_affine(targets, index, border_mode, 0.0)
     forward = tf.cast(tf.linalg.inv(matrices), tf.float32)  # input -> output
     return out, targets.affine(forward, tg.image_sizes(images))
 
