@@ -242,6 +242,18 @@ def run(k, report: Report, quick: bool = False) -> None:
         report.compare(f"separable_resample channels={c}",
                        k.separable_resample(imgs, rows, row_w, cols, col_w, 77.0),
                        k.separable_resample_gpu(imgs, rows, row_w, cols, col_w, 77.0), 0)
+    # elastic maps: counter-hash noise (normal and uniform), blurred by kernels shorter and far
+    # longer than the image (every tap clamped), one field or two, alpha 0, negative seeds
+    seeds = np.array([7, -3, 2**31 - 1, 12345], np.int32)[:b]
+    alphas = np.array([40.0, 0.0, 1.5, 300.0], np.float32)[:b]
+    for sigma, (eh, ew), same, gaussian in ((3.0, (29, 43), False, True), (0.4, (5, 7), False, False),
+                                             (50.0, (13, 9), True, True), (6.0, (64, 3), False, False)):
+        t = np.arange(int(round(sigma * 8 + 1)) | 1) - (int(round(sigma * 8 + 1)) | 1) // 2
+        kern = np.exp(-t * t / (2.0 * sigma * sigma))
+        kern = (kern / kern.sum()).astype(np.float32)
+        report.compare(f"elastic_maps sigma={sigma} {eh}x{ew} same_dxdy={same} gaussian={gaussian}",
+                       k.elastic_maps(seeds, alphas, kern, eh, ew, same, gaussian),
+                       k.elastic_maps_gpu(seeds, alphas, kern, eh, ew, same, gaussian), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

@@ -246,6 +246,10 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>Augment": {"op_ids"},
     "TfGpuAug>DecodeImage": {"contents", "crop_window"},
     "TfGpuAug>DecodeImageBatch": {"contents", "crop_windows", "shapes", "errors"},
+    "TfGpuAug>Remap": set(),
+    "TfGpuAug>RemapAffine": {"size"},
+    "TfGpuAug>SeparableResample": set(),
+    "TfGpuAug>ElasticMaps": {"size"},
 }
 
 

@@ -243,26 +243,96 @@ def numpy_blur_matrix(n, sigma, ksize):
     return k
 
 
-def test_elastic_maps_are_blurred_scaled_noise():
-    """The maps are the pixel grid plus alpha times the noise TensorFlow draws for the seed
-    (normal, scaled to a largest magnitude of 1), blurred separably with replicated edges, as
-    numpy computes it here (to float32 accuracy); the blur matrix equals cv2.GaussianBlur where
-    OpenCV is installed."""
-    n, h, w, alpha, sigma = 2, 23, 31, 40.0, 3.0
-    seed = tf.constant([4, 5], tf.int64)
-    maps = dd.elastic_maps(n, h, w, alpha, sigma, seed=seed).numpy()
-    noise = tf.random.stateless_normal([n, 2, h, w], seed).numpy().astype(np.float64)
-    noise /= np.abs(noise).max(axis=(1, 2, 3), keepdims=True)
+def hash_uniform(seed, index):
+    """A numpy restatement of the counter hash (counter_hash.h): uniforms in (0, 1)."""
+    m = np.uint64(0xFFFFFFFF)
+    x = ((np.uint64(np.uint32(seed)) * np.uint64(0x9E3779B9)) & m) ^ ((index.astype(np.uint64) + 0x7F4A7C15) & m)
+    x ^= x >> np.uint64(16)
+    x = (x * np.uint64(0x85EBCA6B)) & m
+    x ^= x >> np.uint64(13)
+    x = (x * np.uint64(0xC2B2AE35)) & m
+    x ^= x >> np.uint64(16)
+    return ((x >> np.uint64(8)).astype(np.float64) + 0.5) / 2.0**24
+
+
+def numpy_elastic_noise(seed, count, gaussian):
+    """Elements 0..count of a sample's noise: uniform in (-1, 1), or Box-Muller pairs (element
+    2k the cosine normal of uniforms 2k and 2k + 1, element 2k + 1 the sine one), in float64."""
+    e = np.arange(count, dtype=np.uint64)
+    if not gaussian:
+        return 2.0 * hash_uniform(seed, e) - 1.0
+    pair = e & ~np.uint64(1)
+    r = np.sqrt(-2.0 * np.log(hash_uniform(seed, pair)))
+    angle = 2.0 * np.pi * hash_uniform(seed, pair + np.uint64(1))
+    return np.where(e % 2 == 0, r * np.cos(angle), r * np.sin(angle))
+
+
+@pytest.mark.parametrize("h,w,sigma,same,distribution", [
+    (23, 31, 3.0, False, "gaussian"), (17, 9, 6.0, True, "gaussian"), (12, 40, 1.5, False, "uniform"),
+    (8, 6, 50.0, False, "gaussian"),  # a kernel (401 taps) far wider than the image: every tap clamps
+])
+def test_elastic_maps_are_blurred_scaled_noise(h, w, sigma, same, distribution):
+    """The maps are the pixel grid plus alpha times each sample's counter-hash noise (restated
+    in numpy above, normal noise divided by its largest magnitude), blurred separably with
+    replicated edges by cv2's kernel size (the blur matrix below, equal to cv2.GaussianBlur where
+    OpenCV is installed): to 2e-4 px at alpha 40 (float32 sums against float64). A sample that
+    is not applied keeps the grid exactly."""
+    n, alpha = 3, 40.0
+    seeds = dd.elastic_seeds(n, tf.constant([4, 5], tf.int64)).numpy()
+    applied = tf.constant([True, False, True])
+    maps = dd.elastic_maps(n, h, w, alpha, sigma, same_dxdy=same, noise_distribution=distribution,
+                           seed=tf.constant([4, 5], tf.int64), applied=applied).numpy()
     ksize = dd.elastic_kernel_size(sigma, False)
-    assert ksize == 25
     kh, kw = numpy_blur_matrix(h, sigma, ksize), numpy_blur_matrix(w, sigma, ksize)
-    fields = np.einsum("ij,bkjl,ml->bkim", kh, noise, kw) * alpha
-    grid = np.stack(np.meshgrid(np.arange(w), np.arange(h)), -1)
-    np.testing.assert_allclose(maps, grid + np.stack([fields[:, 0], fields[:, 1]], -1), atol=2e-4)
-    same = dd.elastic_maps(n, h, w, alpha, sigma, same_dxdy=True, seed=seed).numpy() - grid
-    np.testing.assert_allclose(same[..., 0], same[..., 1], atol=1e-5)  # one field (the grid added rounds)
-    uniform = dd.elastic_maps(n, h, w, 1.0, 0.01, noise_distribution="uniform", seed=seed).numpy() - grid
-    assert np.abs(uniform).max() <= 1.0 and np.abs(uniform).max() > 0.9  # sigma ~ 0: the noise itself
+    grid = np.stack(np.meshgrid(np.arange(w), np.arange(h)), -1).astype(np.float64)
+    fields = 1 if same else 2
+    for b in range(n):
+        noise = numpy_elastic_noise(seeds[b], fields * h * w, distribution == "gaussian").reshape(fields, h, w)
+        if distribution == "gaussian":
+            noise /= np.abs(noise).max()
+        blurred = np.einsum("ij,kjl,ml->kim", kh, noise, kw) * alpha * bool(applied[b])
+        expected = grid + np.stack([blurred[0], blurred[-1]], -1)
+        np.testing.assert_allclose(maps[b], expected, atol=2e-4)
+    np.testing.assert_array_equal(maps[1], grid)
+
+
+def test_elastic_noise_is_standard_normal_or_uniform():
+    """The hash noise has the distribution it claims: with a one-tap kernel (sigma tiny) the maps
+    minus the grid are the noise itself times alpha over its peak: 2e5 normal values have mean
+    within 0.01 and deviation within 0.01 of (0, 1), no two neighbours correlated beyond 0.01; the
+    uniform ones fill (-1, 1) with deviation 1/sqrt(3) (to 0.01)."""
+    h = w = 316
+    seeds = tf.constant([11], tf.int32)
+    ops = dd._loader.ops()
+    size = tf.constant([h, w])
+    for distribution in ("gaussian", "uniform"):
+        maps = ops.tf_gpu_aug_elastic_maps(seeds, tf.constant([1.0]), tf.constant([1.0]), size,
+                                           noise_distribution=distribution).numpy()[0]
+        grid = np.stack(np.meshgrid(np.arange(w), np.arange(h)), -1)
+        noise = (maps - grid).reshape(-1).astype(np.float64)
+        if distribution == "gaussian":
+            raw = numpy_elastic_noise(11, 2 * h * w, True)
+            noise *= np.abs(raw).max()  # undo the division by the peak
+            assert abs(noise.mean()) < 0.01 and abs(noise.std() - 1.0) < 0.01
+        else:
+            # (the grid's rounding near x = 315 moves a value by up to 3e-5)
+            assert -1.0001 < noise.min() < -0.999 and 0.999 < noise.max() < 1.0001
+            assert abs(noise.std() - 3 ** -0.5) < 0.01
+        assert abs(np.corrcoef(noise[:-1], noise[1:])[0, 1]) < 0.01
+
+
+def test_elastic_maps_refuse_bad_arguments():
+    ops = dd._loader.ops()
+    good = dict(seeds=tf.constant([1, 2]), alpha=tf.constant([1.0, 1.0]), kernel=tf.constant([0.25, 0.5, 0.25]),
+                size=tf.constant([4, 5]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="odd number of taps"):
+        ops.tf_gpu_aug_elastic_maps(**{**good, "kernel": tf.constant([0.5, 0.5])})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="size must be 1 to"):
+        ops.tf_gpu_aug_elastic_maps(**{**good, "size": tf.constant([0, 5])})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="size must be 1 to"):
+        ops.tf_gpu_aug_elastic_maps(**{**good, "size": tf.constant([1 << 15, 1 << 15])})  # 4 GiB of maps
+    with pytest.raises((tf.errors.InvalidArgumentError, ValueError), match="seeds and alpha|Dimensions must"):
+        ops.tf_gpu_aug_elastic_maps(**{**good, "alpha": tf.constant([1.0])})
 
 
 def test_blur_matrix_matches_opencv_where_installed():

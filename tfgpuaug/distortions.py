@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Tuple, Union
 
+import numpy as np
 import tensorflow as tf
 
 from tfgpuaug import _loader
@@ -134,35 +135,36 @@ def elastic_kernel_size(sigma: float, approximate: bool) -> int:
     return 17 if approximate else int(round(sigma * 8 + 1)) | 1
 
 
+def elastic_blur_kernel(sigma: float, ksize: int) -> np.ndarray:
+    """cv2.getGaussianKernel(ksize, sigma) as float32: exp(-t^2 / (2 sigma^2)) for t in
+    -(ksize // 2) .. ksize // 2, normalised in float64."""
+    t = np.arange(ksize, dtype=np.float64) - ksize // 2
+    g = np.exp(-t * t / (2.0 * sigma * sigma))
+    return (g / g.sum()).astype(np.float32)
+
+
+def elastic_seeds(n: Dim, seed: Seed = None) -> tf.Tensor:
+    """`[n]` int32: each sample's seed of the counter-hash noise `elastic_maps` draws."""
+    from tfgpuaug.geometry import _seed_tensor
+    return tf.random.stateless_uniform([n], _seed_tensor(seed), minval=None, maxval=None, dtype=tf.int32)
+
+
 def elastic_maps(n: Dim, height: Dim, width: Dim, alpha: float, sigma: float, same_dxdy: bool = False,
                  noise_distribution: str = "gaussian", approximate: bool = False,
                  seed: Seed = None, applied: Optional[tf.Tensor] = None) -> tf.Tensor:
-    """`[n, height, width, 2]` maps of Albumentations' ElasticTransform: per sample, noise
-    fields (standard normal scaled so its largest magnitude is 1, or uniform in [-1, 1]),
-    Gaussian-blurred with `sigma` (edges replicated), times `alpha`, added to the pixel grid.
-    Albumentations blurs its two fields stacked one above the other, so its vertical blur
-    mixes dx's last rows with dy's first; each field is blurred on its own here. Samples where
-    `applied` `[n]` is False get the grid itself (alpha 0)."""
-    from tfgpuaug.geometry import _seed_tensor
-    fields = 1 if same_dxdy else 2
-    shape = [n, fields, height, width]
-    seed = _seed_tensor(seed)
-    scale = tf.fill([n], alpha) if applied is None else alpha * tf.cast(applied, tf.float32)
-    if noise_distribution == "gaussian":
-        noise = tf.random.stateless_normal(shape, seed)
-        # the blur is linear: dividing by the peak is folded into each sample's scale (one pass less)
-        peak = tf.reduce_max(tf.abs(noise), axis=[1, 2, 3])
-        scale = tf.where(peak > 1e-6, scale / tf.maximum(peak, 1e-6), scale)
-    else:
-        noise = tf.random.stateless_uniform(shape, seed, minval=-1.0, maxval=1.0)
-    ksize = elastic_kernel_size(sigma, approximate)
-    kh = gaussian_blur_matrix(height, sigma, ksize)
-    kw = gaussian_blur_matrix(width, sigma, ksize)
-    blurred = tf.einsum("ij,bkjl,ml->bimk", kh, noise, kw)  # [n, h, w, fields]: the maps' layout
-    if fields == 1:
-        blurred = tf.concat([blurred, blurred], axis=-1)
-    grid = identity_maps(1, height, width)  # broadcast over the batch, not tiled
-    return grid + blurred * scale[:, tf.newaxis, tf.newaxis, tf.newaxis]
+    """`[n, height, width, 2]` maps of Albumentations' ElasticTransform, made by one kernel
+    (`ElasticMaps`, CPU and GPU, the same bits on both): per sample, noise fields from the
+    counter hash of the sample's seed (`elastic_seeds`; standard normal by Box-Muller pairs,
+    scaled so its largest magnitude is 1, or uniform in (-1, 1)), Gaussian-blurred with `sigma`
+    (edges replicated), times `alpha`, added to the pixel grid. Albumentations blurs its two
+    fields stacked one above the other, so its vertical blur mixes dx's last rows with dy's
+    first; each field is blurred on its own here. Samples where `applied` `[n]` is False get
+    the grid itself (alpha 0)."""
+    alphas = tf.fill([n], float(alpha)) if applied is None else float(alpha) * tf.cast(applied, tf.float32)
+    kernel = tf.constant(elastic_blur_kernel(sigma, elastic_kernel_size(sigma, approximate)))
+    size = tf.stack([tf.cast(height, tf.int32), tf.cast(width, tf.int32)])
+    return _loader.ops().tf_gpu_aug_elastic_maps(elastic_seeds(n, seed), alphas, kernel, size,
+                                                 same_dxdy=bool(same_dxdy), noise_distribution=noise_distribution)
 
 
 def grid_steps(n: Dim, num_steps: int, distort_limit: Tuple[float, float], seed: Seed = None) -> tf.Tensor:
@@ -345,8 +347,9 @@ class ElasticTransform(_Distortion):
     smoothed by a Gaussian of `sigma`, scaled by `alpha` pixels) move every pixel; masks
     follow with nearest sampling, a box becomes the extent of the output pixels that sample
     it, keypoints move to where the map takes them (dropped when they leave the image).
-    Inference leaves everything alone. The fields are drawn in the graph with TensorFlow's
-    stateless generators, so the same seed gives the same distortion on any device.
+    Inference leaves everything alone. The fields are drawn and blurred by one kernel from a
+    counter hash of each sample's seed, so the same seed gives the same distortion on the CPU
+    and the GPU.
 
     Args:
       alpha: the displacement scale, pixels.

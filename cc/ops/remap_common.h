@@ -1,8 +1,10 @@
-// The per-device part of the Remap and RemapAffine ops (the CPU's in remap_kernels.cc, the
-// GPU's in remap_kernels_gpu.cc), called once the inputs are checked and the output allocated.
+// The per-device part of the Remap, RemapAffine, SeparableResample and ElasticMaps ops (the CPU's in
+// remap_kernels.cc, the GPU's in remap_kernels_gpu.cc), called once the inputs are checked and the output
+// allocated.
 #ifndef TFGPUAUG_CC_OPS_REMAP_COMMON_H_
 #define TFGPUAUG_CC_OPS_REMAP_COMMON_H_
 
+#include "cc/kernels/warp/elastic_maps.h"
 #include "cc/kernels/warp/remap.h"
 #include "cc/ops/device_tags.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -16,7 +18,12 @@ absl::Status LaunchRemapAffine(CpuDevice, tensorflow::OpKernelContext* ctx, cons
                                tensorflow::Tensor* out);
 absl::Status LaunchSeparableResample(CpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
                                      tensorflow::Tensor* out);
+// ElasticMaps: inputs seeds, alpha, kernel; out [B, h, w, 2].
+absl::Status LaunchElasticMaps(CpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
+                               tensorflow::Tensor* out);
 #if GOOGLE_CUDA
+absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
+                               tensorflow::Tensor* out);
 absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
                                      tensorflow::Tensor* out);
 absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,

@@ -3,7 +3,9 @@
 // tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
 #include <algorithm>
 #include <string>
+#include <vector>
 
+#include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
@@ -37,6 +39,32 @@ absl::Status LaunchRemapAffine(CpuDevice, OpKernelContext* ctx, const RemapParam
                 out_per = int64_t{p.out_h} * p.out_w * p.channels;
   ForEachImage(ctx, ctx->input(0).dim_size(0),
                [&](int64_t i) { RemapAffineCpu(in + i * in_per, p, matrices + 6 * i, o + i * out_per); });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchElasticMaps(CpuDevice, OpKernelContext* ctx, const ElasticShape& s, Tensor* out) {
+  const int64_t batch = out->dim_size(0), per = ElasticScratchFloats(s);
+  Tensor scratch;
+  TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_FLOAT, TensorShape({batch * per}), &scratch));
+  // the edge weights of both axes, once for the batch (on this thread: nothing allocates in a shard)
+  std::vector<float> weights(2 * (int64_t{s.w} + s.h));
+  const float* kernel = ctx->input(2).flat<float>().data();
+  float* left_w = weights.data();
+  float* right_w = left_w + s.w;
+  float* left_h = right_w + s.w;
+  float* right_h = left_h + s.h;
+  ElasticEdgeWeights(kernel, s.taps, s.w, left_w, right_w);
+  ElasticEdgeWeights(kernel, s.taps, s.h, left_h, right_h);
+  const ElasticEdges edges{left_w, right_w, left_h, right_h};
+  const int32_t* seeds = ctx->input(0).flat<int32_t>().data();
+  const float* alpha = ctx->input(1).flat<float>().data();
+  float* maps = out->flat<float>().data();
+  float* work = scratch.flat<float>().data();
+  const int64_t maps_per = 2 * int64_t{s.h} * s.w;
+  ForEachImage(ctx, batch, [&](int64_t i) {
+    ElasticMapsCpu(s, kernel, edges, static_cast<uint32_t>(seeds[i]), alpha[i], work + i * per,
+                   maps + i * maps_per);
+  });
   return absl::OkStatus();
 }
 
@@ -203,6 +231,48 @@ class SeparableResampleOp : public ::tfgpuaug::GuardedOpKernel {
   uint8_t fill_;
 };
 
+template <typename Device>
+class ElasticMapsOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  explicit ElasticMapsOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("same_dxdy", &same_dxdy_));
+    std::string distribution;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("noise_distribution", &distribution));
+    gaussian_ = distribution == "gaussian";
+  }
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& seeds = ctx->input(0);
+    const Tensor& alpha = ctx->input(1);
+    const Tensor& kernel = ctx->input(2);
+    const Tensor& size = ctx->input(3);
+    OP_REQUIRES(ctx, seeds.dims() == 1 && alpha.dims() == 1 && seeds.dim_size(0) == alpha.dim_size(0),
+                errors::InvalidArgument("seeds and alpha must be [B] each, got ", seeds.shape().DebugString(),
+                                        " and ", alpha.shape().DebugString()));
+    OP_REQUIRES(ctx,
+                kernel.dims() == 1 && kernel.dim_size(0) % 2 == 1 && kernel.dim_size(0) <= kMaxElasticTaps,
+                errors::InvalidArgument("kernel must be [taps] with an odd number of taps up to ",
+                                        kMaxElasticTaps, ", got ", kernel.shape().DebugString()));
+    OP_REQUIRES(ctx, size.dims() == 1 && size.dim_size(0) == 2,
+                errors::InvalidArgument("size must be [height, width], got ", size.shape().DebugString()));
+    const int h = size.flat<int32_t>()(0), w = size.flat<int32_t>()(1);
+    OP_REQUIRES(ctx,
+                h >= 1 && w >= 1 && h <= kMaxElasticSide && w <= kMaxElasticSide &&
+                    int64_t{h} * w <= kMaxElasticPixels,
+                errors::InvalidArgument("size must be 1 to ", kMaxElasticSide, " a side and ",
+                                        kMaxElasticPixels, " pixels at most, got ", h, " x ", w));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({seeds.dim_size(0), h, w, 2}), &out));
+    if (out->NumElements() == 0) return;
+    const ElasticShape s{h, w, same_dxdy_ ? 1 : 2, gaussian_, static_cast<int>(kernel.dim_size(0))};
+    OP_REQUIRES_OK(ctx, LaunchElasticMaps(Device(), ctx, s, out));
+  }
+
+ private:
+  bool same_dxdy_;
+  bool gaussian_;
+};
+
 class RemapBoxesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
@@ -272,6 +342,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_C
                         RemapOp<CpuDevice, true>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_CPU),
                         SeparableResampleOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_CPU),
+                        ElasticMapsOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
 
@@ -281,6 +353,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_G
                         RemapOp<GpuDevice, true>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_GPU),
                         SeparableResampleOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
+                        ElasticMapsOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")
                             .Device(tensorflow::DEVICE_GPU)
                             .HostMemory("maps")

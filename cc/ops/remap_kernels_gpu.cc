@@ -1,5 +1,7 @@
-// GPU launchers of the Remap, RemapAffine and SeparableResample ops (its OpKernel is in remap_kernels.cc).
+// GPU launchers of the Remap, RemapAffine, SeparableResample and ElasticMaps ops (their OpKernels are in
+// remap_kernels.cc).
 #if GOOGLE_CUDA
+#include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
@@ -35,6 +37,18 @@ absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx
                            cols, static_cast<int>(out->dim_size(2)), fill, out->flat<uint8_t>().data(),
                            GpuStream(ctx)),
       "");
+}
+
+absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
+                               tensorflow::Tensor* out) {
+  const int batch = static_cast<int>(out->dim_size(0));
+  tensorflow::Tensor scratch;
+  TF_RETURN_IF_ERROR(ctx->allocate_temp(
+      tensorflow::DT_FLOAT, tensorflow::TensorShape({ElasticScratchFloatsGpu(s, batch)}), &scratch));
+  return ToTfStatus(ElasticMapsGpu(s, batch, ctx->input(2).flat<float>().data(),
+                                   ctx->input(0).flat<int32_t>().data(), ctx->input(1).flat<float>().data(),
+                                   scratch.flat<float>().data(), out->flat<float>().data(), GpuStream(ctx)),
+                    "");
 }
 
 }  // namespace tfgpuaug

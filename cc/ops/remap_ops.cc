@@ -112,6 +112,35 @@ An index outside the image reads fill_value. Border rules and windows are the ca
 tables (CropAndPad).
 )doc");
 
+REGISTER_OP("TfGpuAug>ElasticMaps")
+    .Input("seeds: int32")
+    .Input("alpha: float")
+    .Input("kernel: float")
+    .Input("size: int32")
+    .Output("maps: float")
+    .Attr("same_dxdy: bool = false")
+    .Attr("noise_distribution: {'gaussian', 'uniform'} = 'gaussian'")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle seeds, alpha, kernel, size, hw;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &seeds));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &alpha));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 1, &kernel));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 1, &size));
+      DimensionHandle batch, unused;
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(seeds, 0), c->Dim(alpha, 0), &batch));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
+      TF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(3, &hw));
+      c->set_output(0, c->MakeShape({batch, c->Dim(hw, 0), c->Dim(hw, 1), 2}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Albumentations' ElasticTransform maps, drawn and blurred in the kernel: per sample, noise fields
+from the counter hash of seeds[b] (standard normal, or uniform in (-1, 1)), blurred separably
+by kernel (odd length, edges replicated, as cv2.GaussianBlur with BORDER_REPLICATE), times
+alpha[b] (over the noise's largest magnitude for normal noise), added to the pixel grid.
+Output [B, size[0], size[1], 2]: cv2.remap maps for Remap. same_dxdy: one field for both axes.
+)doc");
+
 REGISTER_OP("TfGpuAug>RemapBoxes")
     .Input("maps: float")
     .Input("boxes: float")

@@ -21,6 +21,7 @@
 #include "cc/kernels/decode/image_decode.h"
 #include "cc/kernels/normalize/normalize_cpu.h"
 #include "cc/kernels/resample/resample_cpu.h"
+#include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
 #include "cc/kernels/warp/warp_cpu.h"
 #ifndef TFGPUAUG_CUDA
@@ -39,6 +40,7 @@
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
 #include "cc/kernels/resample/resample_gpu.h"
+#include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/kernels/warp/warp_gpu.h"
 #endif
@@ -274,6 +276,34 @@ py::array_t<uint8_t> SeparableResample(U8Image images, I32Array row_index, F32Ar
     tfgpuaug::SeparableResampleCpu(images.data() + int64_t{i} * h * w * c, h, w, c, rows, out_h, cols, out_w,
                                    tfgpuaug::RoundHalfEvenToUint8(fill),
                                    out.mutable_data() + int64_t{i} * out_h * out_w * c);
+  }
+  return out;
+}
+
+// Checks the elastic maps' arguments: seeds [B], alpha [B], an odd kernel; the shape.
+tfgpuaug::ElasticShape ElasticShapeOf(const I32Array& seeds, const F32Array& alpha, const F32Array& kernel,
+                                      int h, int w, bool same_dxdy, bool gaussian) {
+  if (seeds.ndim() != 1 || alpha.ndim() != 1 || seeds.shape(0) != alpha.shape(0) || kernel.ndim() != 1 ||
+      kernel.shape(0) % 2 != 1 || h < 1 || w < 1 || h > tfgpuaug::kMaxElasticSide ||
+      w > tfgpuaug::kMaxElasticSide) {
+    throw std::invalid_argument("need seeds [B], alpha [B], an odd kernel [taps] and a size of at least 1");
+  }
+  return {h, w, same_dxdy ? 1 : 2, gaussian, int(kernel.shape(0))};
+}
+
+py::array_t<float> ElasticMaps(I32Array seeds, F32Array alpha, F32Array kernel, int h, int w, bool same_dxdy,
+                               bool gaussian) {
+  const auto s = ElasticShapeOf(seeds, alpha, kernel, h, w, same_dxdy, gaussian);
+  const int b = seeds.shape(0);
+  std::vector<float> weights(2 * (size_t(w) + h)), scratch(tfgpuaug::ElasticScratchFloats(s));
+  tfgpuaug::ElasticEdgeWeights(kernel.data(), s.taps, w, weights.data(), weights.data() + w);
+  tfgpuaug::ElasticEdgeWeights(kernel.data(), s.taps, h, weights.data() + 2 * w, weights.data() + 2 * w + h);
+  const tfgpuaug::ElasticEdges edges{weights.data(), weights.data() + w, weights.data() + 2 * w,
+                                     weights.data() + 2 * w + h};
+  py::array_t<float> out({b, h, w, 2});
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::ElasticMapsCpu(s, kernel.data(), edges, static_cast<uint32_t>(seeds.data()[i]), alpha.data()[i],
+                             scratch.data(), out.mutable_data() + int64_t{i} * h * w * 2);
   }
   return out;
 }
@@ -832,6 +862,18 @@ py::array_t<uint8_t> SeparableResampleGpu(U8Image images, I32Array row_index, F3
   Download(dst, out);
   return out;
 }
+py::array_t<float> ElasticMapsGpu(I32Array seeds, F32Array alpha, F32Array kernel, int h, int w,
+                                  bool same_dxdy, bool gaussian) {
+  const auto s = ElasticShapeOf(seeds, alpha, kernel, h, w, same_dxdy, gaussian);
+  const int b = seeds.shape(0);
+  py::array out = py::array_t<float>({b, h, w, 2});
+  DeviceBuffer sd = Upload(seeds), ad = Upload(alpha), kd = Upload(kernel), dst(out.nbytes()),
+               scratch(sizeof(float) * tfgpuaug::ElasticScratchFloatsGpu(s, b));
+  Check(tfgpuaug::ElasticMapsGpu(s, b, kd.as<float>(), sd.as<int32_t>(), ad.as<float>(), scratch.as<float>(),
+                                 dst.as<float>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> RemapAffineBatchGpu(
     U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
     int out_w, bool bilinear, int border, float fill) {
@@ -903,6 +945,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Remap of a batch [B, H, W, C] through the affine maps of matrices [B, 2, 3] (output pixel x, y "
         "samples "
         "M @ [x, y, 1]) to out_h x out_w, on the CPU.");
+  m.def("elastic_maps", &ElasticMaps, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
+        py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
+        "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
+        "by kernel (replicated edges), times alpha (over the peak for normal noise), plus the grid.");
   m.def("remap", &Remap, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f,
         "cv2.remap (OpenCV 4.11+) of a batch [B, H, W, C] through maps [B, h, w, 2] on the CPU.");
@@ -953,6 +999,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("remap_affine_gpu", &RemapAffineBatchGpu, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
         py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
         "The affine remap on the GPU, the batch in one launch.");
+  m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
+        py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
+        "The elastic maps on the GPU, the batch in three launches.");
   m.def("remap_gpu", &RemapBatchGpu, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f, "The remap on the GPU, the batch in one launch.");
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),

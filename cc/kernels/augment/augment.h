@@ -12,6 +12,7 @@
 
 #include "cc/kernels/augment/clahe.h"
 #include "cc/kernels/common/border.h"
+#include "cc/kernels/common/counter_hash.h"
 #include "cc/kernels/common/host_device.h"
 #include "cc/kernels/common/portable_math.h"
 #include "cc/kernels/decode/pixel_convert.h"
@@ -423,17 +424,6 @@ TFGPUAUG_HD HsvShifts HsvShiftsOf(float hue, float sat, float val) {
   const float s = truncf(sat >= -255.f ? (sat <= 255.f ? sat : 255.f) : (sat < -255.f ? -255.f : 0.f));
   const float v = truncf(val >= -255.f ? (val <= 255.f ? val : 255.f) : (val < -255.f ? -255.f : 0.f));
   return {h, static_cast<int>(s), static_cast<int>(v)};
-}
-
-// A counter-based uniform in (0, 1) for noise: same numbers on every device.
-TFGPUAUG_HD float HashUniform(uint32_t seed, uint32_t index) {
-  uint32_t x = seed * 0x9E3779B9u ^ (index + 0x7F4A7C15u);
-  x ^= x >> 16;
-  x *= 0x85EBCA6Bu;
-  x ^= x >> 13;
-  x *= 0xC2B2AE35u;
-  x ^= x >> 16;
-  return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
 }
 
 // Byte `index` of an image plus Gaussian noise of deviation `sigma`: bytes 2k and 2k + 1 take
