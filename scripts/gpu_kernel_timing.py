@@ -55,6 +55,10 @@ def main() -> int:
     aux = rng.random((b, 2, 2), dtype=np.float32)
     yy, xx = np.mgrid[:224, :224].astype(np.float32)
     maps = np.tile(np.stack([xx + 3.5 * np.sin(yy / 9), yy + 3.5 * np.cos(xx / 11)], -1)[None], (b, 1, 1, 1))
+    seeds = np.arange(b, dtype=np.int32)
+    alphas = np.full(b, 120.0, np.float32)
+    t = np.arange(49) - 24.0
+    elastic_kernel = (np.exp(-t * t / 72.0) / np.exp(-t * t / 72.0).sum()).astype(np.float32)  # sigma 6
     blobs = [open(p, "rb").read() for p in sorted(glob.glob(os.path.join(ROOT, "tests", "data", "*.jpg")))]
     cases = {
         "resize bilinear aa 224->160 x32": (
@@ -64,6 +68,9 @@ def main() -> int:
             lambda: [k.warp_affine(im, list(m)) for im, m in zip(images, matrices)],
             lambda: k.warp_affine_gpu(images, matrices)),
         "remap bilinear x32": (lambda: k.remap(images, maps), lambda: k.remap_gpu(images, maps)),
+        "elastic maps sigma 6 x32": (
+            lambda: k.elastic_maps(seeds, alphas, elastic_kernel, 224, 224),
+            lambda: k.elastic_maps_gpu(seeds, alphas, elastic_kernel, 224, 224)),
         "flip x32": (lambda: k.flip(images, hz, vt), lambda: k.flip_gpu(images, hz, vt)),
         "crop_mirror_normalize 192 float32 x32": (
             lambda: k.crop_mirror_normalize(images, 192, 192, offsets, hz, mean, std),
