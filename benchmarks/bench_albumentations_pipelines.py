@@ -99,6 +99,8 @@ def stages(A):
                        A.XYMasking(num_masks_x=(1, 3), num_masks_y=(1, 3), mask_x_length=(10, 20),
                                    mask_y_length=(10, 20), p=1.0), None),
         "safe_rotate": (lambda x, s: tga.SafeRotate(probability=1.0)(x, seed=s), A.SafeRotate(p=1.0), None),
+        "grid_shuffle": (lambda x, s: tga.RandomGridShuffle(probability=1.0)(x, seed=s), A.RandomGridShuffle(p=1.0),
+                         None),
         "crop_and_pad": (lambda x, s: tga.CropAndPad(percent=(-0.1, 0.1), border_mode="reflect_101")(x, seed=s),
                          A.CropAndPad(percent=(-0.1, 0.1), border_mode=cv2.BORDER_REFLECT_101, p=1.0), None),
         "affine reflect_101": (lambda x, s: tga.RandomAffine(30, scale=(0.9, 1.1),

@@ -254,6 +254,28 @@ def run(k, report: Report, quick: bool = False) -> None:
         report.compare(f"elastic_maps sigma={sigma} {eh}x{ew} same_dxdy={same} gaussian={gaussian}",
                        k.elastic_maps(seeds, alphas, kern, eh, ew, same, gaussian),
                        k.elastic_maps_gpu(seeds, alphas, kern, eh, ew, same, gaussian), 0)
+    # tile shuffle (RandomGridShuffle): a 2 x 3 grid of unequal parts with tiles swapped within
+    # their shape groups, a grid with an empty part, the identity
+    th, tw = images.shape[1], images.shape[2]
+    rows = np.array([[0, th // 2 + 1, th]] * b, np.int32)
+    cols = np.array([[0, tw // 3 + 1, 2 * (tw // 3) + 1, tw]] * b, np.int32)
+    sources = np.tile(np.arange(6, dtype=np.int32), (b, 1))
+    for i in range(b):  # tiles 1 and 2 share a shape only where the parts happen to be equal
+        if cols[i, 2] - cols[i, 1] == cols[i, 3] - cols[i, 2]:
+            sources[i, [1, 2]] = sources[i, [2, 1]]
+        if rows[i, 1] - rows[i, 0] == rows[i, 2] - rows[i, 1]:
+            sources[i, [0, 3]] = sources[i, [3, 0]]
+    sources[0] = [0, 1, 2, 3, 4, 5]
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"tile_shuffle channels={c}", k.tile_shuffle(imgs, rows, cols, sources),
+                       k.tile_shuffle_gpu(imgs, rows, cols, sources), 0)
+    empty_rows = np.array([[0, 0, th]] * b, np.int32)
+    empty_sources = np.tile(np.array([0, 1, 2, 3, 5, 4], np.int32), (b, 1))
+    equal_cols = np.array([[0, tw // 3, 2 * (tw // 3), 3 * (tw // 3)]] * b, np.int32)
+    crop = np.ascontiguousarray(images[:, :, : 3 * (tw // 3)])
+    report.compare("tile_shuffle empty part", k.tile_shuffle(crop, empty_rows, equal_cols, empty_sources),
+                   k.tile_shuffle_gpu(crop, empty_rows, equal_cols, empty_sources), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

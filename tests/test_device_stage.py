@@ -118,7 +118,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.ElasticTransform(probability=1.0), tga.GridDistortion(probability=1.0),
      tga.OpticalDistortion(probability=1.0), tga.PiecewiseAffine(nb_rows=(3, 4), probability=1.0),
-     tga.ThinPlateSpline(probability=1.0), tga.SafeRotate(), tga.CropMirrorNormalize()],
+     tga.ThinPlateSpline(probability=1.0), tga.SafeRotate(), tga.RandomGridShuffle(probability=1.0),
+     tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.Pad(2, padding_mode="reflect"),
      tga.RandomCrop(20, padding=3, padding_mode="symmetric", pad_if_needed=True),
      tga.PadIfNeeded(24, 26, position="random", border_mode="wrap"), tga.RandomCrop(16, padding=2, fill=5),
@@ -250,6 +251,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>RemapAffine": {"size"},
     "TfGpuAug>SeparableResample": set(),
     "TfGpuAug>ElasticMaps": {"size"},
+    "TfGpuAug>TileShuffle": set(),
 }
 
 

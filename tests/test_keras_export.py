@@ -211,6 +211,7 @@ TRANSFORM_ARGS = {
                        probability=0.9, seed=65),
     "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,
                       fill="random_uniform", fill_mask=4.0, probability=0.8, seed=66),
+    "RandomGridShuffle": dict(grid=(2, 3), probability=0.9, seed=67),
     "ClampKeyPoints": {},
     "SanitizeKeyPoints": {},
     "CropAndPad": dict(px=((-4, 4), 2, (-3, 1), [0, -2, 3]), border_mode="reflect_101", fill_mask=3.0,

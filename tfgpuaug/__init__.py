@@ -26,6 +26,7 @@ from tfgpuaug.morphology import Morphological  # noqa: E402
 from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
+from tfgpuaug.grid_shuffle import RandomGridShuffle  # noqa: E402
 from tfgpuaug.xy_masking import XYMasking  # noqa: E402
 from tfgpuaug.crop_and_pad import CropAndPad  # noqa: E402
 from tfgpuaug.keypoints import ClampKeyPoints, SanitizeKeyPoints  # noqa: E402
@@ -55,7 +56,7 @@ __all__ = [
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "ShotNoise", "SafeRotate", "XYMasking",
-    "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
+    "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",

@@ -34,6 +34,7 @@ from tfgpuaug import shot_noise as _sn
 from tfgpuaug import safe_rotate as _sr
 from tfgpuaug import xy_masking as _xy
 from tfgpuaug import crop_and_pad as _cap
+from tfgpuaug import grid_shuffle as _gs
 from tfgpuaug import keypoints as _kp
 from tfgpuaug import targeted_crops as _tc
 from tfgpuaug import transforms as _t
@@ -281,6 +282,7 @@ ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
 CropAndPad = _layer(_cap.CropAndPad)
+RandomGridShuffle = _layer(_gs.RandomGridShuffle)
 ClampKeyPoints = _layer(_kp.ClampKeyPoints)
 SanitizeKeyPoints = _layer(_kp.SanitizeKeyPoints)
 
@@ -344,4 +346,4 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, ShotNoise, SafeRotate,
-          XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad)
+          XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

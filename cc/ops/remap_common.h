@@ -1,4 +1,5 @@
-// The per-device part of the Remap, RemapAffine, SeparableResample and ElasticMaps ops (the CPU's in
+// The per-device part of the Remap, RemapAffine, SeparableResample, ElasticMaps and
+// TileShuffle ops (the CPU's in
 // remap_kernels.cc, the GPU's in remap_kernels_gpu.cc), called once the inputs are checked and the output
 // allocated.
 #ifndef TFGPUAUG_CC_OPS_REMAP_COMMON_H_
@@ -18,10 +19,13 @@ absl::Status LaunchRemapAffine(CpuDevice, tensorflow::OpKernelContext* ctx, cons
                                tensorflow::Tensor* out);
 absl::Status LaunchSeparableResample(CpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
                                      tensorflow::Tensor* out);
+// TileShuffle: inputs images, row_starts, col_starts, sources (checked on the CPU); out as images.
+absl::Status LaunchTileShuffle(CpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
 // ElasticMaps: inputs seeds, alpha, kernel; out [B, h, w, 2].
 absl::Status LaunchElasticMaps(CpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
                                tensorflow::Tensor* out);
 #if GOOGLE_CUDA
+absl::Status LaunchTileShuffle(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
 absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
                                tensorflow::Tensor* out);
 absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,

@@ -7,6 +7,7 @@
 
 #include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
+#include "cc/kernels/warp/tile_shuffle_cpu.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "cc/ops/remap_common.h"
@@ -39,6 +40,29 @@ absl::Status LaunchRemapAffine(CpuDevice, OpKernelContext* ctx, const RemapParam
                 out_per = int64_t{p.out_h} * p.out_w * p.channels;
   ForEachImage(ctx, ctx->input(0).dim_size(0),
                [&](int64_t i) { RemapAffineCpu(in + i * in_per, p, matrices + 6 * i, o + i * out_per); });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchTileShuffle(CpuDevice, OpKernelContext* ctx, Tensor* out) {
+  const Tensor& images = ctx->input(0);
+  const int h = images.dim_size(1), w = images.dim_size(2), c = images.dim_size(3);
+  const int rows = ctx->input(1).dim_size(1) - 1, cols = ctx->input(2).dim_size(1) - 1;
+  const int32_t* row_starts = ctx->input(1).flat<int32_t>().data();
+  const int32_t* col_starts = ctx->input(2).flat<int32_t>().data();
+  const int32_t* sources = ctx->input(3).flat<int32_t>().data();
+  const auto plan = [&](int64_t i) {
+    return TilePlan{row_starts + i * (rows + 1), rows, col_starts + i * (cols + 1), cols,
+                    sources + i * int64_t{rows} * cols};
+  };
+  for (int64_t i = 0; i < images.dim_size(0); ++i) {  // on this thread: a bad plan is an error, not a read
+    const std::string bad = CheckTilePlan(plan(i), h, w);
+    if (!bad.empty()) return errors::InvalidArgument("image ", i, "'s tile plan: ", bad);
+  }
+  const uint8_t* in = images.flat<uint8_t>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  const int64_t per = int64_t{h} * w * c;
+  ForEachImage(ctx, images.dim_size(0),
+               [&](int64_t i) { TileShuffleCpu(in + i * per, h, w, c, plan(i), o + i * per); });
   return absl::OkStatus();
 }
 
@@ -273,6 +297,36 @@ class ElasticMapsOp : public ::tfgpuaug::GuardedOpKernel {
   bool gaussian_;
 };
 
+template <typename Device>
+class TileShuffleOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  using GuardedOpKernel::GuardedOpKernel;
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
+    const int64_t b = images.dim_size(0);
+    const Tensor& rows = ctx->input(1);
+    const Tensor& cols = ctx->input(2);
+    const Tensor& sources = ctx->input(3);
+    OP_REQUIRES(ctx,
+                rows.dims() == 2 && cols.dims() == 2 && sources.dims() == 2 && rows.dim_size(0) == b &&
+                    cols.dim_size(0) == b && sources.dim_size(0) == b && rows.dim_size(1) >= 2 &&
+                    cols.dim_size(1) >= 2 && rows.dim_size(1) <= kMaxTileShuffleParts + 1 &&
+                    cols.dim_size(1) <= kMaxTileShuffleParts + 1 &&
+                    sources.dim_size(1) == (rows.dim_size(1) - 1) * (cols.dim_size(1) - 1),
+                errors::InvalidArgument("need row_starts [B, rows + 1], col_starts [B, cols + 1] (1 to ",
+                                        kMaxTileShuffleParts, " parts) and sources [B, rows * cols] for ", b,
+                                        " images, got ", rows.shape().DebugString(), ", ",
+                                        cols.shape().DebugString(), " and ", sources.shape().DebugString()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, LaunchTileShuffle(Device(), ctx, out));
+  }
+};
+
 class RemapBoxesOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
@@ -344,6 +398,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DE
                         SeparableResampleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_CPU),
                         ElasticMapsOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>TileShuffle").Device(tensorflow::DEVICE_CPU),
+                        TileShuffleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
 
@@ -355,6 +411,8 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DE
                         SeparableResampleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
                         ElasticMapsOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>TileShuffle").Device(tensorflow::DEVICE_GPU),
+                        TileShuffleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")
                             .Device(tensorflow::DEVICE_GPU)
                             .HostMemory("maps")

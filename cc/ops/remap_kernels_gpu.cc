@@ -1,8 +1,9 @@
-// GPU launchers of the Remap, RemapAffine, SeparableResample and ElasticMaps ops (their OpKernels are in
-// remap_kernels.cc).
+// GPU launchers of the Remap, RemapAffine, SeparableResample, ElasticMaps and TileShuffle ops (their
+// OpKernels are in remap_kernels.cc).
 #if GOOGLE_CUDA
 #include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
+#include "cc/kernels/warp/tile_shuffle_gpu.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/gpu_stream.h"
 #include "cc/ops/remap_common.h"
@@ -49,6 +50,18 @@ absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, cons
                                    ctx->input(0).flat<int32_t>().data(), ctx->input(1).flat<float>().data(),
                                    scratch.flat<float>().data(), out->flat<float>().data(), GpuStream(ctx)),
                     "");
+}
+
+absl::Status LaunchTileShuffle(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {
+  const tensorflow::Tensor& images = ctx->input(0);
+  return ToTfStatus(
+      TileShuffleGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
+                     static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                     static_cast<int>(images.dim_size(3)), ctx->input(1).flat<int32_t>().data(),
+                     static_cast<int>(ctx->input(1).dim_size(1)) - 1, ctx->input(2).flat<int32_t>().data(),
+                     static_cast<int>(ctx->input(2).dim_size(1)) - 1, ctx->input(3).flat<int32_t>().data(),
+                     out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
 }
 
 }  // namespace tfgpuaug

@@ -141,6 +141,32 @@ alpha[b] (over the noise's largest magnitude for normal noise), added to the pix
 Output [B, size[0], size[1], 2]: cv2.remap maps for Remap. same_dxdy: one field for both axes.
 )doc");
 
+REGISTER_OP("TfGpuAug>TileShuffle")
+    .Input("images: uint8")
+    .Input("row_starts: int32")
+    .Input("col_starts: int32")
+    .Input("sources: int32")
+    .Output("shuffled: uint8")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle images, rows, cols, sources;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &rows));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(2), 2, &cols));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(3), 2, &sources));
+      DimensionHandle batch;
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(rows, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(cols, 0), &batch));
+      TF_RETURN_IF_ERROR(c->Merge(batch, c->Dim(sources, 0), &batch));
+      c->set_output(0, images);
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+RandomGridShuffle's pixel move: per image, tiles between row_starts [B, rows + 1] and
+col_starts [B, cols + 1] (from 0 to the image's size), and sources [B, rows * cols]: the tile
+(row-major) whose pixels each destination tile takes, at the same place in the tile (a
+permutation among tiles of one shape). Output: the images, tiles moved, bytes as they are.
+)doc");
+
 REGISTER_OP("TfGpuAug>RemapBoxes")
     .Input("maps: float")
     .Input("boxes: float")

@@ -23,6 +23,7 @@
 #include "cc/kernels/resample/resample_cpu.h"
 #include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
+#include "cc/kernels/warp/tile_shuffle_cpu.h"
 #include "cc/kernels/warp/warp_cpu.h"
 #ifndef TFGPUAUG_CUDA
 #define TFGPUAUG_CUDA 0
@@ -42,6 +43,7 @@
 #include "cc/kernels/resample/resample_gpu.h"
 #include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
+#include "cc/kernels/warp/tile_shuffle_gpu.h"
 #include "cc/kernels/warp/warp_gpu.h"
 #endif
 
@@ -304,6 +306,37 @@ py::array_t<float> ElasticMaps(I32Array seeds, F32Array alpha, F32Array kernel, 
   for (int i = 0; i < b; ++i) {
     tfgpuaug::ElasticMapsCpu(s, kernel.data(), edges, static_cast<uint32_t>(seeds.data()[i]), alpha.data()[i],
                              scratch.data(), out.mutable_data() + int64_t{i} * h * w * 2);
+  }
+  return out;
+}
+
+// Checks a batch [B, H, W, C] and its tile plans; returns (rows, cols).
+std::pair<int, int> TileShuffleShape(const py::array& images, const I32Array& row_starts,
+                                     const I32Array& col_starts, const I32Array& sources) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (row_starts.ndim() != 2 || col_starts.ndim() != 2 || sources.ndim() != 2 || row_starts.shape(0) != b ||
+      col_starts.shape(0) != b || sources.shape(0) != b || row_starts.shape(1) < 2 ||
+      col_starts.shape(1) < 2 || row_starts.shape(1) > tfgpuaug::kMaxTileShuffleParts + 1 ||
+      col_starts.shape(1) > tfgpuaug::kMaxTileShuffleParts + 1 ||
+      sources.shape(1) != (row_starts.shape(1) - 1) * (col_starts.shape(1) - 1)) {
+    throw std::invalid_argument(
+        "need images [B, H, W, C], row_starts [B, rows + 1], col_starts [B, cols + 1], "
+        "sources [B, rows * cols]");
+  }
+  return {int(row_starts.shape(1)) - 1, int(col_starts.shape(1)) - 1};
+}
+
+py::array_t<uint8_t> TileShuffle(U8Image images, I32Array row_starts, I32Array col_starts, I32Array sources) {
+  const auto [rows, cols] = TileShuffleShape(images, row_starts, col_starts, sources);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  for (int i = 0; i < b; ++i) {
+    const tfgpuaug::TilePlan p{row_starts.data() + i * (rows + 1), rows, col_starts.data() + i * (cols + 1),
+                               cols, sources.data() + i * rows * cols};
+    const std::string bad = tfgpuaug::CheckTilePlan(p, h, w);
+    if (!bad.empty()) throw std::invalid_argument("tile plan: " + bad);
+    tfgpuaug::TileShuffleCpu(images.data() + int64_t{i} * h * w * c, h, w, c, p,
+                             out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
 }
@@ -874,6 +907,19 @@ py::array_t<float> ElasticMapsGpu(I32Array seeds, F32Array alpha, F32Array kerne
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I32Array col_starts,
+                                         I32Array sources) {
+  const auto [rows, cols] = TileShuffleShape(images, row_starts, col_starts, sources);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), int(images.shape(3))});
+  DeviceBuffer src = Upload(images), rs = Upload(row_starts), cs = Upload(col_starts), so = Upload(sources),
+               dst(out.nbytes());
+  Check(tfgpuaug::TileShuffleGpu(src.as<uint8_t>(), b, int(images.shape(1)), int(images.shape(2)),
+                                 int(images.shape(3)), rs.as<int32_t>(), rows, cs.as<int32_t>(), cols,
+                                 so.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> RemapAffineBatchGpu(
     U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
     int out_w, bool bilinear, int border, float fill) {
@@ -949,6 +995,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
         "by kernel (replicated edges), times alpha (over the peak for normal noise), plus the grid.");
+  m.def("tile_shuffle", &TileShuffle, py::arg("images"), py::arg("row_starts"), py::arg("col_starts"),
+        py::arg("sources"),
+        "RandomGridShuffle's tile move of a batch [B, H, W, C] on the CPU (plans checked).");
   m.def("remap", &Remap, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f,
         "cv2.remap (OpenCV 4.11+) of a batch [B, H, W, C] through maps [B, h, w, 2] on the CPU.");
@@ -1002,6 +1051,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
+  m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),
+        py::arg("col_starts"), py::arg("sources"),
+        "The tile shuffle on the GPU (plans unchecked: a pixel sent outside the image is 0).");
   m.def("remap_gpu", &RemapBatchGpu, py::arg("images"), py::arg("maps"), py::arg("bilinear") = true,
         py::arg("border") = 0, py::arg("fill") = 0.f, "The remap on the GPU, the batch in one launch.");
   m.def("crop_mirror_normalize_gpu", &CropMirrorNormalizeBatchGpu, py::arg("images"), py::arg("crop_h"),
