@@ -176,3 +176,15 @@ def test_the_kernel_refuses_a_plan_that_is_not_one():
     np.testing.assert_array_equal(swapped[:3, :3], grid[3:, 3:])
     np.testing.assert_array_equal(swapped[3:, 3:], grid[:3, :3])
     np.testing.assert_array_equal(swapped[:3, 3:], grid[:3, 3:])
+
+
+def test_maps_state_the_same_move_for_remap():
+    """`maps()` (the distortions' common API) describes the move the kernel makes: remapping
+    through them (nearest) gives the kernel's bytes."""
+    images = tf.constant(np.random.default_rng(6).integers(0, 256, (5, 23, 19, 3), np.uint8))
+    t = tga.RandomGridShuffle((3, 4), probability=1.0)
+    seed = tf.constant([3, 1], tf.int64)
+    plan = t.plan(5, 23, 19, seed)
+    via_maps = tga.remap(images, t.maps(5, 23, 19, seed), interpolation="nearest")
+    np.testing.assert_array_equal(via_maps, gs.tile_shuffle(images, plan))
+    assert not np.array_equal(via_maps, images)
