@@ -668,3 +668,26 @@ def test_downscale_is_opencvs_nearest_down_and_up(photos):
     assert 0.2 <= params.numpy().min() and params.numpy().max() <= 0.4
     with pytest.raises(ValueError, match="scale"):
         tga.Downscale((0.5, 1.0))
+
+
+def test_random_order_applies_n_transforms_per_sample_in_a_random_order():
+    """Albumentations' RandomOrder per sample, with two transforms whose order shows in the
+    result (x + 1 then doubled, or doubled then + 1): n=2 without replacement gives both orders,
+    each for 40-60% of 2000 samples; n=1 one of the two; with replacement, repeats too (x + 2,
+    4 x); p=0 leaves the batch alone; n beyond the count without replacement means all."""
+    x = tf.fill([2000, 1], 3)
+    add, double = (lambda b: b + 1), (lambda b: b * 2)
+    out = tga.random_order(x, [add, double], n=2, seed=[1, 2]).numpy().ravel()
+    assert set(out) == {8, 7} and 800 < (out == 8).sum() < 1200
+    out = tga.random_order(x, [add, double], n=1, seed=[1, 3]).numpy().ravel()
+    assert set(out) == {4, 6} and 800 < (out == 4).sum() < 1200
+    out = tga.random_order(x, [add, double], n=2, replace=True, seed=[1, 4]).numpy().ravel()
+    assert set(out) == {5, 8, 7, 12}  # +1+1, (+1)*2, *2+1, *2*2
+    assert all(350 < (out == v).sum() < 650 for v in (5, 8, 7, 12))
+    np.testing.assert_array_equal(tga.random_order(x, [add, double], n=2, p=0.0, seed=[1, 5]), x)
+    out = tga.random_order(x, [add, double], n=5, p=0.5, seed=[1, 6]).numpy().ravel()
+    assert set(out) == {3, 7, 8} and 800 < (out == 3).sum() < 1200
+    with pytest.raises(ValueError, match="n must be"):
+        tga.random_order(x, [add], n=0)
+    with pytest.raises(ValueError, match="at least one"):
+        tga.random_order(x, [])

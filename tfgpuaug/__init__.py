@@ -38,7 +38,7 @@ from tfgpuaug.control_point_distortions import PiecewiseAffine, ThinPlateSpline 
 from tfgpuaug.shortest_size import LongestMaxSize, RandomResize, RandomShortestSize, SmallestMaxSize  # noqa: E402
 from tfgpuaug import augment, boxes, data, keras, keypoints  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
-from tfgpuaug.augment import random_apply, random_choice  # noqa: E402
+from tfgpuaug.augment import random_apply, random_choice, random_order  # noqa: E402
 from tfgpuaug._skip import data_warnings, skipped_images  # noqa: E402
 
 __version__ = "0.1.0"
@@ -46,7 +46,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AutoAugment", "RandAugment", "TrivialAugment", "augment", "data", "gpu_augment", "keras",
     "host_stage", "device_stage", "distribute", "skipped_images", "data_warnings",
-    "random_apply", "random_choice",
+    "random_apply", "random_choice", "random_order",
     "ColorJitter", "Compose", "CropMirrorNormalize", "GridMask", "JpegQuality", "Letterbox", "Mosaic", "RandomFlip",
     "RandomIoUCrop", "RandomSizedBBoxSafeCrop", "RandomGamma", "ChannelShuffle", "RGBShift", "ToGray", "GaussianBlur",
     "GaussNoise", "ISONoise", "CLAHE",

@@ -4,7 +4,7 @@ from tfgpuaug.augment import ops
 from tfgpuaug.augment.augmix import augmix
 from tfgpuaug.augment.color_curves import random_hsv_shift, random_tone_curve
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
-from tfgpuaug.augment.conditional import random_apply, random_choice
+from tfgpuaug.augment.conditional import random_apply, random_choice, random_order
 from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_pepper, to_sepia
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.multiplicative_noise import multiplicative_noise
@@ -34,7 +34,7 @@ __all__ = [
     "random_erasing",
     "random_gamma",
     "random_gaussian_blur", "random_gaussian_noise", "random_hsv_shift", "random_iso_noise",
-    "random_median_blur", "random_motion_blur", "random_shot_noise",
+    "random_median_blur", "random_motion_blur", "random_order", "random_shot_noise",
     "random_affine", "random_perspective",
     "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "salt_and_pepper", "to_gray",
     "to_sepia", "trivial_augment",

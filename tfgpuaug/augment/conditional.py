@@ -38,8 +38,13 @@ def random_choice(images: Images, transforms: Sequence[BatchFn],
     if len(probs) != len(transforms) or any(p < 0 for p in probs) or abs(sum(probs) - 1.0) > 1e-5:
         raise ValueError(f"probs must be {len(transforms)} non-negative numbers summing to 1, got {probs}")
     images = tf.convert_to_tensor(images)
+    return _route(images, transforms, _choose(tf.shape(images)[0], probs, seed))
+
+
+def _route(images: tf.Tensor, transforms: Sequence[BatchFn], choice: tf.Tensor) -> tf.Tensor:
+    """Each sample through transforms[choice[sample]]: every branch on its gathered samples, the
+    results scattered back in order."""
     n = tf.shape(images)[0]
-    choice = _choose(n, probs, seed)
     outputs, indices = [], []
     for j, t in enumerate(transforms):
         idx = tf.where(tf.equal(choice, j))
@@ -65,3 +70,48 @@ def random_apply(images: Images, transform: BatchFn, p: float = 0.5, seed: Seed 
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be in [0, 1], got {p}")
     return random_choice(images, [transform, lambda x: x], [p, 1.0 - p], seed)
+
+
+def random_order(images: Images, transforms: Sequence[BatchFn], n: int = 1, replace: bool = False,
+                 p: float = 1.0, seed: Seed = None) -> tf.Tensor:
+    """Albumentations' RandomOrder, per sample: `n` of `transforms` picked uniformly (distinct
+    unless `replace`; `n` above their number without `replace` means all of them), applied one
+    after another in the order drawn; with probability `1 - p` a sample passes unchanged.
+
+    Every transform must map `[k, ...]` to the same shape and dtype (k may be 0). Cost: `n`
+    rounds, each running every transform once on the samples that drew it in that round.
+
+    Args:
+      images: a batch `[B, ...]`.
+      transforms: batch functions `f(images)`.
+      n: how many transforms each sample goes through (>= 1).
+      replace: draw with replacement (a transform may come more than once).
+      p: probability that a sample is transformed at all.
+      seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
+
+    Example:
+      >>> tga.random_order(images, [lambda x: tga.augment.gaussian_blur(x, 1.0),
+      ...                           lambda x: tga.augment.adjust_gamma(x, 1.5)], n=2, seed=[1, 2])
+    """
+    transforms = list(transforms)
+    if not transforms:
+        raise ValueError("random_order needs at least one transform")
+    if not (isinstance(n, int) and n >= 1):
+        raise ValueError(f"n must be an int >= 1, got {n!r}")
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if not replace:
+        n = min(n, len(transforms))
+    images = tf.convert_to_tensor(images)
+    batch = tf.shape(images)[0]
+    s_pick, s_apply = tf.unstack(tf.random.experimental.stateless_split(_seed_tensor(seed), 2))
+    if replace:
+        picks = tf.random.stateless_uniform([batch, n], s_pick, 0, len(transforms), dtype=tf.int32)
+    else:  # the first n of a uniformly random permutation: an ordered sample without replacement
+        keys = tf.random.stateless_uniform([batch, len(transforms)], s_pick)
+        picks = tf.argsort(keys, axis=1)[:, :n]
+    applied = tf.random.stateless_uniform([batch], s_apply) < p
+    branches = transforms + [lambda x: x]  # the last: samples left alone
+    for slot in range(n):
+        images = _route(images, branches, tf.where(applied, picks[:, slot], len(transforms)))
+    return images
