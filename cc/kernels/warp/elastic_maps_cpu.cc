@@ -69,6 +69,14 @@ float Noise(uint32_t seed, uint32_t count, bool gaussian, float* out) {
   return std::max(peak, NoiseScalar(seed, done, count, gaussian, out));
 }
 
+// acc plus those of taps k .. k + 3 that reach output x inside the row, in tap order (p[x + j]
+// is tap k + j's input): the outputs at the ends of a four-tap pass, which not every tap reaches.
+inline float AddReachingTaps(const float* kernel, int k, int r, int n, const float* p, int x, float acc) {
+  for (int j = 0; j < 4; ++j)
+    if (x + k + j - r >= 0 && x + k + j - r < n) acc = acc + kernel[k + j] * p[x + j];
+  return acc;
+}
+
 // ElasticBlurAt along one row of n for every position: out[x] from row[] (edge weights per x),
 // each tap a vectorised multiply-add over the outputs it reaches (no contraction, so every
 // element rounds as ElasticBlurAt's sum does), four taps per pass over the outputs all four
@@ -84,22 +92,13 @@ TFGPUAUG_VECTOR_CLONES void BlurRow(const float* __restrict kernel, int taps, co
     const int first = std::max(0, r - k), end = std::min(n, n + r - k - 3);
     const int lo = std::max(0, r - k - 3), hi = std::min(n, n + r - k);
     const float g0 = kernel[k], g1 = kernel[k + 1], g2 = kernel[k + 2], g3 = kernel[k + 3];
-    const float* p = row + k - r;                     // p[x + j] is tap k + j's input for output x
-    for (int x = lo; x < std::min(first, hi); ++x) {  // before: reached by the later taps only
-      float acc = out[x];
-      for (int j = 0; j < 4; ++j)
-        if (x + k + j - r >= 0 && x + k + j - r < n) acc = acc + kernel[k + j] * p[x + j];
-      out[x] = acc;
-    }
+    const float* p = row + k - r;  // p[x + j] is tap k + j's input for output x
+    // before the outputs all four reach: reached by the later taps only; after them: the earlier
+    for (int x = lo; x < std::min(first, hi); ++x) out[x] = AddReachingTaps(kernel, k, r, n, p, x, out[x]);
     for (int x = first; x < end; ++x)
       out[x] = (((out[x] + g0 * p[x]) + g1 * p[x + 1]) + g2 * p[x + 2]) + g3 * p[x + 3];
-    for (int x = std::max(std::max(end, first), lo); x < hi;
-         ++x) {  // after: reached by the earlier taps only
-      float acc = out[x];
-      for (int j = 0; j < 4; ++j)
-        if (x + k + j - r >= 0 && x + k + j - r < n) acc = acc + kernel[k + j] * p[x + j];
-      out[x] = acc;
-    }
+    for (int x = std::max(std::max(end, first), lo); x < hi; ++x)
+      out[x] = AddReachingTaps(kernel, k, r, n, p, x, out[x]);
   }
   for (; k < taps; ++k) {
     const int first = std::max(0, r - k), end = std::min(n, n + r - k);
