@@ -74,10 +74,16 @@ def grid_shuffle_plan(n: Dim, height: Dim, width: Dim, grid: Tuple[int, int], se
     return GridShufflePlan(row_starts, col_starts, mapping)
 
 
-def tile_shuffle(images: tf.Tensor, plan: GridShufflePlan) -> tf.Tensor:
+def _sources(plan: GridShufflePlan) -> tf.Tensor:
+    """`[n, tiles]`: the source tile of each destination tile (the mapping's inverse)."""
+    return tf.argsort(plan.mapping, axis=1)
+
+
+def tile_shuffle(images: tf.Tensor, plan: GridShufflePlan, sources: Optional[tf.Tensor] = None) -> tf.Tensor:
     """uint8 `images` `[B, H, W, C]` with their tiles moved by `plan` (the TileShuffle kernel,
-    CPU and GPU: whole rows of each tile copied, bytes as they are)."""
-    sources = tf.argsort(plan.mapping, axis=1)  # the source tile of each destination tile
+    CPU and GPU: whole rows of each tile copied, bytes as they are); `sources`: `_sources(plan)`
+    when the caller already has it."""
+    sources = _sources(plan) if sources is None else sources
     return _loader.ops().tf_gpu_aug_tile_shuffle(images, plan.row_starts, plan.col_starts, sources)
 
 
@@ -103,7 +109,7 @@ def grid_shuffle_maps(plan: GridShufflePlan, height: Dim, width: Dim, cols: int)
     tile that moved there, at the same place in the tile (whole pixels)."""
     n = tf.shape(plan.mapping)[0]
     dx, dy = _tile_shifts(plan, cols)
-    inverse = tf.argsort(plan.mapping, axis=1)  # the source tile of each destination tile
+    inverse = _sources(plan)
     back_x = tf.cast(-tf.gather(dx, inverse, batch_dims=1), tf.float32)
     back_y = tf.cast(-tf.gather(dy, inverse, batch_dims=1), tf.float32)
     x = tf.range(tf.cast(width, tf.float32))
@@ -203,14 +209,15 @@ class RandomGridShuffle(_Distortion):
                  seed: tf.Tensor) -> TransformOutput:
         shape = tf.shape(images)
         plan = self.plan(shape[0], shape[1], shape[2], seed, None if self.probability >= 1.0 else applied)
-        out = tile_shuffle(images, plan)
+        sources = _sources(plan)  # once for the images and the masks
+        out = tile_shuffle(images, plan, sources)
         if targets is None or not targets.moves:
             return out, targets
         if targets.masks is not None:
             masks = tf.convert_to_tensor(targets.masks)
             if masks.dtype != tf.uint8:
                 raise ValueError(f"RandomGridShuffle moves uint8 masks, got {masks.dtype.name}")
-            targets = targets.replace(masks=tile_shuffle(masks, plan))
+            targets = targets.replace(masks=tile_shuffle(masks, plan, sources))
         shifts = _tile_shifts(plan, self.grid[1])
         if targets.keypoints is not None:
             targets = targets.replace(keypoints=_move_keypoints(targets.keypoints, plan, shifts, self.grid[1],
