@@ -86,7 +86,20 @@ def stages(A):
         "multiplicative_noise elementwise": (
             lambda x, s: tga.MultiplicativeNoise(per_channel=True, elementwise=True, probability=1.0)(x, seed=s),
             A.MultiplicativeNoise(per_channel=True, elementwise=True, p=1.0), None),
+        "additive_noise": (lambda x, s: tga.AdditiveNoise(probability=1.0)(x, seed=s), A.AdditiveNoise(p=1.0), None),
+        "additive_noise gaussian per_pixel": (
+            lambda x, s: tga.AdditiveNoise("gaussian", "per_pixel", probability=1.0)(x, seed=s),
+            A.AdditiveNoise(noise_type="gaussian", spatial_mode="per_pixel", p=1.0), None),
+        "additive_noise uniform per_pixel": (
+            lambda x, s: tga.AdditiveNoise("uniform", "per_pixel", probability=1.0)(x, seed=s),
+            A.AdditiveNoise(noise_type="uniform", spatial_mode="per_pixel", p=1.0), None),
+        "additive_noise laplace shared": (
+            lambda x, s: tga.AdditiveNoise("laplace", "shared", probability=1.0)(x, seed=s),
+            A.AdditiveNoise(noise_type="laplace", spatial_mode="shared", p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
+        "additive_noise beta per_pixel": (
+            lambda x, s: tga.AdditiveNoise("beta", "per_pixel", probability=1.0)(x, seed=s),
+            A.AdditiveNoise(noise_type="beta", spatial_mode="per_pixel", p=1.0), None),
         "morphological": (lambda x, s: tga.Morphological((2, 3), probability=1.0)(x, seed=s),
                           A.Morphological(scale=(2, 3), p=1.0), None),
         "pad 16 + random_crop": (lambda x, s: tga.RandomCrop(224, padding=16)(x, seed=s),

@@ -341,11 +341,13 @@ def run(k, report: Report, quick: bool = False) -> None:
     # levels 0 or 1): random levels (aux[1] < 0), a fixed level, channel bits with a level, salt
     # shares, multiplicative noise's greatest factors; ids of cc/kernels/augment/augment.h (sepia 34
     # .. salt_and_pepper 38, multiplicative_noise 41 and its per-channel form 42, shot_noise 43 at a
-    # scale whose bright means take the normal approximation and one whose means all invert, and
-    # channel_multiply 44 with a factor per channel)
+    # scale whose bright means take the normal approximation and one whose means all invert,
+    # channel_multiply 44 with a factor per channel, and the additive noise stages 45-50: uniform,
+    # normal, Laplace, each a value a byte then a value a pixel; scale in levels, location aux[1])
     for op, param, second in ((36, 0.3, -1.0), (37, 0.4, -1.0), (36, 0.2, 200.0), (35, 6.0, 77.0),
                               (38, 0.3, 0.6), (34, 0.0, 0.0), (41, 0.5, 1.7), (42, 0.8, 1.3), (41, 1.2, 1.2),
-                              (43, 0.2, 0.0), (43, 0.005, 0.0), (44, 1.4, 0.6)):
+                              (43, 0.2, 0.0), (43, 0.005, 0.0), (44, 1.4, 0.6), (45, 30.0, -5.0), (46, 30.0, 4.0),
+                              (47, 20.0, 2.0), (48, 25.0, 0.0), (49, 10.0, -3.0), (50, 12.0, 0.0)):
         aux = np.stack([rng.random(b, dtype=np.float32), np.full(b, second, np.float32)], -1)[:, None, :]
         params = np.full((b, 1), param, np.float32)
         ops = np.full((b, 1), op, np.int32)

@@ -435,12 +435,15 @@ def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
 # form 37 (probability; stream aux[0], level aux[1], negative: random), salt_and_pepper 38
 # (probability; stream aux[0], salt share aux[1]), multiplicative_noise 41 and its per-channel
 # form 42 (least factor; stream aux[0], greatest factor aux[1]; equal bounds: that factor),
-# shot_noise 43 (scale; stream aux[0]: inversion below a mean of 12, the normal approximation above).
+# shot_noise 43 (scale; stream aux[0]: inversion below a mean of 12, the normal approximation above),
+# the additive noise stages 45-50 (scale; stream aux[0], location aux[1]).
 REPLACING_STAGES = [(34, 0.0, [0.3, 0.7]), (35, 5.0, [0.0, 40.0]), (35, 3.0, [0.5, 255.0]), (36, 0.05, [0.3, 0.0]),
                     (36, 0.3, [0.6, -1.0]), (36, 1.0, [0.1, 200.0]), (37, 0.2, [0.3, 17.0]),
                     (37, 0.5, [0.9, -1.0]), (38, 0.1, [0.2, 0.5]), (38, 0.6, [0.7, 1.0]), (41, 0.5, [0.3, 1.7]),
                     (41, 1.3, [0.8, 1.3]), (42, 0.8, [0.6, 1.2]), (42, 0.0, [0.1, 2.5]), (42, 0.7, [0.5, 0.7]),
-                    (43, 0.2, [0.3, 0.0]), (43, 0.005, [0.6, 0.0]), (43, 3.0, [0.1, 0.0])]
+                    (43, 0.2, [0.3, 0.0]), (43, 0.005, [0.6, 0.0]), (43, 3.0, [0.1, 0.0]), (45, 30.0, [0.3, -5.0]),
+                    (46, 30.0, [0.5, 4.0]), (47, 20.0, [0.6, 2.0]), (48, 25.0, [0.1, 0.0]), (49, 10.0, [0.2, -3.0]),
+                    (50, 12.0, [0.8, 0.0])]
 MULTIPLICATIVE_NOISE = 41
 CHANNEL_MULTIPLY = 44
 
@@ -475,6 +478,63 @@ def test_multiplicative_noise_is_the_numpy_rule_on_the_stream(channels, per_chan
         out = kernels.augment_stage(img, MULTIPLICATIVE_NOISE + per_channel, low, aux=[aux0, high], general=general)
         np.testing.assert_array_equal(out, ref, err_msg=f"general={general}")
     assert (ref != img).mean() > 0.5
+
+
+# The additive noise stages (AdditiveNoise), ids of cc/kernels/augment/augment.h: uniform_noise 45,
+# normal_noise 47, laplace_noise 49, each followed by its shared form (scale in levels; stream
+# aux[0], location aux[1]).
+UNIFORM_NOISE, NORMAL_NOISE, LAPLACE_NOISE = 45, 47, 49
+
+
+@pytest.mark.parametrize("channels", [1, 3, 4])
+@pytest.mark.parametrize("shared", [False, True])
+def test_uniform_noise_is_the_numpy_rule_on_the_stream(channels, shared):
+    """Value i of the stream (byte i, or pixel i shared by its channels) is location + scale
+    (2 u_i - 1) in float32, truncated toward zero and added with saturation, exactly, through the
+    CPU loop and the per-pixel function the GPU runs. Mutant: rounding, or one value a pixel in
+    the per-byte form, fails."""
+    img = fixtures.photo(37, 53, channels=channels, seed=channels)
+    scale, location, aux0 = 40.0, -12.3, 0.27
+    seed = int(np.float32(aux0) * np.float32(4294967040.0))
+    count = img.shape[0] * img.shape[1] if shared else img.size
+    u = fixtures.hash_uniform(seed, np.arange(count))
+    noise = np.float32(location) + np.float32(scale) * (np.float32(2) * u - np.float32(1))
+    noise = noise.reshape(img.shape[:2] + (1,) if shared else img.shape)
+    ref = np.clip(img.astype(np.int64) + np.trunc(noise).astype(np.int64), 0, 255).astype(np.uint8)
+    for general in (False, True):
+        out = kernels.augment_stage(img, UNIFORM_NOISE + shared, scale, aux=[aux0, location], general=general)
+        np.testing.assert_array_equal(out, ref, err_msg=f"general={general}")
+    assert (ref != img).mean() > 0.5
+
+
+@pytest.mark.parametrize("op", [NORMAL_NOISE, LAPLACE_NOISE])
+@pytest.mark.parametrize("shared", [False, True])
+def test_normal_and_laplace_noise_follow_numpy_on_the_stream(op, shared):
+    """normal: Box-Muller on uniforms 2k, 2k + 1 (cosine for value 2k, sine for 2k + 1); Laplace:
+    log(2u) below one half, -log(2 - 2u) above; numpy's float64 logs and trigonometry against
+    the kernel's portable float32 ones: the same byte but where the noise lies within 1e-3 of a
+    whole level (at most one level apart there)."""
+    img = fixtures.photo(41, 29, channels=3, seed=4)
+    scale, location, aux0 = 17.0, 3.5, 0.61
+    seed = int(np.float32(aux0) * np.float32(4294967040.0))
+    count = img.shape[0] * img.shape[1] if shared else img.size
+    if op == NORMAL_NOISE:
+        pairs = fixtures.hash_uniform(seed, np.arange(count + 1) & ~1).astype(np.float64)
+        second = fixtures.hash_uniform(seed, (np.arange(count + 1) & ~1) + 1).astype(np.float64)
+        radius = np.sqrt(-2.0 * np.log(pairs))
+        z = np.where(np.arange(count + 1) % 2 == 0, radius * np.cos(2 * np.pi * second),
+                     radius * np.sin(2 * np.pi * second))[:count]
+    else:
+        u = fixtures.hash_uniform(seed, np.arange(count)).astype(np.float64)
+        z = np.where(u < 0.5, np.log(2 * u), -np.log(2 - 2 * u))
+    noise = (location + scale * z).reshape(img.shape[:2] + (1,) if shared else img.shape)
+    noise = np.broadcast_to(noise, img.shape)
+    ref = np.clip(img.astype(np.int64) + np.trunc(noise).astype(np.int64), 0, 255)
+    out = kernels.augment_stage(img, op + shared, scale, aux=[aux0, location]).astype(np.int64)
+    near = np.abs(noise - np.round(noise)) < 1e-3
+    np.testing.assert_array_equal(out[~near], ref[~near])
+    assert np.abs(out - ref).max() <= 1
+    assert (out != img).mean() > 0.5
 
 
 def replacing_stage_images(channels):

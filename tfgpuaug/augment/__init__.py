@@ -1,6 +1,7 @@
 """Batched per-sample augmentation: single ops, one registry, the auto-augment policies,
 conditional execution and label-mixing augmentations."""
 from tfgpuaug.augment import ops
+from tfgpuaug.augment.additive_noise import additive_noise
 from tfgpuaug.augment.augmix import augmix
 from tfgpuaug.augment.color_curves import random_hsv_shift, random_tone_curve
 from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_distort
@@ -26,7 +27,8 @@ from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
 
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
-    "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix", "grid_mask",
+    "additive_noise", "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix",
+    "grid_mask",
     "jpeg_quality", "mixup", "multiplicative_noise", "ops",
     "rand_augment",
     "pca_lighting", "pixel_dropout", "random_apply", "random_blur", "random_choice", "random_clahe", "random_downscale",

@@ -67,7 +67,13 @@ namespace tfgpuaug {
   X(kMultiplicativeNoise, "multiplicative_noise") /* low factor; stream aux[0], high aux[1]; a pixel */      \
   X(kMultiplicativeNoisePerChannel, "multiplicative_noise_per_channel") /* the same, a factor a byte */      \
   X(kShotNoise, "shot_noise")             /* scale (1 / photons per unit of linear light); stream aux[0] */  \
-  X(kChannelMultiply, "channel_multiply") /* factor of channel 0; channel 1 aux[0], 2 aux[1]; others 1 */
+  X(kChannelMultiply, "channel_multiply") /* factor of channel 0; channel 1 aux[0], 2 aux[1]; others 1 */    \
+  X(kUniformNoise, "uniform_noise")       /* half width in levels; stream aux[0], centre aux[1]; a byte */   \
+  X(kUniformNoiseShared, "uniform_noise_shared") /* the same, one value a pixel for all its channels */      \
+  X(kNormalNoise, "normal_noise")                /* deviation in levels; stream aux[0], mean aux[1] */       \
+  X(kNormalNoiseShared, "normal_noise_shared")   /* the same, one value a pixel */                           \
+  X(kLaplaceNoise, "laplace_noise")              /* scale in levels; stream aux[0], location aux[1] */       \
+  X(kLaplaceNoiseShared, "laplace_noise_shared") /* the same, one value a pixel */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -596,6 +602,59 @@ TFGPUAUG_HD void MultiplicativeNoisePixel(bool per_channel, uint32_t seed, uint3
         px[k], per_channel ? NoiseFactor(seed, pixel * uint32_t(c) + uint32_t(k), low, high) : shared);
 }
 
+// The additive noise stages (Albumentations' AdditiveNoise on uint8, per_pixel and shared
+// modes): a location-scale family, noise = location + scale z in levels, z standard uniform on
+// (-1, 1), normal or Laplace, drawn from the stage's stream. Ids come in pairs: a value a byte,
+// then one a pixel shared by its channels.
+enum class NoiseFamily : int { kUniform, kNormal, kLaplace };
+TFGPUAUG_HD bool IsAdditiveNoiseOp(int op) {
+  return op >= int(AugmentOp::kUniformNoise) && op <= int(AugmentOp::kLaplaceNoiseShared);
+}
+TFGPUAUG_HD NoiseFamily AdditiveNoiseFamily(int op) {
+  return static_cast<NoiseFamily>((op - int(AugmentOp::kUniformNoise)) / 2);
+}
+TFGPUAUG_HD bool AdditiveNoiseShared(int op) { return (op - int(AugmentOp::kUniformNoise)) % 2 == 1; }
+
+// Standard value `index` of the stream: uniform 2u - 1; normal by Box-Muller, values 2k and
+// 2k + 1 the cosine and sine of uniforms 2k and 2k + 1 (as NoisyByte); Laplace by inversion,
+// log(2u) below one half, -log(2 - 2u) above (numpy's rule). The portable log: the same bits
+// on both devices.
+TFGPUAUG_HD float StandardNoise(NoiseFamily family, uint32_t seed, uint32_t index) {
+  if (family == NoiseFamily::kNormal) {
+    const uint32_t pair = index & ~1u;
+    float z_cos, z_sin;
+    GaussianPairFromUniforms(HashUniform(seed, pair), HashUniform(seed, pair + 1), &z_cos, &z_sin);
+    return (index & 1u) ? z_sin : z_cos;
+  }
+  const float u = HashUniform(seed, index);  // in (0, 1): both logs stay finite
+  if (family == NoiseFamily::kUniform) return 2.f * u - 1.f;
+  return u < 0.5f ? LogPositive(2.f * u) : -LogPositive(2.f - 2.f * u);
+}
+
+// A byte plus noise as Albumentations adds a float noise map to uint8: the noise truncated
+// toward zero, the sum saturated. Noise is held within +-512 first (NaN gives 0) so the
+// conversion stays defined.
+TFGPUAUG_HD uint8_t NoiseAddedByte(uint8_t value, float noise) {
+  const float held = noise > -512.f ? (noise < 512.f ? noise : 512.f) : (noise <= -512.f ? -512.f : 0.f);
+  const int sum = int(value) + static_cast<int>(held);  // the cast truncates toward zero
+  return static_cast<uint8_t>(sum < 0 ? 0 : (sum > 255 ? 255 : sum));
+}
+
+// Channels of pixel `pixel` under an additive noise stage: byte pixel c + k takes value
+// pixel c + k of the stream, or every channel value `pixel` in the shared form.
+TFGPUAUG_HD void AdditiveNoisePixel(int op, uint32_t seed, uint32_t pixel, float scale, float location,
+                                    const uint8_t* px, int c, uint8_t* out) {
+  const NoiseFamily family = AdditiveNoiseFamily(op);
+  if (AdditiveNoiseShared(op)) {
+    const float noise = location + scale * StandardNoise(family, seed, pixel);
+    for (int k = 0; k < c; ++k) out[k] = NoiseAddedByte(px[k], noise);
+    return;
+  }
+  for (int k = 0; k < c; ++k)
+    out[k] = NoiseAddedByte(
+        px[k], location + scale * StandardNoise(family, seed, pixel * uint32_t(c) + uint32_t(k)));
+}
+
 // shot_noise (Albumentations' ShotNoise) of one byte v: in linear light L = (v / 255)^2.2, a
 // Poisson count of mean (L + scale 1e-6) / scale, times scale, clipped to [0, 1], back by the
 // power 1 / 2.2, times 255, rounded half to even. The powers by the portable log and exp (the
@@ -1066,6 +1125,16 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
       MultiplicativeNoisePixel(stage_params.op == int(AugmentOp::kMultiplicativeNoisePerChannel),
                                stage_params.seed, static_cast<uint32_t>(size_t(y) * image_info.w + x),
                                stage_params.param, stage_params.aux[1], px, image_info.c, out);
+      return;
+    case AugmentOp::kUniformNoise:
+    case AugmentOp::kUniformNoiseShared:
+    case AugmentOp::kNormalNoise:
+    case AugmentOp::kNormalNoiseShared:
+    case AugmentOp::kLaplaceNoise:
+    case AugmentOp::kLaplaceNoiseShared:
+      AdditiveNoisePixel(stage_params.op, stage_params.seed,
+                         static_cast<uint32_t>(size_t(y) * image_info.w + x), stage_params.param,
+                         stage_params.aux[1], px, image_info.c, out);
       return;
     case AugmentOp::kShotNoise: {
       const float scale = ShotScale(stage_params.param);

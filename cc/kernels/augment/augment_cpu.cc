@@ -500,6 +500,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kSaltAndPepper)) return SaltAndPepperCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kMultiplicativeNoise) || op == int(AugmentOp::kMultiplicativeNoisePerChannel))
     return MultiplicativeNoiseCpu(stage_params, src, image_info, dst);
+  if (IsAdditiveNoiseOp(op)) return AdditiveNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kShotNoise)) return ShotNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)

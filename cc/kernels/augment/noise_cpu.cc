@@ -23,6 +23,15 @@ void MultiplicativeNoiseCpu(const StageParams& stage_params, const uint8_t* src,
                              dst + i * c);
 }
 
+void AdditiveNoiseCpu(const StageParams& stage_params, const uint8_t* src, const AugmentImage& image_info,
+                      uint8_t* dst) {
+  const size_t n = size_t(image_info.h) * image_info.w;
+  const int c = image_info.c;
+  for (size_t i = 0; i < n; ++i)
+    AdditiveNoisePixel(stage_params.op, stage_params.seed, uint32_t(i), stage_params.param,
+                       stage_params.aux[1], src + i * c, c, dst + i * c);
+}
+
 namespace {
 
 // The running sums PoissonFromUniform reaches for mean lambda, in its float operations and

@@ -15,6 +15,11 @@ namespace tfgpuaug {
 void MultiplicativeNoiseCpu(const StageParams& stage_params, const uint8_t* src,
                             const AugmentImage& image_info, uint8_t* dst);
 
+// The additive noise stages (uniform, normal, Laplace; a value a byte or a pixel): the
+// per-pixel function over the image.
+void AdditiveNoiseCpu(const StageParams& stage_params, const uint8_t* src, const AugmentImage& image_info,
+                      uint8_t* dst);
+
 // shot_noise: ShotByte with its per-level numbers (Poisson mean, exp(-mean), the output level
 // of each small count) from tables built once per image.
 void ShotNoiseCpu(const StageParams& stage_params, const uint8_t* src, const AugmentImage& image_info,
