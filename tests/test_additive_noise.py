@@ -94,8 +94,9 @@ def test_rounding_would_be_seen():
 
 @pytest.mark.parametrize("spatial_mode", ["per_pixel", "shared"])
 def test_beta_noise_against_numpy_draws(spatial_mode):
-    """Beta noise (2 b - 1) scale 255 (TensorFlow's gamma draws) against numpy's beta draws with
-    the same fixed parameters, through the same truncated add (total variation under 0.03)."""
+    """Beta noise (2 b - 1) scale 255 (whole shifts drawn by inverting their law) against
+    numpy's beta draws with the same fixed parameters, through the same truncated add (total
+    variation under 0.03)."""
     params = {"alpha_range": (0.7, 0.7), "beta_range": (1.4, 1.4), "scale_range": (0.3, 0.3)}
     out = additive_noise(_flat(), "beta", spatial_mode, params, probability=1.0, seed=3).numpy()
     reference = (2.0 * np.random.default_rng(0).beta(0.7, 1.4, 300000) - 1.0) * 0.3 * 255.0
@@ -148,10 +149,14 @@ def test_noise_truncates_toward_zero_and_saturates(spatial_mode, sign):
     np.testing.assert_array_equal(out, expected)
 
 
-def test_approximation_draws_coarse_noise():
+@pytest.mark.parametrize("noise_type, params", [
+    ("uniform", {"ranges": [(-0.3, 0.3)]}),
+    ("beta", {"alpha_range": (1.0, 1.0), "beta_range": (1.0, 1.0), "scale_range": (0.3, 0.3)}),  # uniform too
+])
+def test_approximation_draws_coarse_noise(noise_type, params):
     """approximation 0.25: the noise drawn on a 16x16 grid and resized bilinearly to 64x64 is
     smooth (neighbours far closer than independent draws) and within the range."""
-    out = additive_noise(_flat(64, 64), "uniform", "per_pixel", {"ranges": [(-0.3, 0.3)]}, approximation=0.25,
+    out = additive_noise(_flat(64, 64), noise_type, "per_pixel", params, approximation=0.25,
                          probability=1.0, seed=9).numpy().astype(int)
     noise = out - LEVEL
     assert np.abs(noise).max() <= 77

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cc/kernels/augment/additive_noise_avx2.h"
 #include "cc/kernels/augment/augment_avx2.h"
 #include "cc/kernels/common/simd_x86.h"
 
@@ -27,6 +28,11 @@ void AdditiveNoiseCpu(const StageParams& stage_params, const uint8_t* src, const
                       uint8_t* dst) {
   const size_t n = size_t(image_info.h) * image_info.w;
   const int c = image_info.c;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2())
+    return AdditiveNoiseAvx2(stage_params.op, stage_params.seed, stage_params.param, stage_params.aux[1], src,
+                             n, c, dst);
+#endif
   for (size_t i = 0; i < n; ++i)
     AdditiveNoisePixel(stage_params.op, stage_params.seed, uint32_t(i), stage_params.param,
                        stage_params.aux[1], src + i * c, c, dst + i * c);

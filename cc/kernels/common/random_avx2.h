@@ -25,12 +25,10 @@ __attribute__((target("avx2"))) inline __m256 HashUniform8(uint32_t seed, __m256
   return _mm256_mul_ps(_mm256_add_ps(top, _mm256_set1_ps(0.5f)), _mm256_set1_ps(1.f / 16777216.f));
 }
 
-// GaussianPairFromUniforms of portable_math.h on eight lanes, operation for operation: the
-// cosine normals, and the sine ones into *z_sin.
-__attribute__((target("avx2"))) inline __m256 GaussianPair8(__m256 u1, __m256 u2, __m256* z_sin) {
+// LogPositive of portable_math.h on eight lanes, operation for operation.
+__attribute__((target("avx2"))) inline __m256 LogPositive8(__m256 u) {
   const __m256 one = _mm256_set1_ps(1.f);
-  // LogPositive(u1)
-  const __m256i bits = _mm256_castps_si256(u1);
+  const __m256i bits = _mm256_castps_si256(u);
   __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127));
   __m256 m = _mm256_castsi256_ps(
       _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)), _mm256_set1_epi32(0x3f800000)));
@@ -45,8 +43,15 @@ __attribute__((target("avx2"))) inline __m256 GaussianPair8(__m256 u1, __m256 u2
   p = _mm256_mul_ps(s2, _mm256_add_ps(_mm256_set1_ps(2.f / 3.f), p));
   p = _mm256_mul_ps(s, _mm256_add_ps(_mm256_set1_ps(2.f), p));
   const __m256 ef = _mm256_cvtepi32_ps(e);
-  const __m256 log_u1 = _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Hi)),
-                                      _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Lo)), p));
+  return _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Hi)),
+                       _mm256_add_ps(_mm256_mul_ps(ef, _mm256_set1_ps(kLn2Lo)), p));
+}
+
+// GaussianPairFromUniforms of portable_math.h on eight lanes, operation for operation: the
+// cosine normals, and the sine ones into *z_sin.
+__attribute__((target("avx2"))) inline __m256 GaussianPair8(__m256 u1, __m256 u2, __m256* z_sin) {
+  const __m256 one = _mm256_set1_ps(1.f);
+  const __m256 log_u1 = LogPositive8(u1);
   // CosSinTurns(u2)
   const __m256 y = _mm256_mul_ps(u2, _mm256_set1_ps(4.f));
   const __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, _mm256_set1_ps(0.5f)));
