@@ -223,3 +223,19 @@ def test_too_few_ranges_for_the_channels():
         additive_noise(_flat(4, 4), "uniform", "constant", {"ranges": [(0, 0.1), (0, 0.2)]}, seed=1)
     with pytest.raises(ValueError, match="uint8"):
         tga.AdditiveNoise()(tf.zeros([1, 4, 4, 3]))
+
+
+@pytest.mark.parametrize("name, top", [("uniform_noise", 25.0), ("laplace_noise", 10.0)])
+def test_policies_draw_the_noise_stages_by_magnitude(name, top):
+    """The registry's uniform_noise (half width 0 .. 25 levels) and laplace_noise (scale 0 ..
+    10): the top bin's parameter is the top of the range and moves bytes by its mean absolute
+    value (12.5 and 10 levels, less the truncation and saturation); bin 0 is the identity (the
+    location, under one level, truncates away)."""
+    x = tf.constant(np.random.default_rng(2).integers(40, 216, (8, 32, 32, 3), dtype=np.uint8))
+    changes = {}
+    for magnitude in (0, 30):
+        out, _, params = tga.augment.rand_augment(x, num_ops=1, magnitude=magnitude, augmentations=[name], seed=5,
+                                                  return_plan=True)
+        np.testing.assert_allclose(params.numpy(), top * magnitude / 30, rtol=1e-6)
+        changes[magnitude] = np.abs(out.numpy().astype(np.int64) - x.numpy()).mean()
+    assert changes[0] == 0 and top * 0.4 < changes[30] < top * 0.6 + (0 if name == "uniform_noise" else 5), changes

@@ -97,6 +97,9 @@ STANDARD = _table([
     # below 1: dropped bytes turn black). channel_dropout is not here: its parameter is a set
     # of channels, not a magnitude (tfgpuaug.augment.channel_dropout draws it). shot_noise: scale
     # 0 .. 0.3 (the kernel keeps it at least 1e-4: all but no noise at magnitude 0).
+    # uniform_noise: half width 0 .. 25 levels, laplace_noise: scale 0 .. 10 levels, a value a
+    # byte, truncated toward zero (AdditiveNoise's rule); their location is the stage's second
+    # aux number, below one level here (tfgpuaug.augment.additive_noise sets it exactly).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
@@ -111,6 +114,8 @@ STANDARD = _table([
     Augmentation("pixel_dropout", (0.0, 0.1)),
     Augmentation("pixel_dropout_per_channel", (0.0, 0.1)),
     Augmentation("shot_noise", (0.0, 0.3)),
+    Augmentation("uniform_noise", (0.0, 25.0)),
+    Augmentation("laplace_noise", (0.0, 10.0)),
 ])
 
 # TrivialAugmentWide's wider ranges.
