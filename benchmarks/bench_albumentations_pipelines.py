@@ -96,6 +96,8 @@ def stages(A):
         "additive_noise laplace shared": (
             lambda x, s: tga.AdditiveNoise("laplace", "shared", probability=1.0)(x, seed=s),
             A.AdditiveNoise(noise_type="laplace", spatial_mode="shared", p=1.0), None),
+        # kernel ops of their own (not stages of the fused kernel)
+        "unsharp_mask": (lambda x, s: tga.UnsharpMask(probability=1.0)(x, seed=s), A.UnsharpMask(p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
         "additive_noise beta per_pixel": (
             lambda x, s: tga.AdditiveNoise("beta", "per_pixel", probability=1.0)(x, seed=s),

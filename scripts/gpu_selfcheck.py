@@ -276,6 +276,23 @@ def run(k, report: Report, quick: bool = False) -> None:
     crop = np.ascontiguousarray(images[:, :, : 3 * (tw // 3)])
     report.compare("tile_shuffle empty part", k.tile_shuffle(crop, empty_rows, equal_cols, empty_sources),
                    k.tile_shuffle_gpu(crop, empty_rows, equal_cols, empty_sources), 0)
+    # unsharp mask (UnsharpMask): OpenCV's fixed 3- and 7-tap kernels and a computed 15-tap one,
+    # per-sample amounts and thresholds (0: every pixel passes), an identity kernel, and a
+    # kernel longer than the image is wide (reflections wrap more than once)
+    fixed3, fixed7 = [0.25, 0.5, 0.25], [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125]
+    x15 = np.arange(15) - 7.0
+    g15 = np.exp(-x15 * x15 / (2 * 2.5 ** 2))
+    rows15 = [np.pad(fixed3, 6), np.pad(fixed7, 4), g15 / g15.sum(), np.eye(15)[7]]
+    weights = np.ascontiguousarray(np.stack([rows15[i % 4] for i in range(b)]).astype(np.float32))
+    alphas = np.linspace(0.2, 1.0, b).astype(np.float32)
+    thresholds = np.array([10.0, 0.0, 4.0, 10.0] * b, np.float32)[:b]
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"unsharp_mask channels={c}", k.unsharp_mask(imgs, weights, alphas, thresholds),
+                       k.unsharp_mask_gpu(imgs, weights, alphas, thresholds), 0)
+    narrow = np.ascontiguousarray(images[:, :5, :6])
+    report.compare("unsharp_mask 15 taps on a 5x6 image", k.unsharp_mask(narrow, weights, alphas, thresholds),
+                   k.unsharp_mask_gpu(narrow, weights, alphas, thresholds), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

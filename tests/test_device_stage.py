@@ -112,7 +112,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.MedianBlur(), tga.MotionBlur(),
      tga.PCALighting(), tga.AdditiveNoise(), tga.AdditiveNoise("gaussian", "per_pixel"),
      tga.AdditiveNoise("laplace", "shared"), tga.AdditiveNoise("beta", "per_pixel"),
-     tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.CropMirrorNormalize()],
+     tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.UnsharpMask(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
      tga.RandomShortestSize((16, 20)), tga.RandomRotate90(), tga.Transpose(), tga.D4(), tga.PixelDropout(),
@@ -254,6 +254,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>SeparableResample": set(),
     "TfGpuAug>ElasticMaps": {"size"},
     "TfGpuAug>TileShuffle": set(),
+    "TfGpuAug>UnsharpMask": set(),
 }
 
 

@@ -60,6 +60,7 @@ def cpu_standin(**overrides):
     k.separable_resample_gpu = kernels.separable_resample
     k.elastic_maps_gpu = kernels.elastic_maps
     k.tile_shuffle_gpu = kernels.tile_shuffle
+    k.unsharp_mask_gpu = kernels.unsharp_mask
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

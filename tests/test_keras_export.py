@@ -210,6 +210,8 @@ TRANSFORM_ARGS = {
     "AdditiveNoise": dict(noise_type="laplace", spatial_mode="shared",
                           noise_params={"mean_range": (0.0, 0.05), "scale_range": (0.02, 0.1)}, probability=0.8,
                           seed=68),
+    "UnsharpMask": dict(blur_limit=(3, 9), sigma_limit=(0.0, 1.5), alpha=(0.3, 0.7), threshold=6, probability=0.8,
+                        seed=69),
     "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
                        probability=0.9, seed=65),
     "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,

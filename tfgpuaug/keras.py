@@ -29,6 +29,7 @@ from tfgpuaug import multi_crop as _mc
 from tfgpuaug import morphology as _mo
 from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import additive_noise as _an
+from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
@@ -280,6 +281,7 @@ TenCrop = _layer(_mc.TenCrop)
 Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 AdditiveNoise = _layer(_an.AdditiveNoise)
+UnsharpMask = _layer(_um.UnsharpMask)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -347,5 +349,6 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, ShotNoise, SafeRotate,
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, UnsharpMask, ShotNoise,
+          SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "cc/kernels/augment/augment_cpu.h"
+#include "cc/kernels/augment/unsharp_mask.h"
+#include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/decode_crop_resize.h"
 #include "cc/kernels/decode/gpu_decode_route.h"
@@ -37,6 +39,7 @@
 #endif
 
 #include "cc/kernels/augment/augment_gpu.h"
+#include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
@@ -336,6 +339,32 @@ py::array_t<uint8_t> TileShuffle(U8Image images, I32Array row_starts, I32Array c
     const std::string bad = tfgpuaug::CheckTilePlan(p, h, w);
     if (!bad.empty()) throw std::invalid_argument("tile plan: " + bad);
     tfgpuaug::TileShuffleCpu(images.data() + int64_t{i} * h * w * c, h, w, c, p,
+                             out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
+
+// Checks a batch [B, H, W, C] and its unsharp mask arguments; returns the taps.
+int UnsharpShape(const py::array& images, const F32Array& weights, const F32Array& alpha,
+                 const F32Array& threshold) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (weights.ndim() != 2 || weights.shape(0) != b || weights.shape(1) % 2 != 1 ||
+      weights.shape(1) > tfgpuaug::kMaxUnsharpTaps || alpha.ndim() != 1 || alpha.shape(0) != b ||
+      threshold.ndim() != 1 || threshold.shape(0) != b) {
+    throw std::invalid_argument(
+        "need images [B, H, W, C], weights [B, taps] (taps odd), alpha [B], threshold [B]");
+  }
+  return int(weights.shape(1));
+}
+
+py::array_t<uint8_t> UnsharpMask(U8Image images, F32Array weights, F32Array alpha, F32Array threshold) {
+  const int taps = UnsharpShape(images, weights, alpha, threshold);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  std::vector<float> scratch(tfgpuaug::UnsharpScratchFloats(h, w, c));
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::UnsharpMaskCpu(images.data() + int64_t{i} * h * w * c, h, w, c, weights.data() + i * taps, taps,
+                             alpha.data()[i], threshold.data()[i], scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
@@ -920,6 +949,18 @@ py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I3
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Array alpha,
+                                         F32Array threshold) {
+  const int taps = UnsharpShape(images, weights, alpha, threshold);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), wt = Upload(weights), al = Upload(alpha), th = Upload(threshold),
+               scratch(tfgpuaug::UnsharpScratchFloatsGpu(b, h, w, c) * sizeof(float)), dst(out.nbytes());
+  Check(tfgpuaug::UnsharpMaskGpu(src.as<uint8_t>(), b, h, w, c, wt.as<float>(), taps, al.as<float>(),
+                                 th.as<float>(), scratch.as<float>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> RemapAffineBatchGpu(
     U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
     int out_w, bool bilinear, int border, float fill) {
@@ -995,6 +1036,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
         "by kernel (replicated edges), times alpha (over the peak for normal noise), plus the grid.");
+  m.def("unsharp_mask", &UnsharpMask, py::arg("images"), py::arg("weights"), py::arg("alpha"),
+        py::arg("threshold"),
+        "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
+        "threshold [B] in levels.");
   m.def("tile_shuffle", &TileShuffle, py::arg("images"), py::arg("row_starts"), py::arg("col_starts"),
         py::arg("sources"),
         "RandomGridShuffle's tile move of a batch [B, H, W, C] on the CPU (plans checked).");
@@ -1051,6 +1096,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
+  m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
+        py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),
         py::arg("col_starts"), py::arg("sources"),
         "The tile shuffle on the GPU (plans unchecked: a pixel sent outside the image is 0).");
