@@ -1,5 +1,7 @@
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 
+#include <cstring>
+
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/common/simd_x86.h"
 
@@ -43,6 +45,53 @@ __attribute__((target("avx2"))) size_t ColumnRowAvx2(const float* plane, int hei
   }
   return i;
 }
+
+// UnitLevel of n bytes, eight at a time.
+__attribute__((target("avx2"))) size_t LevelsAvx2(const uint8_t* image, size_t n, float* out) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(out + i, _mm256_div_ps(LoadBytes8(image + i), _mm256_set1_ps(255.f)));
+  return i;
+}
+
+// UnsharpMaskBit of n levels and their blur, in place of the levels.
+__attribute__((target("avx2"))) size_t MaskAvx2(float* levels, const float* blur, size_t n, float threshold) {
+  size_t i = 0;
+  const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  for (; i + 8 <= n; i += 8) {
+    const __m256 diff =
+        _mm256_and_ps(_mm256_sub_ps(_mm256_loadu_ps(levels + i), _mm256_loadu_ps(blur + i)), magnitude);
+    const __m256 over =
+        _mm256_cmp_ps(_mm256_mul_ps(diff, _mm256_set1_ps(255.f)), _mm256_set1_ps(threshold), _CMP_GT_OQ);
+    _mm256_storeu_ps(levels + i, _mm256_and_ps(over, _mm256_set1_ps(1.f)));
+  }
+  return i;
+}
+
+// UnsharpByte of n bytes with their blur and soft mask. The clamps take max(x, 0) first, which
+// gives 0 for NaN as the scalar code does.
+__attribute__((target("avx2"))) size_t CombineAvx2(const uint8_t* image, const float* blur, const float* soft,
+                                                   size_t n, float alpha, uint8_t* out) {
+  size_t i = 0;
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f), c255 = _mm256_set1_ps(255.f);
+  for (; i + 8 <= n; i += 8) {
+    const __m256 level = _mm256_div_ps(LoadBytes8(image + i), c255);
+    const __m256 s = _mm256_loadu_ps(soft + i);
+    __m256 sharp = _mm256_add_ps(
+        level, _mm256_mul_ps(_mm256_set1_ps(alpha), _mm256_sub_ps(level, _mm256_loadu_ps(blur + i))));
+    sharp = _mm256_min_ps(_mm256_max_ps(sharp, zero), one);
+    const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(sharp, s), _mm256_mul_ps(level, _mm256_sub_ps(one, s)));
+    const __m256 clipped = _mm256_min_ps(_mm256_max_ps(mixed, zero), one);
+    __m256i q = _mm256_cvtps_epi32(
+        _mm256_round_ps(_mm256_mul_ps(clipped, c255), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+    const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
+    const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+    const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
+    std::memcpy(out + i, &both, 8);
+  }
+  return i;
+}
 #endif
 
 // The row pass of a float plane into `out`.
@@ -72,27 +121,42 @@ void UnsharpMaskCpu(const uint8_t* image, int h, int w, int c, const float* weig
   float* levels = scratch;  // the levels, later the mask
   float* rows = scratch + n;
   float* blur = scratch + 2 * n;
-  for (size_t i = 0; i < n; ++i) levels[i] = UnitLevel(image[i]);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  const bool avx2 = CpuHasAvx2();
+#endif
+  size_t done = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (avx2) done = LevelsAvx2(image, n, levels);
+#endif
+  for (size_t i = done; i < n; ++i) levels[i] = UnitLevel(image[i]);
   RowPass(levels, h, w, c, weights, r, rows);
   for (int y = 0; y < h; ++y) {
-    size_t done = 0;
+    size_t column = 0;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-    if (CpuHasAvx2()) done = ColumnRowAvx2(rows, h, stride, y, weights, r, blur + size_t(y) * stride);
+    if (avx2) column = ColumnRowAvx2(rows, h, stride, y, weights, r, blur + size_t(y) * stride);
 #endif
-    for (size_t i = done; i < stride; ++i)
+    for (size_t i = column; i < stride; ++i)
       blur[size_t(y) * stride + i] = UnsharpColumnSum(rows, h, stride, i, y, weights, r);
   }
-  for (size_t i = 0; i < n; ++i) levels[i] = UnsharpMaskBit(levels[i], blur[i], threshold);
+  done = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (avx2) done = MaskAvx2(levels, blur, n, threshold);
+#endif
+  for (size_t i = done; i < n; ++i) levels[i] = UnsharpMaskBit(levels[i], blur[i], threshold);
   RowPass(levels, h, w, c, weights, r, rows);
   float* soft = levels;  // the mask is done with: its blur goes there, a row at a time
   for (int y = 0; y < h; ++y) {
-    size_t done = 0;
+    size_t column = 0;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-    if (CpuHasAvx2()) done = ColumnRowAvx2(rows, h, stride, y, weights, r, soft);
+    if (avx2) column = ColumnRowAvx2(rows, h, stride, y, weights, r, soft);
 #endif
-    for (size_t i = done; i < stride; ++i) soft[i] = UnsharpColumnSum(rows, h, stride, i, y, weights, r);
+    for (size_t i = column; i < stride; ++i) soft[i] = UnsharpColumnSum(rows, h, stride, i, y, weights, r);
     const size_t at = size_t(y) * stride;
-    for (size_t i = 0; i < stride; ++i)
+    size_t combined = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (avx2) combined = CombineAvx2(image + at, blur + at, soft, stride, alpha, out + at);
+#endif
+    for (size_t i = combined; i < stride; ++i)
       out[at + i] = UnsharpByte(image[at + i], blur[at + i], soft[i], alpha);
   }
 }
