@@ -51,7 +51,7 @@ absl::Status LaunchUnsharpMask(GpuDevice, OpKernelContext* ctx, Tensor* out);
 namespace {
 
 template <typename Device>
-class UnsharpMaskOp : public GuardedOpKernel {
+class UnsharpMaskOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
 

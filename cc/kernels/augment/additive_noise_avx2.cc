@@ -1,8 +1,6 @@
 #include "cc/kernels/augment/additive_noise_avx2.h"
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-#include <cstring>
-
 #include "cc/kernels/augment/augment.h"
 #include "cc/kernels/common/random_avx2.h"
 
@@ -46,12 +44,7 @@ __attribute__((target("avx2"))) inline void AddNoise8(const uint8_t* src, __m256
   noise = _mm256_min_ps(_mm256_max_ps(noise, _mm256_set1_ps(-512.f)), _mm256_set1_ps(512.f));
   const __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src)));
   __m256i sum = _mm256_add_epi32(bytes, _mm256_cvttps_epi32(noise));
-  sum = _mm256_min_epi32(_mm256_max_epi32(sum, _mm256_setzero_si256()), _mm256_set1_epi32(255));
-  sum = _mm256_packus_epi16(_mm256_packs_epi32(sum, sum), sum);  // bytes 0-3 and 16-19
-  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(sum));
-  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(sum, 1)));
-  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
-  std::memcpy(dst, &both, 8);
+  StoreLanes8(_mm256_min_epi32(_mm256_max_epi32(sum, _mm256_setzero_si256()), _mm256_set1_epi32(255)), dst);
 }
 
 }  // namespace

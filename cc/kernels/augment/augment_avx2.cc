@@ -203,19 +203,6 @@ __attribute__((target("avx2,fma"))) void HsvShiftAvx2(const uint8_t* src, size_t
   }
 }
 
-namespace {
-
-// Eight int32 lanes already in 0..255 stored as eight bytes.
-__attribute__((target("avx2"))) inline void StoreLanes8(__m256i q, uint8_t* dst) {
-  q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
-  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
-  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
-  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
-  std::memcpy(dst, &both, 8);
-}
-
-}  // namespace
-
 // NoisyByte of augment.h over every byte (all channels, as the per-pixel code), sixteen
 // bytes per step: eight Box-Muller pairs, the cosine normal to each even byte and the sine one
 // to the odd byte after it.

@@ -1,7 +1,5 @@
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 
-#include <cstring>
-
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/common/simd_x86.h"
 
@@ -82,13 +80,9 @@ __attribute__((target("avx2"))) size_t CombineAvx2(const uint8_t* image, const f
     sharp = _mm256_min_ps(_mm256_max_ps(sharp, zero), one);
     const __m256 mixed = _mm256_add_ps(_mm256_mul_ps(sharp, s), _mm256_mul_ps(level, _mm256_sub_ps(one, s)));
     const __m256 clipped = _mm256_min_ps(_mm256_max_ps(mixed, zero), one);
-    __m256i q = _mm256_cvtps_epi32(
-        _mm256_round_ps(_mm256_mul_ps(clipped, c255), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-    q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
-    const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
-    const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
-    const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
-    std::memcpy(out + i, &both, 8);
+    StoreLanes8(_mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(clipped, c255),
+                                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                out + i);
   }
   return i;
 }

@@ -56,6 +56,15 @@ __attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
 }
 
+// Eight int32 lanes already in 0..255 stored as eight bytes.
+__attribute__((target("avx2"))) inline void StoreLanes8(__m256i q, uint8_t* dst) {
+  q = _mm256_packus_epi16(_mm256_packs_epi32(q, q), q);  // bytes 0-3 and 16-19
+  const uint32_t first = uint32_t(_mm256_cvtsi256_si32(q));
+  const uint32_t second = uint32_t(_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)));
+  const uint64_t both = uint64_t(first) | (uint64_t(second) << 32);
+  std::memcpy(dst, &both, 8);
+}
+
 // SaturateToUint8 on eight lanes (clamp to [0, 255], add 0.5, truncate), as int32 lanes.
 __attribute__((target("avx2"))) inline __m256i SaturateLanes8(__m256 v) {
   const __m256 clamped = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.f));
