@@ -22,6 +22,15 @@ constexpr int kMaxUnsharpTaps = 63;
 
 TFGPUAUG_HD float UnitLevel(uint8_t v) { return float(v) / 255.f; }
 
+// The radius a kernel of `taps` values really has: its outer pairs of zero weights dropped (a
+// batch's kernels share the longest side). Dropping them changes no sum: each would add
+// 0 * (a finite non-negative pair) = +0. The kernel about its centre is then w + taps / 2 - r.
+TFGPUAUG_HD int UnsharpReach(const float* w, int taps) {
+  int r = taps / 2;
+  while (r > 0 && w[taps / 2 - r] == 0.f && w[taps / 2 + r] == 0.f) --r;
+  return r;
+}
+
 // 1 where the level differs from its blur by more than `threshold` levels, else 0.
 TFGPUAUG_HD float UnsharpMaskBit(float level, float blurred, float threshold) {
   return fabsf(level - blurred) * 255.f > threshold ? 1.f : 0.f;

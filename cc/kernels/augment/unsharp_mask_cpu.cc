@@ -108,9 +108,10 @@ void RowPass(const float* plane, int h, int w, int c, const float* weights, int 
 
 }  // namespace
 
-void UnsharpMaskCpu(const uint8_t* image, int h, int w, int c, const float* weights, int taps, float alpha,
+void UnsharpMaskCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int taps, float alpha,
                     float threshold, float* scratch, uint8_t* out) {
-  const int r = taps / 2;
+  const int r = UnsharpReach(kernel, taps);
+  const float* weights = kernel + taps / 2 - r;
   const size_t stride = size_t(w) * c, n = size_t(h) * stride;
   float* levels = scratch;  // the levels, later the mask
   float* rows = scratch + n;

@@ -13,14 +13,14 @@ namespace {
 __global__ void UnsharpRowKernel(const uint8_t* images, int batch, int h, int w, int c, const float* weights,
                                  int taps, const float* blur, const float* threshold, float* out) {
   const size_t per = size_t(h) * w * c, stride = size_t(w) * c;
-  const int r = taps / 2;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < per * batch;
        e += size_t(blockDim.x) * gridDim.x) {
     const size_t b = e / per, i = e - b * per;
     const size_t row_at = b * per + (i / stride) * stride;
     const size_t within = i % stride;
     const int x = static_cast<int>(within / c), k = static_cast<int>(within % c);
-    const float* wb = weights + b * taps;
+    const int r = UnsharpReach(weights + b * taps, taps);
+    const float* wb = weights + b * taps + taps / 2 - r;
     const auto value = [&](int xx) {
       const size_t at = row_at + size_t(xx) * c + k;
       const float level = UnitLevel(images[at]);
@@ -45,8 +45,9 @@ __global__ void UnsharpColumnKernel(const float* rows, int batch, int h, int w, 
        e += size_t(blockDim.x) * gridDim.x) {
     const size_t b = e / per, i = e - b * per;
     const int y = static_cast<int>(i / stride);
+    const int r = UnsharpReach(weights + b * taps, taps);
     const float sum =
-        UnsharpColumnSum(rows + b * per, h, stride, i % stride, y, weights + b * taps, taps / 2);
+        UnsharpColumnSum(rows + b * per, h, stride, i % stride, y, weights + b * taps + taps / 2 - r, r);
     if (images == nullptr) {
       blur_out[e] = sum;
     } else {
