@@ -101,7 +101,7 @@ def _beta(shape, seed, alpha: tf.Tensor, beta: tf.Tensor) -> tf.Tensor:
     return x / tf.maximum(x + y, 1e-30)
 
 
-def _noise(noise_type: str, params: Dict[str, Any], shape, seed, per_sample, one_range) -> tf.Tensor:
+def _noise(noise_type: str, shape, seed, per_sample, one_range) -> tf.Tensor:
     """Noise of `shape` ([n, h, w, k]) in levels by TensorFlow's stateless draws; `per_sample` the
     drawn `[n]` parameters (broadcast over the rest), `one_range` uniform's (min, max) per
     element: a `[k]` pair of tensors or one pair."""
@@ -194,7 +194,7 @@ def additive_noise(images: Images, noise_type: str = "uniform", spatial_mode: st
             ranges = ranges[:channels]
         one_range = None if ranges is None else (
             tf.constant([r[0] for r in ranges], tf.float32), tf.constant([r[1] for r in ranges], tf.float32))
-        values = _noise(noise_type, params, tf.stack([n, 1, 1, shape[3]]), s_noise, per_sample, one_range)
+        values = _noise(noise_type, tf.stack([n, 1, 1, shape[3]]), s_noise, per_sample, one_range)
         if channels == 3:  # the rgb_shift stage adds round(shift): the truncated values are whole
             shifts = tf.clip_by_value(values[:, 0, 0, :], -512.0, 512.0)
             shifts = tf.cast(tf.cast(shifts, tf.int32), tf.float32)
@@ -221,7 +221,7 @@ def additive_noise(images: Images, noise_type: str = "uniform", spatial_mode: st
         size = tf.maximum(1, tf.cast(tf.cast(size, tf.float64) * approximation, tf.int32))
     depth = 1 if spatial_mode == "shared" else shape[3]
     one_range = params["ranges"][0] if noise_type == "uniform" else None
-    noise = _noise(noise_type, params, tf.stack([n, size[0], size[1], depth]), s_noise, per_sample, one_range)
+    noise = _noise(noise_type, tf.stack([n, size[0], size[1], depth]), s_noise, per_sample, one_range)
     if approximation < 1.0:
         noise = tf.image.resize(noise, shape[1:3], method="bilinear")
     return select_samples(apply, _add_truncated(images, noise), images)
