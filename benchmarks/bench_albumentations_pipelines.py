@@ -96,6 +96,13 @@ def stages(A):
         "additive_noise laplace shared": (
             lambda x, s: tga.AdditiveNoise("laplace", "shared", probability=1.0)(x, seed=s),
             A.AdditiveNoise(noise_type="laplace", spatial_mode="shared", p=1.0), None),
+        "planckian_jitter": (lambda x, s: tga.PlanckianJitter(probability=1.0)(x, seed=s), A.PlanckianJitter(p=1.0),
+                             None),
+        "illumination": (lambda x, s: tga.Illumination(probability=1.0)(x, seed=s), A.Illumination(p=1.0), None),
+        "illumination corner": (lambda x, s: tga.Illumination("corner", probability=1.0)(x, seed=s),
+                                A.Illumination(mode="corner", p=1.0), None),
+        "illumination gaussian": (lambda x, s: tga.Illumination("gaussian", probability=1.0)(x, seed=s),
+                                  A.Illumination(mode="gaussian", p=1.0), None),
         # kernel ops of their own (not stages of the fused kernel)
         "unsharp_mask": (lambda x, s: tga.UnsharpMask(probability=1.0)(x, seed=s), A.UnsharpMask(p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)

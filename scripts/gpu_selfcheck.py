@@ -373,6 +373,25 @@ def run(k, report: Report, quick: bool = False) -> None:
             report.compare(f"augment op {op} param={param} aux[1]={second} channels={c}",
                            k.augment_batch(imgs, ops, params, aux, 128.0, True),
                            k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
+    # the illumination stages (51 linear: angle in turns, the multiples of 1/8 taking the ramp and
+    # diagonal rules; 52 corner: floor(4 aux[0]); 53 gaussian: centre 4096 qx + qy, sigma aux[1]),
+    # intensities per sample of both signs, on the batch and on an odd 37 x 29 crop
+    signs = np.where(np.arange(b) % 2 == 0, 1.0, -1.0).astype(np.float32)
+    turns = np.array([0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875], np.float32)
+    for op, first, second in ((51, turns[np.arange(b) % 8], 0.0), (51, rng.random(b, dtype=np.float32), 0.0),
+                              (52, rng.random(b, dtype=np.float32), 0.0),
+                              (53, np.float32(2047 * 4096 + 1000) + 0 * signs, 0.45),
+                              (53, (rng.integers(0, 4096, b) * 4096 + rng.integers(0, 4096, b)).astype(np.float32),
+                               0.2)):
+        aux = np.stack([np.asarray(first, np.float32), np.full(b, second, np.float32)], -1)[:, None, :]
+        params = (signs * (0.05 + 0.15 * rng.random(b, dtype=np.float32)))[:, None]
+        ops = np.full((b, 1), op, np.int32)
+        for c in (1, 3, 4):
+            for name, src in (("", images), (" 37x29", images[:, :37, :29])):
+                imgs = np.ascontiguousarray(np.concatenate([src, src], -1)[..., :c])
+                report.compare(f"augment illumination op {op} aux[1]={second} channels={c}{name}",
+                               k.augment_batch(imgs, ops, params, aux, 128.0, True),
+                               k.augment_batch_gpu(imgs, ops, params, aux, 128.0, True), 0)
     # dihedral (39) on square images, every code per sample (the generic loops' images are not
     # square, where a transpose is left out)
     square = np.ascontiguousarray(images[:, :29, :29])

@@ -25,7 +25,7 @@ if [ ${#files[@]} -eq 0 ]; then
   files=(tests/test_library.py tests/test_exception_barrier.py tests/test_decode.py tests/test_webp.py tests/test_gif.py tests/test_formats.py tests/test_webdataset.py tests/test_coco.py tests/test_color_jitter.py tests/test_grid_mask.py tests/test_jpeg_quality.py tests/test_jpeg_restart.py tests/test_bad_input.py tests/test_limits.py
          tests/test_geometry.py tests/test_augment.py tests/test_transforms.py tests/test_threads.py
          tests/test_distortions.py tests/test_crop_and_pad.py tests/test_grid_shuffle.py tests/test_additive_noise.py
-         tests/test_unsharp_mask.py
+         tests/test_unsharp_mask.py tests/test_illumination.py tests/test_planckian_jitter.py
          # the placed resizes (DecodeResizePad, ResizePad) and annotations, encoded and decoded;
          # the whole detection file passes too but takes ~9 minutes under the sanitizers
          tests/test_detection.py::test_scale_jitter_matches_model_garden_steps

@@ -25,6 +25,8 @@ from tfgpuaug.multi_crop import FiveCrop, TenCrop  # noqa: E402
 from tfgpuaug.morphology import Morphological  # noqa: E402
 from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
 from tfgpuaug.additive_noise import AdditiveNoise  # noqa: E402
+from tfgpuaug.planckian_jitter import PlanckianJitter  # noqa: E402
+from tfgpuaug.illumination import Illumination  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
@@ -57,8 +59,8 @@ __all__ = [
     "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
-    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "UnsharpMask", "ShotNoise",
-    "SafeRotate",
+    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
+    "Illumination", "UnsharpMask", "ShotNoise", "SafeRotate",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

@@ -29,6 +29,8 @@ from tfgpuaug import multi_crop as _mc
 from tfgpuaug import morphology as _mo
 from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import additive_noise as _an
+from tfgpuaug import planckian_jitter as _pj
+from tfgpuaug import illumination as _il
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
@@ -281,6 +283,8 @@ TenCrop = _layer(_mc.TenCrop)
 Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 AdditiveNoise = _layer(_an.AdditiveNoise)
+PlanckianJitter = _layer(_pj.PlanckianJitter)
+Illumination = _layer(_il.Illumination)
 UnsharpMask = _layer(_um.UnsharpMask)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
@@ -349,6 +353,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, UnsharpMask, ShotNoise,
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
+          UnsharpMask, ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -8,6 +8,8 @@ from tfgpuaug.augment.color_jitter import color_jitter, random_photometric_disto
 from tfgpuaug.augment.conditional import random_apply, random_choice, random_order
 from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_pepper, to_sepia
 from tfgpuaug.augment.mix import cutmix, mixup
+from tfgpuaug.augment.planckian_jitter import planckian_jitter
+from tfgpuaug.augment.illumination import illumination
 from tfgpuaug.augment.multiplicative_noise import multiplicative_noise
 from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_blur, random_clahe, random_downscale,
                                           random_emboss,
@@ -29,8 +31,8 @@ from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
 __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "additive_noise", "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix",
-    "grid_mask",
-    "jpeg_quality", "mixup", "multiplicative_noise", "ops",
+    "grid_mask", "illumination",
+    "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter",
     "rand_augment",
     "pca_lighting", "pixel_dropout", "random_apply", "random_blur", "random_choice", "random_clahe", "random_downscale",
     "random_emboss",

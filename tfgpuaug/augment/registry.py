@@ -100,6 +100,9 @@ STANDARD = _table([
     # uniform_noise: half width 0 .. 25 levels, laplace_noise: scale 0 .. 10 levels, a value a
     # byte, truncated toward zero (AdditiveNoise's rule); their location is the stage's second
     # aux number, below one level here (tfgpuaug.augment.additive_noise sets it exactly).
+    # illumination_linear and _corner: intensity 0 .. 0.2 either way, the angle (in turns) or
+    # the corner from the first aux number; illumination_gaussian is not here (its centre is a
+    # packed number and its width the second: tfgpuaug.augment.illumination draws them).
     Augmentation("gamma", (0.0, 0.5), signed=True, center=1.0),
     Augmentation("sharpen", (0.0, 0.9)),
     Augmentation("emboss", (0.0, 0.9)),
@@ -116,6 +119,8 @@ STANDARD = _table([
     Augmentation("shot_noise", (0.0, 0.3)),
     Augmentation("uniform_noise", (0.0, 25.0)),
     Augmentation("laplace_noise", (0.0, 10.0)),
+    Augmentation("illumination_linear", (0.0, 0.2), signed=True),
+    Augmentation("illumination_corner", (0.0, 0.2), signed=True),
 ])
 
 # TrivialAugmentWide's wider ranges.

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cc/kernels/augment/clahe.h"
+#include "cc/kernels/augment/illumination.h"
 #include "cc/kernels/common/border.h"
 #include "cc/kernels/common/counter_hash.h"
 #include "cc/kernels/common/host_device.h"
@@ -73,7 +74,10 @@ namespace tfgpuaug {
   X(kNormalNoise, "normal_noise")                /* deviation in levels; stream aux[0], mean aux[1] */       \
   X(kNormalNoiseShared, "normal_noise_shared")   /* the same, one value a pixel */                           \
   X(kLaplaceNoise, "laplace_noise")              /* scale in levels; stream aux[0], location aux[1] */       \
-  X(kLaplaceNoiseShared, "laplace_noise_shared") /* the same, one value a pixel */
+  X(kLaplaceNoiseShared, "laplace_noise_shared") /* the same, one value a pixel */                           \
+  X(kIlluminationLinear, "illumination_linear")  /* intensity (< 0: reversed); angle aux[0] in turns */      \
+  X(kIlluminationCorner, "illumination_corner")  /* intensity; corner floor(4 aux[0]), clockwise from TL */  \
+  X(kIlluminationGaussian, "illumination_gaussian") /* intensity; centre aux[0] packed, sigma aux[1] */
 
 enum class AugmentOp : int {
 #define TFGPUAUG_AUGMENT_ENUM(id, name) id,
@@ -815,10 +819,15 @@ struct StageParams {
   float relief[9];  // sharpen, emboss: 3x3 weights
   int window;       // median blur: side; motion blur: length
   int8_t motion_dy[kMaxMotionLength], motion_dx[kMaxMotionLength];
-  float iso_lambda, iso_p0;   // iso_noise: Poisson mean and exp(-mean), set by SetLightnessStats
-  ClaheGrid clahe;            // clahe: the tile grid, and the tables [tiles_y][tiles_x][256] the
-  const uint8_t* clahe_luts;  // driver builds (null: the stage copies)
+  float iso_lambda, iso_p0;         // iso_noise: Poisson mean and exp(-mean), set by SetLightnessStats
+  ClaheGrid clahe;                  // clahe: the tile grid, and the tables [tiles_y][tiles_x][256] the
+  const uint8_t* clahe_luts;        // driver builds (null: the stage copies)
+  IlluminationParams illumination;  // the illumination stages
 };
+
+TFGPUAUG_HD bool IsIlluminationOp(int op) {
+  return op >= int(AugmentOp::kIlluminationLinear) && op <= int(AugmentOp::kIlluminationGaussian);
+}
 
 // iso_noise's per-image numbers from the lightness sums (of max + min of the RGB bytes, and
 // of its square; L = (max + min) / 510): the Poisson mean std(L) * intensity, as
@@ -854,6 +863,9 @@ TFGPUAUG_HD StageParams PrepareStage(int op, float param, const float* aux, cons
                         : op == int(AugmentOp::kMotionBlur) ? MotionLength(param)
                         : op == int(AugmentOp::kBoxBlur)    ? BoxSide(param)
                                                             : 0;
+  if (IsIlluminationOp(op))
+    stage_params.illumination = IlluminationParamsOf(op - int(AugmentOp::kIlluminationLinear), param, aux,
+                                                     image_info.h, image_info.w);
   if (op == int(AugmentOp::kMotionBlur) && stage_params.window > 0) {
     const float turn = Clamped(aux[0], 0.f, 1.f) * 6.28318530717958647692f;
     const float dy = sinf(turn), dx = cosf(turn);
@@ -1136,6 +1148,14 @@ TFGPUAUG_HD void AugmentPixel(const StageParams& stage_params, const uint8_t* sr
                          static_cast<uint32_t>(size_t(y) * image_info.w + x), stage_params.param,
                          stage_params.aux[1], px, image_info.c, out);
       return;
+    case AugmentOp::kIlluminationLinear:
+    case AugmentOp::kIlluminationCorner:
+    case AugmentOp::kIlluminationGaussian: {
+      const float m = IlluminationFactor(stage_params.illumination, y, x, image_info.h, image_info.w);
+      for (int k = 0; k < image_info.c; ++k)
+        out[k] = IlluminatedByte(stage_params.op == int(AugmentOp::kIlluminationLinear), px[k], m);
+      return;
+    }
     case AugmentOp::kShotNoise: {
       const float scale = ShotScale(stage_params.param);
       for (int k = 0; k < image_info.c; ++k)

@@ -13,6 +13,7 @@
 #include "cc/kernels/augment/clahe_cpu.h"
 #include "cc/kernels/augment/dihedral_cpu.h"
 #include "cc/kernels/augment/dropout_cpu.h"
+#include "cc/kernels/augment/illumination_cpu.h"
 #include "cc/kernels/augment/noise_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
 #include "cc/kernels/warp/warp_cpu.h"
@@ -501,6 +502,7 @@ void AugmentStageCpu(int op, float param, const float* aux, const uint8_t* src,
   if (op == int(AugmentOp::kMultiplicativeNoise) || op == int(AugmentOp::kMultiplicativeNoisePerChannel))
     return MultiplicativeNoiseCpu(stage_params, src, image_info, dst);
   if (IsAdditiveNoiseOp(op)) return AdditiveNoiseCpu(stage_params, src, image_info, dst);
+  if (IsIlluminationOp(op)) return IlluminationCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kShotNoise)) return ShotNoiseCpu(stage_params, src, image_info, dst);
   if (op == int(AugmentOp::kGaussianBlur)) return GaussianBlurCpu(src, image_info, stage_params, dst);
   if (op == int(AugmentOp::kIsoNoise) && image_info.c >= 3)
