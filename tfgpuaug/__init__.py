@@ -27,6 +27,7 @@ from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
 from tfgpuaug.additive_noise import AdditiveNoise  # noqa: E402
 from tfgpuaug.planckian_jitter import PlanckianJitter  # noqa: E402
 from tfgpuaug.illumination import Illumination  # noqa: E402
+from tfgpuaug.plasma import PlasmaBrightnessContrast, PlasmaShadow  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
@@ -60,7 +61,7 @@ __all__ = [
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
-    "Illumination", "UnsharpMask", "ShotNoise", "SafeRotate",
+    "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "UnsharpMask", "ShotNoise", "SafeRotate",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

@@ -31,6 +31,7 @@ from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import additive_noise as _an
 from tfgpuaug import planckian_jitter as _pj
 from tfgpuaug import illumination as _il
+from tfgpuaug import plasma as _pl
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
@@ -285,6 +286,8 @@ MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 AdditiveNoise = _layer(_an.AdditiveNoise)
 PlanckianJitter = _layer(_pj.PlanckianJitter)
 Illumination = _layer(_il.Illumination)
+PlasmaBrightnessContrast = _layer(_pl.PlasmaBrightnessContrast)
+PlasmaShadow = _layer(_pl.PlasmaShadow)
 UnsharpMask = _layer(_um.UnsharpMask)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
@@ -354,6 +357,6 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
-          UnsharpMask, ShotNoise,
+          PlasmaBrightnessContrast, PlasmaShadow, UnsharpMask, ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -10,6 +10,7 @@ from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_p
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.planckian_jitter import planckian_jitter
 from tfgpuaug.augment.illumination import illumination
+from tfgpuaug.augment.plasma import plasma_brightness_contrast, plasma_shadow
 from tfgpuaug.augment.multiplicative_noise import multiplicative_noise
 from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_blur, random_clahe, random_downscale,
                                           random_emboss,
@@ -32,7 +33,8 @@ __all__ = [
     "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
     "additive_noise", "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix",
     "grid_mask", "illumination",
-    "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter",
+    "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter", "plasma_brightness_contrast",
+    "plasma_shadow",
     "rand_augment",
     "pca_lighting", "pixel_dropout", "random_apply", "random_blur", "random_choice", "random_clahe", "random_downscale",
     "random_emboss",
