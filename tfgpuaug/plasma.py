@@ -18,8 +18,9 @@ class PlasmaBrightnessContrast(_PerSample):
     brightness and contrast changes drawn from their ranges and weighted pixel by pixel by a
     plasma fractal (Albumentations' diamond-square steps), by its float32 formula, rounded back
     to levels. Negative brightness and contrast darken and flatten (Albumentations 2.0.8 clips
-    them away; for non-negative ones the bytes are its bytes). Images need a static height and width. Annotations pass through; inference
-    leaves images alone. (Albumentations' `plasma_size` is not taken: it does not use it.)
+    them away; for non-negative ones the bytes are its bytes). Images need a static height and
+    width. Annotations pass through; inference leaves images alone. (Albumentations'
+    `plasma_size` is not taken: it does not use it.)
 
     Args:
       brightness_range: (min, max) within [-1, 1].
