@@ -109,6 +109,8 @@ def stages(A):
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),
         "plasma_shadow": (lambda x, s: tga.PlasmaShadow(probability=1.0)(x, seed=s), A.PlasmaShadow(p=1.0), None),
+        "chromatic_aberration": (lambda x, s: tga.ChromaticAberration(probability=1.0)(x, seed=s),
+                                 A.ChromaticAberration(p=1.0), None),
         "additive_noise beta per_pixel": (
             lambda x, s: tga.AdditiveNoise("beta", "per_pixel", probability=1.0)(x, seed=s),
             A.AdditiveNoise(noise_type="beta", spatial_mode="per_pixel", p=1.0), None),

@@ -114,7 +114,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.AdditiveNoise("laplace", "shared"), tga.AdditiveNoise("beta", "per_pixel"),
      tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.PlanckianJitter(), tga.UnsharpMask(),
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
-     tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.CropMirrorNormalize()],
+     tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
      tga.RandomShortestSize((16, 20)), tga.RandomRotate90(), tga.Transpose(), tga.D4(), tga.PixelDropout(),
@@ -333,7 +333,10 @@ def test_segmentation_transforms_with_annotations_run_in_the_host_part():
                                                                   ragged_rank=1),
                                       "labels": tf.ragged.constant([[1], [2]])}}
         ds = tf.data.Dataset.from_tensors(element).repeat()
-        ds = ds.apply(tga.gpu_augment([tga.CopyPaste(), tga.MaskDropout(), tga.RandomShortestSize((8, 12))],
+        ds = ds.apply(tga.gpu_augment([tga.CopyPaste(), tga.MaskDropout(),
+                                       tga.ConstrainedCoarseDropout(mask_indices=[1], fill_mask=0),
+                                       tga.ConstrainedCoarseDropout(bbox_labels=[2], min_box_visibility=0.5),
+                                       tga.RandomShortestSize((8, 12))],
                                       device="/gpu:0", seed=1, max_boxes=4))
         chain = dataset_chain(ds._variant_tensor)
     types = [op.type for op in chain]

@@ -28,6 +28,8 @@ from tfgpuaug.additive_noise import AdditiveNoise  # noqa: E402
 from tfgpuaug.planckian_jitter import PlanckianJitter  # noqa: E402
 from tfgpuaug.illumination import Illumination  # noqa: E402
 from tfgpuaug.plasma import PlasmaBrightnessContrast, PlasmaShadow  # noqa: E402
+from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
+from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
@@ -61,7 +63,8 @@ __all__ = [
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
-    "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "UnsharpMask", "ShotNoise", "SafeRotate",
+    "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
+    "ChromaticAberration", "UnsharpMask", "ShotNoise", "SafeRotate",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

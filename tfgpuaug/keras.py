@@ -32,6 +32,8 @@ from tfgpuaug import additive_noise as _an
 from tfgpuaug import planckian_jitter as _pj
 from tfgpuaug import illumination as _il
 from tfgpuaug import plasma as _pl
+from tfgpuaug import constrained_dropout as _cd
+from tfgpuaug import chromatic_aberration as _ca
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
@@ -288,6 +290,8 @@ PlanckianJitter = _layer(_pj.PlanckianJitter)
 Illumination = _layer(_il.Illumination)
 PlasmaBrightnessContrast = _layer(_pl.PlasmaBrightnessContrast)
 PlasmaShadow = _layer(_pl.PlasmaShadow)
+ConstrainedCoarseDropout = _layer(_cd.ConstrainedCoarseDropout)
+ChromaticAberration = _layer(_ca.ChromaticAberration)
 UnsharpMask = _layer(_um.UnsharpMask)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
@@ -357,6 +361,8 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
-          PlasmaBrightnessContrast, PlasmaShadow, UnsharpMask, ShotNoise,
+          PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
+          UnsharpMask,
+          ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

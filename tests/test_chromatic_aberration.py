@@ -1,0 +1,97 @@
+"""ChromaticAberration (Albumentations'): the maps against cv2.initUndistortRectifyMap, the bytes
+against Albumentations' chromatic_aberration with the same coefficients, the sign rules of the
+three modes read back from the drawn coefficients, probability, inference, config, refusals."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import fixtures
+import tfgpuaug as tga
+from tfgpuaug.chromatic_aberration import chromatic_aberration, radial_maps
+
+cv2 = pytest.importorskip("cv2")
+
+
+@pytest.mark.parametrize("h, w", [(37, 53), (64, 48), (1, 5)])
+def test_maps_equal_opencv(h, w):
+    for k1, k2 in ((0.02, 0.05), (-0.02, -0.04), (0.3, -0.2), (0.0, 0.0)):
+        ours = radial_maps(h, w, tf.constant([k1]), tf.constant([k2])).numpy()[0]
+        camera = np.array([[w, 0, w / 2.0], [0, h, h / 2.0], [0, 0, 1]], np.float32)
+        mx, my = cv2.initUndistortRectifyMap(camera, np.array([k1, k2, 0, 0], np.float32), None, camera, (w, h),
+                                             cv2.CV_32FC1)
+        np.testing.assert_allclose(ours[..., 0], mx, atol=2e-5)
+        np.testing.assert_allclose(ours[..., 1], my, atol=2e-5)
+
+
+@pytest.mark.parametrize("interpolation, flag", [("bilinear", 1), ("nearest", 0)])
+def test_bytes_equal_albumentations(interpolation, flag):
+    """Albumentations' function at the same coefficients: at most one level apart (the maps'
+    last float bit can tip a rounding), 99.5% of bytes equal; with OpenCV before 4.11 bilinear
+    (5-bit fixed-point weights there) at most two, 90% equal, mean under 0.15."""
+    AF = pytest.importorskip("albumentations.augmentations.pixel.functional")
+    image = np.stack([fixtures.photo(48, 64, 3, seed=1)])
+    for k in ((0.02, 0.05, -0.02, -0.03), (0.2, 0.3, 0.1, 0.0), (-0.1, -0.2, 0.15, 0.3)):
+        from tfgpuaug.distortions import remap
+        red = remap(image[..., 0:1], radial_maps(48, 64, tf.constant([k[0]]), tf.constant([k[1]])), interpolation,
+                    "replicate")
+        blue = remap(image[..., 2:3], radial_maps(48, 64, tf.constant([k[2]]), tf.constant([k[3]])), interpolation,
+                     "replicate")
+        ours = np.concatenate([red.numpy(), image[..., 1:2], blue.numpy()], -1)[0]
+        theirs = AF.chromatic_aberration(image[0], *k, flag)
+        diff = np.abs(ours.astype(int) - theirs)
+        if interpolation == "bilinear" and tuple(int(v) for v in cv2.__version__.split(".")[:2]) < (4, 11):
+            # OpenCV before 4.11 blends with 5-bit fixed-point weights; the Remap kernel is 4.11's float
+            assert diff.max() <= 2 and (diff == 0).mean() >= 0.9 and diff.mean() < 0.15, (k, diff.max(), diff.mean())
+        else:
+            assert diff.max() <= 1 and (diff == 0).mean() >= 0.995, (k, diff.max(), (diff == 0).mean())
+
+
+def _coefficients(mode):
+    """The signs of the red and blue distortions each sample drew, read from a horizontal ramp:
+    near the right edge a channel pushed outwards (positive coefficients) samples a brighter
+    byte, pulled inwards a darker one."""
+    ramp = np.tile((np.arange(64, dtype=np.uint8) * 4)[None, None, :, None], (400, 32, 1, 3))
+    out = chromatic_aberration(tf.constant(ramp), 0.2, 0.2, mode, probability=1.0, seed=3).numpy().astype(int)
+    red, blue = out[:, 16, 56, 0] - ramp[:, 16, 56, 0], out[:, 16, 56, 2] - ramp[:, 16, 56, 2]
+    return np.sign(red), np.sign(blue)
+
+
+def test_mode_sign_rules():
+    red, blue = _coefficients("green_purple")
+    moved = (red != 0) & (blue != 0)
+    assert moved.mean() > 0.5 and np.all(red[moved] == blue[moved])
+    red, blue = _coefficients("red_blue")
+    moved = (red != 0) & (blue != 0)
+    assert moved.mean() > 0.5 and np.all(red[moved] == -blue[moved])
+    red, blue = _coefficients("random")
+    moved = (red != 0) & (blue != 0)
+    assert 0.3 < (red[moved] == blue[moved]).mean() < 0.7
+
+
+def test_probability_inference_alpha_and_config():
+    x = np.stack([fixtures.photo(32, 40, 4, seed=i) for i in range(300)])
+    out = chromatic_aberration(tf.constant(x), 0.3, 0.3, probability=0.3, seed=2).numpy()
+    np.testing.assert_array_equal(out[..., 1], x[..., 1])
+    np.testing.assert_array_equal(out[..., 3], x[..., 3])
+    changed = (out != x).any(axis=(1, 2, 3))
+    assert 0.22 < changed.mean() < 0.38
+    layer = tga.ChromaticAberration(0.3, 0.3, probability=1.0, seed=1)
+    np.testing.assert_array_equal(layer(tf.constant(x[:3]), training=False).numpy(), x[:3])
+    t = tga.ChromaticAberration((-0.1, 0.05), 0.2, "random", "nearest", probability=0.7, seed=3)
+    again = tga.ChromaticAberration(**t.get_config())
+    assert again.get_config() == t.get_config()
+    a, b = (u(tf.constant(x[:4]), seed=[1, 2]).numpy() for u in (t, again))
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(mode="blue_yellow"), "mode must be one of"),
+    (dict(interpolation="cubic"), "interpolation must be one of"),
+    (dict(primary_distortion_limit=(0.2, -0.2)), "primary_distortion_limit"),
+    (dict(probability=2.0), "probability"),
+])
+def test_refusals(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tga.ChromaticAberration(**kwargs)
+    with pytest.raises(ValueError, match="RGB or RGBA"):
+        chromatic_aberration(tf.zeros([1, 4, 4, 1], tf.uint8), seed=1)
