@@ -231,6 +231,16 @@ def run(k, report: Report, quick: bool = False) -> None:
                 report.compare(f"remap_affine channels={c} border={border} bilinear={bilinear}",
                                k.remap_affine(imgs, matrices, 29, 43, bilinear, border, 77.0),
                                k.remap_affine_gpu(imgs, matrices, 29, 43, bilinear, border, 77.0), 0)
+    # radial remap (ChromaticAberration's lens maps computed in the kernel): coefficients of both
+    # signs, a strong pair, zero (the identity), NaN; every border rule
+    coefficients = np.array([[0.02, 0.05], [-0.3, 0.2], [0.0, 0.0], [np.nan, 0.1]], np.float32)[:b]
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        for border in range(5):
+            for bilinear in (True, False):
+                report.compare(f"remap_radial channels={c} border={border} bilinear={bilinear}",
+                               k.remap_radial(imgs, coefficients, bilinear, border, 77.0),
+                               k.remap_radial_gpu(imgs, coefficients, bilinear, border, 77.0), 0)
     # separable resampling (CropAndPad's tables): indices inside, before and past the image (the
     # fill), weights in [0, 1), nearest rows (weight 0), another output size
     rows = rng.integers(-3, h + 3, (b, 31, 2)).astype(np.int32)

@@ -253,6 +253,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>DecodeImageBatch": {"contents", "crop_windows", "shapes", "errors"},
     "TfGpuAug>Remap": set(),
     "TfGpuAug>RemapAffine": {"size"},
+    "TfGpuAug>RemapRadial": set(),
     "TfGpuAug>SeparableResample": set(),
     "TfGpuAug>ElasticMaps": {"size"},
     "TfGpuAug>TileShuffle": set(),

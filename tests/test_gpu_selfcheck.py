@@ -57,6 +57,7 @@ def cpu_standin(**overrides):
     k.flip_gpu = kernels.flip
     k.remap_gpu = kernels.remap
     k.remap_affine_gpu = kernels.remap_affine
+    k.remap_radial_gpu = kernels.remap_radial
     k.separable_resample_gpu = kernels.separable_resample
     k.elastic_maps_gpu = kernels.elastic_maps
     k.tile_shuffle_gpu = kernels.tile_shuffle

@@ -1,6 +1,7 @@
 """Albumentations' ChromaticAberration: the red and blue channels each resampled through its own
 radial lens distortion (OpenCV's undistortion map with coefficients k1, k2 drawn per sample),
-green kept, by the project's Remap kernel with OpenCV's replicated border."""
+green kept, by the project's RemapRadial kernel (the map computed per pixel, not read) with
+OpenCV's replicated border."""
 from __future__ import annotations
 
 from typing import Optional, Tuple, Union
@@ -10,7 +11,7 @@ import tensorflow as tf
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.photometric import _check_probability, _draws
-from tfgpuaug.distortions import INTERPOLATIONS, Dim, remap
+from tfgpuaug.distortions import INTERPOLATIONS, remap_radial
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 Limit = Union[float, Tuple[float, float]]
@@ -33,24 +34,6 @@ def check_chromatic_aberration_args(primary_distortion_limit: Limit, secondary_d
     _check_probability(probability)
     return (_symmetric("primary_distortion_limit", primary_distortion_limit),
             _symmetric("secondary_distortion_limit", secondary_distortion_limit))
-
-
-def radial_maps(height: Dim, width: Dim, k1: tf.Tensor, k2: tf.Tensor) -> tf.Tensor:
-    """`[n, height, width, 2]` cv2.initUndistortRectifyMap maps (OpenCV 4.x) for the camera with
-    focal lengths (width, height), centre (width / 2, height / 2) and distortion (k1, k2, 0, 0):
-    with x, y the normalised coordinates and r2 = x^2 + y^2 the offset from the centre scales by
-    1 + k1 r2 + k2 r2^2, so a map is grid + k1 F1 + k2 F2 with two fields shared by the batch."""
-    w, h = tf.cast(width, tf.float64), tf.cast(height, tf.float64)
-    cx, cy = w / 2.0, h / 2.0
-    u, v = tf.meshgrid(tf.range(w), tf.range(h))
-    x, y = (u - cx) / w, (v - cy) / h
-    r2 = x * x + y * y
-    offset = tf.stack([u - cx, v - cy], axis=-1)
-    first = tf.cast(offset * r2[..., None], tf.float32)
-    second = tf.cast(offset * (r2 * r2)[..., None], tf.float32)
-    grid = tf.cast(tf.stack([u, v], axis=-1), tf.float32)
-    k1, k2 = (tf.cast(k, tf.float32)[:, None, None, None] for k in (k1, k2))
-    return grid + k1 * first + k2 * second
 
 
 def _matched(a: tf.Tensor, b: tf.Tensor, same: bool) -> tf.Tensor:
@@ -92,9 +75,9 @@ def chromatic_aberration(images: Images, primary_distortion_limit: Limit = (-0.0
         blue2 = _matched(red2, blue2, mode == "green_purple")
     applied = tf.random.stateless_uniform([n], seeds[4]) < probability
     red1, red2, blue1, blue2 = (tf.where(applied, k, 0.0) for k in (red1, red2, blue1, blue2))
-    h, w = tf.shape(images)[1], tf.shape(images)[2]
-    red = remap(images[..., 0:1], radial_maps(h, w, red1, red2), interpolation, "replicate")
-    blue = remap(images[..., 2:3], radial_maps(h, w, blue1, blue2), interpolation, "replicate")
+    # the maps computed in the kernel (RemapRadial): no [B, H, W, 2] map in memory
+    red = remap_radial(images[..., 0:1], tf.stack([red1, red2], 1), interpolation, "replicate")
+    blue = remap_radial(images[..., 2:3], tf.stack([blue1, blue2], 1), interpolation, "replicate")
     return tf.concat([red, images[..., 1:2], blue, images[..., 3:]], axis=-1)
 
 
@@ -102,7 +85,7 @@ class ChromaticAberration(_PerSample):
     """Albumentations' ChromaticAberration: with probability `probability` per sample, the red
     and blue channels each bent by its own radial lens distortion (OpenCV's undistortion maps,
     coefficients drawn per sample with Albumentations' sign rules for `mode`), green and alpha
-    kept, resampled by the Remap kernel with the border replicated. Images are RGB or RGBA.
+    kept, resampled by the RemapRadial kernel with the border replicated. Images are RGB or RGBA.
     Annotations pass through (the green channel, which carries most of the luminance, does
     not move); inference leaves images alone.
 

@@ -97,6 +97,27 @@ def remap_affine(images: Images, matrices: tf.Tensor, size: Optional[Union[Seque
                                                  border_mode=border_mode, fill_value=float(fill))
 
 
+def remap_radial(images: Images, coefficients: tf.Tensor, interpolation: str = "bilinear",
+                 border_mode: str = "constant", fill: float = 0.0) -> tf.Tensor:
+    """`remap` through one radial lens map per image, computed in the kernel: the map of
+    cv2.initUndistortRectifyMap for the camera with focal lengths (W, H), centre (W / 2, H / 2)
+    and distortion (k1, k2, 0, 0), `coefficients` `[B, 2]` = (k1, k2). Returns the images' shape.
+
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      coefficients: float32 `[B, 2]`, (k1, k2) per image.
+      interpolation: "bilinear" or "nearest".
+      border_mode: OpenCV's border rule, as `remap`.
+      fill: the value outside the image for "constant" (0..255).
+    """
+    images = _checked_remap_input("remap_radial", images, interpolation, border_mode, fill)
+    coefficients = tf.convert_to_tensor(coefficients, tf.float32)
+    if coefficients.shape.rank != 2 or coefficients.shape[-1] not in (None, 2):
+        raise ValueError(f"coefficients must be [B, 2] (k1, k2 per image), got {coefficients.shape}")
+    return _loader.ops().tf_gpu_aug_remap_radial(images, coefficients, interpolation=interpolation,
+                                                 border_mode=border_mode, fill_value=float(fill))
+
+
 def remap_masks_affine(targets: tg.Targets, matrices: tf.Tensor, border_mode: str, fill_mask: float) -> tg.Targets:
     """Masks through the affine maps of `matrices` by the nearest remap, `fill_mask` outside."""
     if targets.masks is None:

@@ -17,6 +17,9 @@ absl::Status LaunchRemap(CpuDevice, tensorflow::OpKernelContext* ctx, const Rema
                          tensorflow::Tensor* out);
 absl::Status LaunchRemapAffine(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                                tensorflow::Tensor* out);
+// RemapRadial: input 1 the coefficients [B, 2].
+absl::Status LaunchRemapRadial(CpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out);
 absl::Status LaunchSeparableResample(CpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
                                      tensorflow::Tensor* out);
 // TileShuffle: inputs images, row_starts, col_starts, sources (checked on the CPU); out as images.
@@ -33,6 +36,8 @@ absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx
 absl::Status LaunchRemap(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                          tensorflow::Tensor* out);
 absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out);
+absl::Status LaunchRemapRadial(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                                tensorflow::Tensor* out);
 #endif  // GOOGLE_CUDA
 

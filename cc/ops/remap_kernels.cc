@@ -1,4 +1,4 @@
-// OpKernels of the remap ops. Remap and RemapAffine run on the CPU (samples over the intra-op
+// OpKernels of the remap ops. Remap, RemapAffine and RemapRadial run on the CPU (samples over the intra-op
 // pool) and the GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with every
 // tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
 #include <algorithm>
@@ -40,6 +40,16 @@ absl::Status LaunchRemapAffine(CpuDevice, OpKernelContext* ctx, const RemapParam
                 out_per = int64_t{p.out_h} * p.out_w * p.channels;
   ForEachImage(ctx, ctx->input(0).dim_size(0),
                [&](int64_t i) { RemapAffineCpu(in + i * in_per, p, matrices + 6 * i, o + i * out_per); });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchRemapRadial(CpuDevice, OpKernelContext* ctx, const RemapParams& p, Tensor* out) {
+  const uint8_t* in = ctx->input(0).flat<uint8_t>().data();
+  const float* coefficients = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  const int64_t per = int64_t{p.in_h} * p.in_w * p.channels;
+  ForEachImage(ctx, ctx->input(0).dim_size(0),
+               [&](int64_t i) { RemapRadialCpu(in + i * per, p, coefficients + 2 * i, o + i * per); });
   return absl::OkStatus();
 }
 
@@ -148,9 +158,12 @@ absl::Status CheckRows(const Tensor& rows, const Tensor& images, int width, int6
   return absl::OkStatus();
 }
 
-// Remap (kAffine false: input 1 holds the maps [B, h, w, 2]) and RemapAffine (input 1 the
-// matrices [B, 2, 3], input 2 the output size [h, w]).
-template <typename Device, bool kAffine>
+// Where each op's map comes from: Remap reads it (input 1, the maps [B, h, w, 2]), RemapAffine
+// computes it from matrices [B, 2, 3] (input 2 the output size [h, w]), RemapRadial from lens
+// coefficients [B, 2] (output the input's size).
+enum class MapSource { kMaps, kAffine, kRadial };
+
+template <typename Device, MapSource kSource>
 class RemapOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit RemapOp(OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
@@ -169,7 +182,16 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES(ctx, images.dims() == 4,
                 errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
     int64_t out_h = 0, out_w = 0;
-    if (kAffine) {
+    if (kSource == MapSource::kRadial) {
+      const Tensor& coefficients = ctx->input(1);
+      OP_REQUIRES(
+          ctx,
+          coefficients.dims() == 2 && coefficients.dim_size(1) == 2 &&
+              coefficients.dim_size(0) == images.dim_size(0),
+          errors::InvalidArgument("coefficients must be [B, 2] (k1, k2 per image) for ", images.dim_size(0),
+                                  " images, got ", coefficients.shape().DebugString()));
+      out_h = images.dim_size(1), out_w = images.dim_size(2);
+    } else if (kSource == MapSource::kAffine) {
       const Tensor& matrices = ctx->input(1);
       const Tensor& size = ctx->input(2);
       OP_REQUIRES(
@@ -206,8 +228,9 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
     if (out->NumElements() == 0) return;
     OP_REQUIRES(ctx, p.in_h > 0 && p.in_w > 0,
                 errors::InvalidArgument("cannot remap empty images ", images.shape().DebugString()));
-    OP_REQUIRES_OK(ctx,
-                   kAffine ? LaunchRemapAffine(Device(), ctx, p, out) : LaunchRemap(Device(), ctx, p, out));
+    OP_REQUIRES_OK(ctx, kSource == MapSource::kAffine   ? LaunchRemapAffine(Device(), ctx, p, out)
+                        : kSource == MapSource::kRadial ? LaunchRemapRadial(Device(), ctx, p, out)
+                                                        : LaunchRemap(Device(), ctx, p, out));
   }
 
  private:
@@ -391,9 +414,12 @@ class RemapPointsOp : public ::tfgpuaug::GuardedOpKernel {
   float reach_;
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU), RemapOp<CpuDevice, false>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_CPU),
+                        RemapOp<CpuDevice, MapSource::kMaps>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_CPU),
-                        RemapOp<CpuDevice, true>);
+                        RemapOp<CpuDevice, MapSource::kAffine>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapRadial").Device(tensorflow::DEVICE_CPU),
+                        RemapOp<CpuDevice, MapSource::kRadial>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_CPU),
                         SeparableResampleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_CPU),
@@ -404,9 +430,12 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CP
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapPoints").Device(tensorflow::DEVICE_CPU), RemapPointsOp);
 
 #if GOOGLE_CUDA
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU), RemapOp<GpuDevice, false>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Remap").Device(tensorflow::DEVICE_GPU),
+                        RemapOp<GpuDevice, MapSource::kMaps>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapAffine").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
-                        RemapOp<GpuDevice, true>);
+                        RemapOp<GpuDevice, MapSource::kAffine>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapRadial").Device(tensorflow::DEVICE_GPU),
+                        RemapOp<GpuDevice, MapSource::kRadial>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DEVICE_GPU),
                         SeparableResampleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_GPU).HostMemory("size"),

@@ -26,6 +26,14 @@ absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, cons
       "");
 }
 
+absl::Status LaunchRemapRadial(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
+                               tensorflow::Tensor* out) {
+  return ToTfStatus(
+      RemapRadialGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
+                     ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
+}
+
 absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,
                                      tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);

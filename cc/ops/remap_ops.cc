@@ -79,6 +79,30 @@ of image b samples the input at matrices[b] @ [x, y, 1] (pixel indices). Output
 [B, size[0], size[1], C]; borders, interpolation and fill_value as Remap.
 )doc");
 
+REGISTER_OP("TfGpuAug>RemapRadial")
+    .Input("images: uint8")
+    .Input("coefficients: float")
+    .Output("remapped: uint8")
+    .Attr("interpolation: {'nearest', 'bilinear'} = 'bilinear'")
+    .Attr("border_mode: {'constant', 'replicate', 'reflect', 'wrap', 'reflect_101'} = 'constant'")
+    .Attr("fill_value: float = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle images, coefficients;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &coefficients));
+      DimensionHandle unused;
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(coefficients, 1), 2, &unused));
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(coefficients, 0), &unused));
+      c->set_output(0, images);
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Remap through a radial lens map per image, computed in the kernel instead of read from a
+maps tensor (the map of cv2.initUndistortRectifyMap for the camera with focal lengths (W, H),
+centre (W / 2, H / 2) and distortion (k1, k2, 0, 0)), coefficients [B, 2] holding (k1, k2);
+output the input's size; borders, interpolation and fill_value as Remap.
+)doc");
+
 REGISTER_OP("TfGpuAug>SeparableResample")
     .Input("images: uint8")
     .Input("row_index: int32")

@@ -252,6 +252,40 @@ py::array_t<uint8_t> RemapAffine(U8Image images,
   return out;
 }
 
+// Checks a radial remap's coefficients [B, 2] against images [B, H, W, C]; the params (output
+// the input's size).
+tfgpuaug::RemapParams RemapRadialOf(const py::array& images, const py::array& coefficients, bool bilinear,
+                                    int border, float fill) {
+  if (images.ndim() != 4 || coefficients.ndim() != 2 || coefficients.shape(0) != images.shape(0) ||
+      coefficients.shape(1) != 2) {
+    throw std::invalid_argument("need images [B, H, W, C] and coefficients [B, 2]");
+  }
+  if (border < 0 || border > 4) throw std::invalid_argument("border must be 0..4 (cv2.BORDER_*)");
+  const int h = int(images.shape(1)), w = int(images.shape(2));
+  return {h,
+          w,
+          int(images.shape(3)),
+          h,
+          w,
+          bilinear ? tfgpuaug::Interpolation::kBilinear : tfgpuaug::Interpolation::kNearest,
+          static_cast<tfgpuaug::BorderMode>(border),
+          tfgpuaug::RoundHalfEvenToUint8(fill)};
+}
+
+py::array_t<uint8_t> RemapRadial(U8Image images,
+                                 py::array_t<float, py::array::c_style | py::array::forcecast> coefficients,
+                                 bool bilinear, int border, float fill) {
+  const auto p = RemapRadialOf(images, coefficients, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array_t<uint8_t> out({b, p.out_h, p.out_w, p.channels});
+  const int64_t per = int64_t{p.in_h} * p.in_w * p.channels;
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::RemapRadialCpu(images.data() + i * per, p, coefficients.data() + 2 * i,
+                             out.mutable_data() + i * per);
+  }
+  return out;
+}
+
 using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
 using F32Array = py::array_t<float, py::array::c_style | py::array::forcecast>;
 
@@ -972,6 +1006,18 @@ py::array_t<uint8_t> RemapAffineBatchGpu(
   Download(dst, out);
   return out;
 }
+
+py::array_t<uint8_t> RemapRadialBatchGpu(
+    U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> coefficients, bool bilinear,
+    int border, float fill) {
+  const auto p = RemapRadialOf(images, coefficients, bilinear, border, fill);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, p.out_h, p.out_w, p.channels});
+  DeviceBuffer src = Upload(images), ks = Upload(coefficients), dst(out.nbytes());
+  Check(tfgpuaug::RemapRadialGpu(src.as<uint8_t>(), b, p, ks.as<float>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 #endif
 
 }  // namespace
@@ -1032,6 +1078,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Remap of a batch [B, H, W, C] through the affine maps of matrices [B, 2, 3] (output pixel x, y "
         "samples "
         "M @ [x, y, 1]) to out_h x out_w, on the CPU.");
+  m.def("remap_radial", &RemapRadial, py::arg("images"), py::arg("coefficients"), py::arg("bilinear") = true,
+        py::arg("border") = 0, py::arg("fill") = 0.f,
+        "Remap of a batch [B, H, W, C] through the radial lens maps of coefficients [B, 2] (k1, k2; "
+        "cv2.initUndistortRectifyMap's camera), on the CPU.");
   m.def("elastic_maps", &ElasticMaps, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
@@ -1093,6 +1143,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("remap_affine_gpu", &RemapAffineBatchGpu, py::arg("images"), py::arg("matrices"), py::arg("out_h"),
         py::arg("out_w"), py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
         "The affine remap on the GPU, the batch in one launch.");
+  m.def("remap_radial_gpu", &RemapRadialBatchGpu, py::arg("images"), py::arg("coefficients"),
+        py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
+        "The radial remap on the GPU, the batch in one launch.");
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");

@@ -72,6 +72,30 @@ TFGPUAUG_HD void AffineMapEntry(const float* m, int x, int y, float* mx, float* 
   *my = (m[3] * xf + m[4] * yf) + m[5];
 }
 
+// The map entry of output pixel (x, y) of a radial remap of a w x h image (the map of
+// cv2.initUndistortRectifyMap for the camera with focal lengths (w, h), centre (w / 2, h / 2)
+// and distortion (k[0], k[1], 0, 0)): the offset from the centre times 1 + k1 r2 + k2 r2^2, r2
+// the squared normalised radius. In double, operation for operation on every device.
+// One axis's part: the offset d of pixel i from the centre n / 2 and its normalised value d / n.
+struct RadialAxis {
+  double offset, normalised;
+};
+TFGPUAUG_HD RadialAxis RadialAxisOf(int i, int n) {
+  const double d = double(i) - 0.5 * n;
+  return {d, d / double(n)};
+}
+// The entry from both axes' parts (the CPU caches the column parts; the sums are the same).
+TFGPUAUG_HD void RadialMapFromAxes(const float* k, RadialAxis ax, RadialAxis ay, int w, int h, float* mx,
+                                   float* my) {
+  const double r2 = ax.normalised * ax.normalised + ay.normalised * ay.normalised;
+  const double scale = 1.0 + (double(k[0]) * r2 + double(k[1]) * (r2 * r2));
+  *mx = static_cast<float>(0.5 * w + ax.offset * scale);
+  *my = static_cast<float>(0.5 * h + ay.offset * scale);
+}
+TFGPUAUG_HD void RadialMapEntry(const float* k, int x, int y, int w, int h, float* mx, float* my) {
+  RadialMapFromAxes(k, RadialAxisOf(x, w), RadialAxisOf(y, h), w, h, mx, my);
+}
+
 // The value of channel k at input pixel (row, col) already resolved by BorderIndex.
 TFGPUAUG_HD float RemapTap(const uint8_t* image, const RemapParams& p, int row, int col, int k) {
   if (row < 0 || col < 0) return p.fill;

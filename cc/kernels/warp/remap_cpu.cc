@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "cc/kernels/warp/remap_avx2.h"
 
@@ -104,6 +105,22 @@ void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* mat
     for (int x0 = 0; x0 < p.out_w; x0 += kChunk) {
       const int n = std::min(kChunk, p.out_w - x0);
       for (int k = 0; k < n; ++k) AffineMapEntry(matrix, x0 + k, y, &map[2 * k], &map[2 * k + 1]);
+      RemapSpan(image, p, map, n, out + (int64_t{y} * p.out_w + x0) * p.channels);
+    }
+  }
+}
+
+void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* out) {
+  constexpr int kChunk = 64;  // as RemapAffineCpu
+  float map[2 * kChunk];
+  std::vector<RadialAxis> columns(p.out_w);  // each column's part once an image: no division a pixel
+  for (int x = 0; x < p.out_w; ++x) columns[x] = RadialAxisOf(x, p.in_w);
+  for (int y = 0; y < p.out_h; ++y) {
+    const RadialAxis row = RadialAxisOf(y, p.in_h);
+    for (int x0 = 0; x0 < p.out_w; x0 += kChunk) {
+      const int n = std::min(kChunk, p.out_w - x0);
+      for (int i = 0; i < n; ++i)
+        RadialMapFromAxes(k, columns[x0 + i], row, p.in_w, p.in_h, &map[2 * i], &map[2 * i + 1]);
       RemapSpan(image, p, map, n, out + (int64_t{y} * p.out_w + x0) * p.channels);
     }
   }

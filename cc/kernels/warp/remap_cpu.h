@@ -16,6 +16,10 @@ void RemapCpu(const uint8_t* image, const RemapParams& p, const float* map, uint
 // computed a few dozen pixels at a time instead of read from memory.
 void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* matrix, uint8_t* out);
 
+// One sample through the radial map of coefficients k (k1, k2; RadialMapEntry), output the
+// input's size: RemapCpu with the map computed a few dozen pixels at a time.
+void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* out);
+
 // One sample of the separable resampling (remap.h): image [in_h, in_w, c], rows [out_h] and
 // cols [out_w] taps -> out [out_h, out_w, c].
 void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, SeparableTaps rows, int out_h,

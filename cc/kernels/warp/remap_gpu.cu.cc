@@ -33,6 +33,21 @@ __global__ void RemapAffineKernel(const uint8_t* images, int batch, RemapParams 
   }
 }
 
+// The radial map entry computed in place of read (RadialMapEntry, as RemapRadialCpu).
+__global__ void RemapRadialKernel(const uint8_t* images, int batch, RemapParams p, const float* coefficients,
+                                  uint8_t* out) {
+  const size_t pixels = size_t(p.out_h) * p.out_w;
+  const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / pixels, i = e - b * pixels;
+    const int y = static_cast<int>(i / p.out_w), x = static_cast<int>(i - size_t(y) * p.out_w);
+    float mx, my;
+    RadialMapEntry(coefficients + 2 * b, x, y, p.in_w, p.in_h, &mx, &my);
+    RemapPixel(images + b * in_per, p, mx, my, out + e * p.channels);
+  }
+}
+
 __global__ void SeparableResampleKernel(const uint8_t* images, int batch, int in_h, int in_w, int c,
                                         SeparableTaps rows, int out_h, SeparableTaps cols, int out_w,
                                         uint8_t fill, uint8_t* out) {
@@ -62,6 +77,13 @@ Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, co
   const size_t total = size_t(batch) * p.out_h * p.out_w;
   RemapAffineKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
   return LaunchStatus("affine remap kernel");
+}
+
+Status RemapRadialGpu(const uint8_t* images, int batch, const RemapParams& p, const float* coefficients,
+                      uint8_t* out, cudaStream_t stream) {
+  const size_t total = size_t(batch) * p.out_h * p.out_w;
+  RemapRadialKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, coefficients, out);
+  return LaunchStatus("radial remap kernel");
 }
 
 Status SeparableResampleGpu(const uint8_t* images, int batch, int in_h, int in_w, int c, SeparableTaps rows,

@@ -20,6 +20,10 @@ Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const fl
 Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, const float* matrices,
                       uint8_t* out, cudaStream_t stream);
 
+// images [batch, h, w, c], coefficients [batch, 2] (RadialMapEntry) -> out [batch, h, w, c].
+Status RemapRadialGpu(const uint8_t* images, int batch, const RemapParams& p, const float* coefficients,
+                      uint8_t* out, cudaStream_t stream);
+
 // images [batch, in_h, in_w, c]; rows: index [batch, out_h, 2], weight [batch, out_h]; cols likewise
 // [batch, out_w] -> out [batch, out_h, out_w, c] (SeparablePixel).
 Status SeparableResampleGpu(const uint8_t* images, int batch, int in_h, int in_w, int c, SeparableTaps rows,
