@@ -11,6 +11,7 @@ import tensorflow as tf
 
 from tfgpuaug import _loader
 from tfgpuaug import targets as tg
+from tfgpuaug._types import Seed
 from tfgpuaug.mask_dropout import _box_visibility, dense_with_masks, drop_covered_keypoints
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
 
@@ -192,7 +193,7 @@ class ConstrainedCoarseDropout(Transform):
             raise ValueError(f"fill has {len(levels)} levels for images of {images.shape[-1]} channels")
         return tf.cast(tf.constant(levels, tf.float32), images.dtype)
 
-    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed=None,
+    def apply(self, images: TransformInput, targets: Optional[tg.Targets], seed: Seed = None,
               training: bool = True) -> TransformOutput:
         if not training:
             return images, targets

@@ -55,14 +55,15 @@ def illumination(images: Images, mode: str = "linear", intensity_range: Range = 
     darkening (-i) or either with even odds (`effect_type`).
 
     - "linear": a gradient g over the image at an angle uniform in `angle_range` (degrees;
-      Albumentations' rules: 0, 90, 180, 270 a ramp along the rows or columns, 45, 135, 225, 315
-      the diagonal normalised to [0, 1], other angles x cos + y sin of the [0, 1] ramps, not
-      normalised), reversed for darkening; m = 2|i| g + 1 - |i|; bytes rounded through
-      v / 255 as Albumentations' float32 conversion does.
+      Albumentations' rules: 0, 90, 180, 270 a ramp along the rows or columns, 45, 135, 225,
+      315 the diagonal normalised to [0, 1], other angles x cos + y sin of the [0, 1] ramps,
+      not normalised), reversed for darkening; m = 2 abs(i) g + 1 - abs(i); bytes rounded
+      through v / 255 as Albumentations' float32 conversion does.
     - "corner": m = 1 - i d / diagonal, d the distance to a random corner pixel.
     - "gaussian": m = 1 + i exp(-r^2 / (2 (sigma max(H, W))^2)), r the distance to a centre at
       fractions of the width and height uniform in `center_range` (rounded to 4095ths of the
       side), sigma uniform in `sigma_range`.
+
     Corner and gaussian truncate v m, clipped, as Albumentations does. All channels (alpha too,
     as there).
 

@@ -18,24 +18,24 @@ __global__ void RemapKernel(const uint8_t* images, int batch, RemapParams p, con
   }
 }
 
-// The map entry computed in place of read (AffineMapEntry, as RemapAffineCpu).
-__global__ void RemapAffineKernel(const uint8_t* images, int batch, RemapParams p, const float* matrices,
-                                  uint8_t* out) {
-  const size_t pixels = size_t(p.out_h) * p.out_w;
-  const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
-       e += size_t(blockDim.x) * gridDim.x) {
-    const size_t b = e / pixels, i = e - b * pixels;
-    const int y = static_cast<int>(i / p.out_w), x = static_cast<int>(i - size_t(y) * p.out_w);
-    float mx, my;
-    AffineMapEntry(matrices + 6 * b, x, y, &mx, &my);
-    RemapPixel(images + b * in_per, p, mx, my, out + e * p.channels);
+// The map entries the affine and radial remaps compute in place of reading them (AffineMapEntry
+// and RadialMapEntry, as RemapAffineCpu and RemapRadialCpu): `params` per sample, `stride` floats each.
+struct AffineEntry {
+  static constexpr int stride = 6;
+  __device__ static void At(const float* m, const RemapParams&, int x, int y, float* mx, float* my) {
+    AffineMapEntry(m, x, y, mx, my);
   }
-}
+};
+struct RadialEntry {
+  static constexpr int stride = 2;
+  __device__ static void At(const float* k, const RemapParams& p, int x, int y, float* mx, float* my) {
+    RadialMapEntry(k, x, y, p.in_w, p.in_h, mx, my);
+  }
+};
 
-// The radial map entry computed in place of read (RadialMapEntry, as RemapRadialCpu).
-__global__ void RemapRadialKernel(const uint8_t* images, int batch, RemapParams p, const float* coefficients,
-                                  uint8_t* out) {
+template <typename Entry>
+__global__ void ComputedMapRemapKernel(const uint8_t* images, int batch, RemapParams p, const float* params,
+                                       uint8_t* out) {
   const size_t pixels = size_t(p.out_h) * p.out_w;
   const size_t in_per = size_t(p.in_h) * p.in_w * p.channels;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < pixels * batch;
@@ -43,7 +43,7 @@ __global__ void RemapRadialKernel(const uint8_t* images, int batch, RemapParams 
     const size_t b = e / pixels, i = e - b * pixels;
     const int y = static_cast<int>(i / p.out_w), x = static_cast<int>(i - size_t(y) * p.out_w);
     float mx, my;
-    RadialMapEntry(coefficients + 2 * b, x, y, p.in_w, p.in_h, &mx, &my);
+    Entry::At(params + Entry::stride * b, p, x, y, &mx, &my);
     RemapPixel(images + b * in_per, p, mx, my, out + e * p.channels);
   }
 }
@@ -75,14 +75,16 @@ Status RemapGpu(const uint8_t* images, int batch, const RemapParams& p, const fl
 Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, const float* matrices,
                       uint8_t* out, cudaStream_t stream) {
   const size_t total = size_t(batch) * p.out_h * p.out_w;
-  RemapAffineKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
+  ComputedMapRemapKernel<AffineEntry>
+      <<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, matrices, out);
   return LaunchStatus("affine remap kernel");
 }
 
 Status RemapRadialGpu(const uint8_t* images, int batch, const RemapParams& p, const float* coefficients,
                       uint8_t* out, cudaStream_t stream) {
   const size_t total = size_t(batch) * p.out_h * p.out_w;
-  RemapRadialKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, coefficients, out);
+  ComputedMapRemapKernel<RadialEntry>
+      <<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, coefficients, out);
   return LaunchStatus("radial remap kernel");
 }
 
