@@ -10,7 +10,11 @@ import tfgpuaug as tga
 from tfgpuaug.chromatic_aberration import chromatic_aberration
 from tfgpuaug.distortions import remap, remap_radial
 
-cv2 = pytest.importorskip("cv2")
+
+@pytest.fixture
+def cv2():
+    """OpenCV, the reference for the maps where it is installed (a test-only dependency)."""
+    return pytest.importorskip("cv2")
 
 
 def radial_maps(height, width, k1, k2):
@@ -26,7 +30,7 @@ def radial_maps(height, width, k1, k2):
 
 
 @pytest.mark.parametrize("h, w", [(37, 53), (64, 48), (1, 5)])
-def test_maps_equal_opencv(h, w):
+def test_maps_equal_opencv(h, w, cv2):
     for k1, k2 in ((0.02, 0.05), (-0.02, -0.04), (0.3, -0.2), (0.0, 0.0)):
         ours = radial_maps(h, w, [k1], [k2])[0]
         camera = np.array([[w, 0, w / 2.0], [0, h, h / 2.0], [0, 0, 1]], np.float32)
@@ -53,7 +57,7 @@ def test_kernel_equals_remap_through_the_maps(channels, border):
 
 
 @pytest.mark.parametrize("interpolation, flag", [("bilinear", 1), ("nearest", 0)])
-def test_bytes_equal_albumentations(interpolation, flag):
+def test_bytes_equal_albumentations(interpolation, flag, cv2):
     """Albumentations' function at the same coefficients: at most one level apart (the maps'
     last float bit can tip a rounding), 99.5% of bytes equal; with OpenCV before 4.11 bilinear
     (5-bit fixed-point weights there) at most two, 90% equal, mean under 0.15."""

@@ -10,8 +10,12 @@ import tfgpuaug as tga
 from tfgpuaug.augment.illumination import CENTRE_STEPS, illumination
 from tfgpuaug.augment.ops import OP_IDS, apply_stages
 
-albumentations = pytest.importorskip("albumentations")  # noqa: F841 (the reference)
-from albumentations.augmentations.pixel import functional as AF  # noqa: E402
+
+@pytest.fixture
+def AF():
+    """Albumentations' functions, the reference where it is installed (a test-only dependency)."""
+    return pytest.importorskip("albumentations.augmentations.pixel.functional")
+
 
 SHAPES = [(1, 1), (1, 7), (6, 1), (17, 23), (48, 40)]
 
@@ -46,7 +50,7 @@ ANGLES = [0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0, 17.0, 100.0, 203.5
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
 @pytest.mark.parametrize("h, w", SHAPES)
-def test_linear_equals_albumentations(h, w, channels):
+def test_linear_equals_albumentations(h, w, channels, AF):
     """Every angle rule (rows, columns, the normalised diagonals, x cos + y sin), both signs:
     equal bytes (ties of the rounding excepted: at most one level, 99.9% equal)."""
     image = _images(h, w, channels)
@@ -59,7 +63,7 @@ def test_linear_equals_albumentations(h, w, channels):
             _assert_close(ours, theirs, 0.999, (angle, intensity))
 
 
-def test_linear_general_angles_are_not_normalised():
+def test_linear_general_angles_are_not_normalised(AF):
     """Albumentations' general angle is x cos + y sin of the ramps, which leaves [0, 1] (here
     120 degrees: g from -0.5 to 0.87), and the stage follows it: bytes pushed past both sides."""
     image = np.full((1, 40, 40, 3), 128, np.uint8)
@@ -71,7 +75,7 @@ def test_linear_general_angles_are_not_normalised():
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
 @pytest.mark.parametrize("h, w", SHAPES)
-def test_corner_equals_albumentations(h, w, channels):
+def test_corner_equals_albumentations(h, w, channels, AF):
     image = _images(h, w, channels)
     for corner in range(4):
         for intensity in (0.2, -0.2, 0.07):
@@ -84,7 +88,7 @@ def test_corner_equals_albumentations(h, w, channels):
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
 @pytest.mark.parametrize("h, w", SHAPES)
-def test_gaussian_equals_albumentations(h, w, channels):
+def test_gaussian_equals_albumentations(h, w, channels, AF):
     """Centres given in 4095ths (the stage's packing, exact), widths and both signs: at most one
     level apart (the exponential is the product of its row and column factors here, one call
     of cv2.exp there), 99.5% equal."""
@@ -100,7 +104,7 @@ def test_gaussian_equals_albumentations(h, w, channels):
             _assert_close(ours, theirs, 0.995, (qx, qy, sigma, intensity))
 
 
-def test_large_image_against_albumentations():
+def test_large_image_against_albumentations(AF):
     """A 224 x 224 RGB image, every mode, all bytes at most one level apart and 99.9% equal."""
     image = _images(224, 224, 3)
     cases = [("illumination_linear", 0.18, [37.0 / 360.0, 0.0], lambda im: AF.apply_linear_illumination(

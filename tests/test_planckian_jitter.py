@@ -9,8 +9,12 @@ import tensorflow as tf
 import tfgpuaug as tga
 from tfgpuaug.augment.planckian_jitter import _temperatures, planckian_gains, planckian_jitter
 
-albumentations = pytest.importorskip("albumentations")  # noqa: F841 (the reference for the bytes)
-from albumentations.augmentations.pixel import functional as AF  # noqa: E402
+
+@pytest.fixture
+def AF():
+    """Albumentations' functions, the reference where it is installed (a test-only dependency)."""
+    return pytest.importorskip("albumentations.augmentations.pixel.functional")
+
 
 
 def _ramp(batch, channels=3):
@@ -21,7 +25,7 @@ def _ramp(batch, channels=3):
 
 
 @pytest.mark.parametrize("mode, low", [("blackbody", 3000), ("cied", 4000)])
-def test_gains_equal_albumentations_interpolation(mode, low):
+def test_gains_equal_albumentations_interpolation(mode, low, AF):
     """The float32 products from the interpolated gains equal Albumentations' bytes at every
     temperature tried (every 37 K, the table's own rows, both ends)."""
     temps = np.unique(np.concatenate([np.arange(low, 15001, 37), np.arange(low, 15001, 500), [14999, 15000]]))
@@ -34,7 +38,7 @@ def test_gains_equal_albumentations_interpolation(mode, low):
 
 
 @pytest.mark.parametrize("mode, limits, sampling", [("blackbody", None, "uniform"), ("cied", (5000, 9000), "gaussian")])
-def test_op_equals_albumentations_at_the_drawn_temperature(mode, limits, sampling):
+def test_op_equals_albumentations_at_the_drawn_temperature(mode, limits, sampling, AF):
     """Each sample's bytes are Albumentations' output at one whole-kelvin temperature within the
     limits (found by matching the red and blue tables: the gains are strictly monotonic in the
     temperature), green unchanged."""

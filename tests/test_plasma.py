@@ -10,8 +10,11 @@ import tfgpuaug as tga
 from tfgpuaug.augment.plasma import (brightness_contrast_from_pattern, plasma_brightness_contrast, plasma_pattern,
                                      plasma_shadow, plasma_steps, shadow_from_pattern)
 
-albumentations = pytest.importorskip("albumentations")  # noqa: F841 (the reference)
-from albumentations.augmentations.pixel import functional as AF  # noqa: E402
+
+@pytest.fixture
+def AF():
+    """Albumentations' functions, the reference where it is installed (a test-only dependency)."""
+    return pytest.importorskip("albumentations.augmentations.pixel.functional")
 
 
 def _images(n, h, w, c, seed=0):
@@ -36,7 +39,7 @@ def test_pattern_shape_and_range(h, w):
 
 
 @pytest.mark.parametrize("roughness", [3.0, 0.5, 1.0])
-def test_pattern_statistics_match_albumentations(roughness):
+def test_pattern_statistics_match_albumentations(roughness, AF):
     """Mean, deviation, mean step between neighbours (the roughness), the coarse structure (every
     8th pixel) over 40 fractals each: within 5% (7% for the coarse step) of Albumentations' own
     generator; another roughness (0.3 or 3) is farther than that (so the test can fail)."""
@@ -54,7 +57,7 @@ def test_pattern_statistics_match_albumentations(roughness):
 
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
-def test_shadow_bytes_equal_albumentations(channels):
+def test_shadow_bytes_equal_albumentations(channels, AF):
     x = _images(4, 33, 47, channels)
     pattern = plasma_pattern(4, 33, 47, 3.0, tf.constant([3, 4]))
     intensity = np.float32([0.3, 0.7, 0.0, 1.0])
@@ -76,7 +79,7 @@ def _restated(x, b, c, p):
 
 
 @pytest.mark.parametrize("channels", [1, 3, 4])
-def test_brightness_contrast_bytes_equal_albumentations(channels):
+def test_brightness_contrast_bytes_equal_albumentations(channels, AF):
     """Non-negative factors against Albumentations' function, signed ones against the numpy
     restatement: exact but for the sample mean's summation order (numpy's pairwise float32 sum
     against TensorFlow's): at most one level, 99.9% equal."""
