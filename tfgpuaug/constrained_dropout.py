@@ -12,17 +12,11 @@ import tensorflow as tf
 from tfgpuaug import _loader
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Seed
+from tfgpuaug.augment.photometric import check_range
 from tfgpuaug.mask_dropout import _box_visibility, dense_with_masks, drop_covered_keypoints
 from tfgpuaug.transforms import Transform, TransformInput, TransformOutput
 
 Fill = Union[float, Sequence[float], str]
-
-
-def _check_pair(name: str, value, low: float, high: float) -> Tuple[float, float]:
-    pair = tuple(float(v) for v in value)
-    if len(pair) != 2 or not low <= pair[0] <= pair[1] <= high:
-        raise ValueError(f"{name} must be (min, max) with {low} <= min <= max <= {high}, got {value}")
-    return pair
 
 
 def _covered(n, h, w, x1, y1, x2, y2, used) -> tf.Tensor:
@@ -149,8 +143,8 @@ class ConstrainedCoarseDropout(Transform):
             raise ValueError(f"num_holes_range must be (min, max) integers with 1 <= min <= max <= 64, got "
                              f"{num_holes_range}")
         self.num_holes_range = holes
-        self.hole_height_range = _check_pair("hole_height_range", hole_height_range, 0.0, 1.0)
-        self.hole_width_range = _check_pair("hole_width_range", hole_width_range, 0.0, 1.0)
+        self.hole_height_range = check_range("hole_height_range", hole_height_range, 0.0, 1.0)
+        self.hole_width_range = check_range("hole_width_range", hole_width_range, 0.0, 1.0)
         if (mask_indices is None) == (bbox_labels is None):
             raise ValueError("give exactly one of mask_indices (holes on mask components) and bbox_labels (holes in "
                              "boxes)")

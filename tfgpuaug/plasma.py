@@ -8,8 +8,8 @@ from typing import Optional, Tuple
 import tensorflow as tf
 
 from tfgpuaug import targets as tg
-from tfgpuaug.augment.photometric import _check_probability
-from tfgpuaug.augment.plasma import check_plasma_args, check_roughness, plasma_brightness_contrast, plasma_shadow
+from tfgpuaug.augment.photometric import _check_probability, check_range
+from tfgpuaug.augment.plasma import check_roughness, plasma_brightness_contrast, plasma_shadow
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
@@ -40,8 +40,8 @@ class PlasmaBrightnessContrast(_PerSample):
                  probability: float = 0.5, seed: Optional[int] = None):
         super().__init__(probability, seed)
         _check_probability(probability)
-        self.brightness_range = check_plasma_args("brightness_range", brightness_range, -1.0, 1.0)
-        self.contrast_range = check_plasma_args("contrast_range", contrast_range, -1.0, 1.0)
+        self.brightness_range = check_range("brightness_range", brightness_range, -1.0, 1.0)
+        self.contrast_range = check_range("contrast_range", contrast_range, -1.0, 1.0)
         self.roughness = check_roughness(roughness)
 
     def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
@@ -72,7 +72,7 @@ class PlasmaShadow(_PerSample):
                  probability: float = 0.5, seed: Optional[int] = None):
         super().__init__(probability, seed)
         _check_probability(probability)
-        self.shadow_intensity_range = check_plasma_args("shadow_intensity_range", shadow_intensity_range, 0.0, 1.0)
+        self.shadow_intensity_range = check_range("shadow_intensity_range", shadow_intensity_range, 0.0, 1.0)
         self.roughness = check_roughness(roughness)
 
     def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:

@@ -9,7 +9,7 @@ from typing import Tuple
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment.photometric import _check_probability, _draws, _one_stage
+from tfgpuaug.augment.photometric import _check_probability, _draws, _one_stage, check_range
 
 Range = Tuple[float, float]
 MODES = ("linear", "corner", "gaussian")
@@ -17,13 +17,6 @@ EFFECTS = ("brighten", "darken", "both")
 # The gaussian stage takes its centre as one number, 4096 qx + qy, each coordinate rounded to
 # 4095ths of its side (a twentieth of a pixel on a 224-pixel side).
 CENTRE_STEPS = 4095
-
-
-def _check_range(name: str, value, low: float, high: float) -> Range:
-    pair = tuple(float(v) for v in value)
-    if len(pair) != 2 or not low <= pair[0] <= pair[1] <= high:
-        raise ValueError(f"{name} must be (min, max) with {low} <= min <= max <= {high}, got {value}")
-    return pair
 
 
 def check_illumination_args(mode: str, intensity_range, effect_type: str, angle_range, center_range, sigma_range,
@@ -35,10 +28,10 @@ def check_illumination_args(mode: str, intensity_range, effect_type: str, angle_
     if effect_type not in EFFECTS:
         raise ValueError(f"effect_type must be one of {EFFECTS}, got {effect_type!r}")
     _check_probability(probability)
-    return (_check_range("intensity_range", intensity_range, 0.0, 1.0),
-            _check_range("angle_range", angle_range, 0.0, 360.0),
-            _check_range("center_range", center_range, 0.0, 1.0),
-            _check_range("sigma_range", sigma_range, 0.01, 10.0))
+    return (check_range("intensity_range", intensity_range, 0.0, 1.0),
+            check_range("angle_range", angle_range, 0.0, 360.0),
+            check_range("center_range", center_range, 0.0, 1.0),
+            check_range("sigma_range", sigma_range, 0.01, 10.0))
 
 
 def pack_centre(x: tf.Tensor, y: tf.Tensor) -> tf.Tensor:

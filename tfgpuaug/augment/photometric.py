@@ -132,9 +132,11 @@ def three_shift_stage(images, name: str, ranges: Sequence[Range], probability: f
     return _one_stage(images, name, shifts[:, 0], apply, aux=shifts[:, 1:], return_plan=return_plan)
 
 
-def check_range(name: str, values: Range, low: float, high: float = float("inf")) -> None:
+def check_range(name: str, values: Range, low: float, high: float = float("inf")) -> Range:
+    """`values` as a (min, max) pair of floats within [low, high], or a ValueError naming `name`."""
     if len(values) != 2 or not low <= values[0] <= values[1] <= high:
         raise ValueError(f"{name} must be (min, max) with {low} <= min <= max <= {high}, got {values}")
+    return float(values[0]), float(values[1])
 
 
 def to_gray(images: Images, probability: float = 0.5, seed: Seed = None, return_plan: bool = False) -> Output:

@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment.photometric import _check_probability, _draws
+from tfgpuaug.augment.photometric import _check_probability, _draws, check_range
 
 Range = Tuple[float, float]
 def plasma_steps(height: int, width: int) -> int:
@@ -91,13 +91,6 @@ def _static_size(images: tf.Tensor, name: str) -> Tuple[int, int]:
     return int(height), int(width)
 
 
-def check_plasma_args(name: str, value, low: float, high: float) -> Range:
-    pair = tuple(float(v) for v in value)
-    if len(pair) != 2 or not low <= pair[0] <= pair[1] <= high:
-        raise ValueError(f"{name} must be (min, max) with {low} <= min <= max <= {high}, got {value}")
-    return pair
-
-
 def check_roughness(roughness: float) -> float:
     if not roughness > 0 or not math.isfinite(roughness):
         raise ValueError(f"roughness must be a positive number, got {roughness}")
@@ -142,7 +135,7 @@ def plasma_shadow(images: Images, shadow_intensity_range: Range = (0.3, 0.7), ro
       probability: probability that a sample is shadowed.
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
-    low, high = check_plasma_args("shadow_intensity_range", shadow_intensity_range, 0.0, 1.0)
+    low, high = check_range("shadow_intensity_range", shadow_intensity_range, 0.0, 1.0)
     roughness = check_roughness(roughness)
     _check_probability(probability)
     images, n, (s_pattern, s_intensity, s_apply) = _draws(images, seed, 3)
@@ -171,8 +164,8 @@ def plasma_brightness_contrast(images: Images, brightness_range: Range = (-0.3, 
       probability: probability that a sample is changed.
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
-    b_low, b_high = check_plasma_args("brightness_range", brightness_range, -1.0, 1.0)
-    c_low, c_high = check_plasma_args("contrast_range", contrast_range, -1.0, 1.0)
+    b_low, b_high = check_range("brightness_range", brightness_range, -1.0, 1.0)
+    c_low, c_high = check_range("contrast_range", contrast_range, -1.0, 1.0)
     roughness = check_roughness(roughness)
     _check_probability(probability)
     images, n, (s_pattern, s_brightness, s_contrast, s_apply) = _draws(images, seed, 4)
