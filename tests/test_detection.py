@@ -147,6 +147,8 @@ CASES = {
     "random_zoom_out": (lambda: [tga.Resize(160), tga.RandomZoomOut((1.0, 2.5), probability=1.0)], 2.0),
     "bbox_safe_crop": (lambda: [tga.RandomSizedBBoxSafeCrop(160)], 1.5),
     "at_least_one_bbox_crop": (lambda: [tga.AtLeastOneBBoxRandomCrop(96, erosion_factor=0.2)], 1.5),
+    "crop_from_borders": (lambda: [tga.RandomCropFromBorders(128, 0.3, 0.2, 0.25, 0.3)], 1.5),
+    "crop_near_bbox": (lambda: [tga.RandomCropNearBBox(128, (0.3, 0.4), pick="random")], 1.5),
 }
 # A two-stage plan may cut a box at its first stage and move it back in at its second: the
 # containment check only. One-stage plans are compared exactly away from the border.

@@ -129,6 +129,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PadIfNeeded(24, 26, position="random", border_mode="wrap"), tga.RandomCrop(16, padding=2, fill=5),
      tga.RandomResize(14, 20), tga.SmallestMaxSize((16, 18)), tga.LongestMaxSize(20),
      tga.CropAndPad(percent=(-0.1, 0.1), border_mode="reflect_101"), tga.CropAndPad(px=3, fill=9.0),
+     tga.RandomCropFromBorders(20, 0.2, 0.1, 0.1, 0.2), tga.RandomCropNearBBox(18),
      tga.CropMirrorNormalize()],
     [tga.ResizeCenterCrop(32, 24), tga.ToGray(), tga.Morphological(probability=1.0),
      tga.Morphological(3, "erosion"), tga.MultiplicativeNoise(elementwise=True), tga.MultiplicativeNoise(),

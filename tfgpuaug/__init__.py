@@ -17,6 +17,7 @@ from tfgpuaug.transforms import (  # noqa: E402
     RandomResizedCrop, Resize,
     ResizeCenterCrop, RGBShift, ScaleJitter, ToGray, Transform, TrivialAugment)
 from tfgpuaug.targeted_crops import AtLeastOneBBoxRandomCrop, CropNonEmptyMaskIfExists  # noqa: E402
+from tfgpuaug.window_crops import RandomCropFromBorders, RandomCropNearBBox  # noqa: E402
 from tfgpuaug.dihedral import D4, RandomRotate90, Transpose  # noqa: E402
 from tfgpuaug.pixel_dropout import ChannelDropout, PixelDropout, SaltAndPepper  # noqa: E402
 from tfgpuaug.sepia import ToSepia  # noqa: E402
@@ -59,7 +60,8 @@ __all__ = [
     "GaussNoise", "ISONoise", "CLAHE",
     "Sharpen", "Emboss", "Blur", "MedianBlur", "MotionBlur", "PCALighting", "RandomAffine", "RandomZoomOut",
     "RandomPhotometricDistort", "AugMix", "Downscale", "HueSaturationValue", "RandomToneCurve",
-    "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "DetectionMixUp", "MaskDropout", "RandomShortestSize",
+    "CropNonEmptyMaskIfExists", "AtLeastOneBBoxRandomCrop", "RandomCropFromBorders", "RandomCropNearBBox",
+    "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",

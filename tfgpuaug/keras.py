@@ -44,6 +44,7 @@ from tfgpuaug import crop_and_pad as _cap
 from tfgpuaug import grid_shuffle as _gs
 from tfgpuaug import keypoints as _kp
 from tfgpuaug import targeted_crops as _tc
+from tfgpuaug import window_crops as _wc
 from tfgpuaug import transforms as _t
 
 _PACKAGE = "tfgpuaug"
@@ -258,6 +259,8 @@ PCALighting = _layer(_t.PCALighting)
 HueSaturationValue = _layer(_t.HueSaturationValue)
 CropNonEmptyMaskIfExists = _layer(_tc.CropNonEmptyMaskIfExists)
 AtLeastOneBBoxRandomCrop = _layer(_tc.AtLeastOneBBoxRandomCrop)
+RandomCropFromBorders = _layer(_wc.RandomCropFromBorders)
+RandomCropNearBBox = _layer(_wc.RandomCropNearBBox)
 RandomRotate90 = _layer(_dh.RandomRotate90)
 Transpose = _layer(_dh.Transpose)
 D4 = _layer(_dh.D4)
@@ -356,7 +359,8 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToGray, GaussianBlur, GaussNoise, ISONoise, CLAHE, Sharpen, Emboss, Blur, MedianBlur, MotionBlur, PCALighting,
           RandomAffine,
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
-          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, DetectionMixUp,
+          RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, RandomCropFromBorders,
+          RandomCropNearBBox, DetectionMixUp,
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
