@@ -105,6 +105,10 @@ def stages(A):
                                   A.Illumination(mode="gaussian", p=1.0), None),
         # kernel ops of their own (not stages of the fused kernel)
         "unsharp_mask": (lambda x, s: tga.UnsharpMask(probability=1.0)(x, seed=s), A.UnsharpMask(p=1.0), None),
+        "advanced_blur": (lambda x, s: tga.AdvancedBlur(probability=1.0)(x, seed=s), A.AdvancedBlur(p=1.0), None),
+        "defocus": (lambda x, s: tga.Defocus(probability=1.0)(x, seed=s), A.Defocus(p=1.0), None),
+        "ringing_overshoot": (lambda x, s: tga.RingingOvershoot(probability=1.0)(x, seed=s),
+                              A.RingingOvershoot(p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

@@ -303,6 +303,30 @@ def run(k, report: Report, quick: bool = False) -> None:
     narrow = np.ascontiguousarray(images[:, :5, :6])
     report.compare("unsharp_mask 15 taps on a 5x6 image", k.unsharp_mask(narrow, weights, alphas, thresholds),
                    k.unsharp_mask_gpu(narrow, weights, alphas, thresholds), 0)
+    # per-image filter (Filter2D: AdvancedBlur, Defocus, RingingOvershoot): kernels of several
+    # live sides in one batch (zero rings skipped), signed and lopsided ones (saturation, the
+    # correlation's orientation), a kernel wider than the image (reflections wrap), a NaN tap
+    filter_rng = np.random.default_rng(7)
+    for side in (3, 9, 21):
+        kernels = np.zeros((b, side, side), np.float32)
+        for i in range(b):
+            live = [3, side, 5, side][i % 4] if side >= 5 else 3
+            a = (side - live) // 2
+            kernels[i, a:a + live, a:a + live] = filter_rng.uniform(-0.2, 1.0, (live, live))
+            if i % 4 == 2:
+                kernels[i, :, : side // 2] = 0.0
+            kernels[i] /= kernels[i].sum()
+        for c in (1, 3, 4):
+            imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+            report.compare(f"filter2d side={side} channels={c}", k.filter2d(imgs, kernels),
+                           k.filter2d_gpu(imgs, kernels), 0)
+        narrow = np.ascontiguousarray(images[:, :5, :6])
+        report.compare(f"filter2d side={side} on a 5x6 image", k.filter2d(narrow, kernels),
+                       k.filter2d_gpu(narrow, kernels), 0)
+    bad = np.zeros((b, 3, 3), np.float32)
+    bad[:, 1, 1] = 1.0
+    bad[0, 0, 0] = np.nan
+    report.compare("filter2d NaN tap", k.filter2d(images, bad), k.filter2d_gpu(images, bad), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

@@ -114,7 +114,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.AdditiveNoise("laplace", "shared"), tga.AdditiveNoise("beta", "per_pixel"),
      tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.PlanckianJitter(), tga.UnsharpMask(),
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
-     tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.CropMirrorNormalize()],
+     tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
+     tga.Defocus(), tga.RingingOvershoot(), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
      tga.RandomShortestSize((16, 20)), tga.RandomRotate90(), tga.Transpose(), tga.D4(), tga.PixelDropout(),
@@ -259,6 +260,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>ElasticMaps": {"size"},
     "TfGpuAug>TileShuffle": set(),
     "TfGpuAug>UnsharpMask": set(),
+    "TfGpuAug>Filter2D": set(),
 }
 
 

@@ -62,6 +62,7 @@ def cpu_standin(**overrides):
     k.elastic_maps_gpu = kernels.elastic_maps
     k.tile_shuffle_gpu = kernels.tile_shuffle
     k.unsharp_mask_gpu = kernels.unsharp_mask
+    k.filter2d_gpu = kernels.filter2d
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

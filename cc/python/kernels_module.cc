@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "cc/kernels/augment/augment_cpu.h"
+#include "cc/kernels/augment/filter2d.h"
+#include "cc/kernels/augment/filter2d_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/decode/codecs.h"
@@ -39,6 +41,7 @@
 #endif
 
 #include "cc/kernels/augment/augment_gpu.h"
+#include "cc/kernels/augment/filter2d_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
@@ -400,6 +403,28 @@ py::array_t<uint8_t> UnsharpMask(U8Image images, F32Array weights, F32Array alph
     tfgpuaug::UnsharpMaskCpu(images.data() + int64_t{i} * h * w * c, h, w, c, weights.data() + i * taps, taps,
                              alpha.data()[i], threshold.data()[i], scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
+
+// Checks a batch [B, H, W, C] and its kernels [B, K, K]; returns K.
+int Filter2DShape(const py::array& images, const F32Array& kernels) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (kernels.ndim() != 3 || kernels.shape(0) != b || kernels.shape(1) != kernels.shape(2) ||
+      kernels.shape(1) % 2 != 1 || kernels.shape(1) > tfgpuaug::kMaxFilterSide) {
+    throw std::invalid_argument("need images [B, H, W, C] and kernels [B, K, K] (K odd, at most 63)");
+  }
+  return int(kernels.shape(1));
+}
+
+py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels) {
+  const int side = Filter2DShape(images, kernels);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  std::vector<float> scratch(tfgpuaug::Filter2DScratchFloats(h, w, c, side));
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::Filter2DCpu(images.data() + int64_t{i} * h * w * c, h, w, c, kernels.data() + i * side * side,
+                          side, scratch.data(), out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
 }
@@ -983,6 +1008,16 @@ py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I3
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels) {
+  const int side = Filter2DShape(images, kernels);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), kn = Upload(kernels), dst(out.nbytes());
+  Check(
+      tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Array alpha,
                                          F32Array threshold) {
   const int taps = UnsharpShape(images, weights, alpha, threshold);
@@ -1086,6 +1121,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
         "by kernel (replicated edges), times alpha (over the peak for normal noise), plus the grid.");
+  m.def("filter2d", &Filter2D, py::arg("images"), py::arg("kernels"),
+        "cv2.filter2D of each image of a batch [B, H, W, C] with its kernel of kernels [B, K, K] on the CPU "
+        "(reflect-101, rounded and saturated).");
   m.def("unsharp_mask", &UnsharpMask, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"),
         "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
@@ -1149,6 +1187,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
+  m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),
+        "The per-image filter on the GPU, the batch in one launch.");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),

@@ -21,6 +21,7 @@ from tfgpuaug.augment.photometric import (channel_shuffle, pca_lighting, random_
 from tfgpuaug.augment.policies import auto_augment, rand_augment, trivial_augment
 from tfgpuaug.augment.shot_noise import random_shot_noise
 from tfgpuaug.augment.unsharp_mask import unsharp_mask
+from tfgpuaug.augment.kernel_blurs import advanced_blur, defocus, filter2d, ringing_overshoot
 from tfgpuaug.augment.grid_mask import grid_mask
 from tfgpuaug.augment.jpeg_quality import jpeg_quality
 from tfgpuaug.augment.random_erasing import random_erasing
@@ -44,5 +45,5 @@ __all__ = [
     "random_median_blur", "random_motion_blur", "random_order", "random_shot_noise",
     "random_affine", "random_perspective",
     "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "salt_and_pepper", "to_gray",
-    "to_sepia", "trivial_augment", "unsharp_mask",
+    "to_sepia", "trivial_augment", "unsharp_mask", "advanced_blur", "defocus", "filter2d", "ringing_overshoot",
 ]

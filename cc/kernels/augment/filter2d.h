@@ -1,0 +1,64 @@
+// A correlation of uint8 images with one square float kernel per image (cv2.filter2D's
+// arithmetic: anchor at the centre, reflect-101 border, rint and saturation to bytes), as inline
+// math shared by the CPU loops and the CUDA kernel. Each sum adds w v over the kernel's non-zero
+// taps, rows then columns, in float32 without fused multiply-adds, so the CPU's vector loops
+// and the GPU give the same bytes. Zero taps are skipped: each would add w v = +-0 to a sum
+// of bytes, which changes nothing.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_H_
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "cc/kernels/common/border.h"
+#include "cc/kernels/common/host_device.h"
+
+namespace tfgpuaug {
+
+// The largest kernel side (odd): Defocus's disc of radius 31 with its margin.
+constexpr int kMaxFilterSide = 63;
+
+// The radius the kernel of `side` x `side` values really has: its outer rings of zeros dropped
+// (a batch's kernels share the largest side). The kernel about its centre then starts at
+// (side / 2 - r) (side + 1).
+TFGPUAUG_HD int Filter2DReach(const float* kernel, int side) {
+  const int centre = side / 2;
+  for (int r = centre; r > 0; --r) {
+    for (int t = -r; t <= r; ++t) {
+      if (kernel[(centre - r) * side + centre + t] != 0.f ||
+          kernel[(centre + r) * side + centre + t] != 0.f ||
+          kernel[(centre + t) * side + centre - r] != 0.f || kernel[(centre + t) * side + centre + r] != 0.f)
+        return r;
+    }
+  }
+  return 0;
+}
+
+// The sum of element (y, x, k) of an h x w x c image: w v over the non-zero taps of the
+// kernel's central (2 r + 1) square, rows then columns, reflect-101.
+TFGPUAUG_HD float Filter2DSum(const uint8_t* image, int h, int w, int c, int y, int x, int k,
+                              const float* kernel, int side, int r) {
+  const int centre = side / 2;
+  float acc = 0.f;
+  for (int i = -r; i <= r; ++i) {
+    const uint8_t* row = image + size_t(Reflect101(y + i, h)) * w * c;
+    const float* taps = kernel + (centre + i) * side + centre;
+    for (int j = -r; j <= r; ++j) {
+      const float weight = taps[j];
+      if (weight == 0.f) continue;
+      acc = acc + weight * float(row[size_t(Reflect101(x + j, w)) * c + k]);
+    }
+  }
+  return acc;
+}
+
+// The byte of a sum: saturated, rounded to the nearest (even) level; NaN gives 0.
+TFGPUAUG_HD uint8_t Filter2DByte(float sum) {
+  const float held = sum >= 0.f ? (sum <= 255.f ? sum : 255.f) : 0.f;
+  return static_cast<uint8_t>(rintf(held));
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_H_

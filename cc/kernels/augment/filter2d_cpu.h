@@ -1,0 +1,24 @@
+// CPU loop of the per-image filter (filter2d.h): the image as a reflect-101 padded float plane,
+// then each output row's sums over the kernel's taps, AVX2 where the CPU has it (the same
+// operations in the same order as Filter2DSum). CPU only.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_CPU_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_CPU_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tfgpuaug {
+
+// Floats of scratch Filter2DCpu needs for an h x w x c image and a kernel of `side`.
+inline size_t Filter2DScratchFloats(int h, int w, int c, int side) {
+  return size_t(h + side - 1) * size_t(w + side - 1) * c;
+}
+
+// One image [h, w, c] correlated with `kernel` (side x side, side odd) into out [h, w, c];
+// scratch of Filter2DScratchFloats.
+void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side, float* scratch,
+                 uint8_t* out);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_CPU_H_

@@ -1,0 +1,19 @@
+// CUDA launcher of the per-image filter (filter2d.h): one thread an output element.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_GPU_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_GPU_H_
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "cc/kernels/common/status.h"
+
+namespace tfgpuaug {
+
+// images [batch, h, w, c] and kernels [batch, side, side] (device, side odd) -> out.
+Status Filter2DGpu(const uint8_t* images, int batch, int h, int w, int c, const float* kernels, int side,
+                   uint8_t* out, cudaStream_t stream);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_GPU_H_

@@ -1,0 +1,83 @@
+// The Filter2D OpKernel (one class, templated on the device) and its CPU launcher: images over
+// the intra-op pool, a padded plane per pool thread. The GPU launcher is in
+// filter2d_kernels_gpu.cc.
+#include <vector>
+
+#include "cc/kernels/augment/filter2d.h"
+#include "cc/kernels/augment/filter2d_cpu.h"
+#include "cc/ops/device_tags.h"
+#include "cc/ops/guarded_kernel.h"
+#include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+namespace errors = tensorflow::errors;
+
+constexpr size_t kKeptFilterScratchFloats = size_t{4} << 20;
+
+absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, Tensor* out) {
+  const Tensor& images = ctx->input(0);
+  const int64_t b = images.dim_size(0);
+  const int h = images.dim_size(1), w = images.dim_size(2), c = images.dim_size(3);
+  const int side = static_cast<int>(ctx->input(1).dim_size(1));
+  const int64_t per = int64_t{h} * w * c;
+  const size_t scratch_floats = Filter2DScratchFloats(h, w, c, side);
+  const uint8_t* in = images.flat<uint8_t>().data();
+  const float* kernels = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  ForEachImage(ctx, b, [&](int64_t i) {
+    // the padded plane per pool thread, kept across images and calls up to 16 MB; larger
+    // images take their own
+    thread_local std::vector<float> kept;
+    std::vector<float> own;
+    std::vector<float>& scratch = scratch_floats <= kKeptFilterScratchFloats ? kept : own;
+    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
+    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, scratch.data(), o + i * per);
+  });
+  return absl::OkStatus();
+}
+
+#if GOOGLE_CUDA
+absl::Status LaunchFilter2D(GpuDevice, OpKernelContext* ctx, Tensor* out);
+#endif
+
+namespace {
+
+template <typename Device>
+class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  using GuardedOpKernel::GuardedOpKernel;
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& kernels = ctx->input(1);
+    OP_REQUIRES(ctx, images.dims() == 4,
+                errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
+    const int64_t b = images.dim_size(0);
+    OP_REQUIRES(ctx,
+                kernels.dims() == 3 && kernels.dim_size(0) == b &&
+                    kernels.dim_size(1) == kernels.dim_size(2) && kernels.dim_size(1) % 2 == 1 &&
+                    kernels.dim_size(1) <= kMaxFilterSide,
+                errors::InvalidArgument("need kernels [B, K, K] (K odd, at most ", kMaxFilterSide, ") for ",
+                                        b, " images, got ", kernels.shape().DebugString()));
+    OP_REQUIRES(ctx,
+                images.dim_size(1) < (int64_t{1} << 30) && images.dim_size(2) < (int64_t{1} << 30) &&
+                    images.dim_size(3) < 1024,
+                errors::InvalidArgument("images too large: ", images.shape().DebugString()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, out));
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Filter2D").Device(tensorflow::DEVICE_CPU), Filter2DOp<CpuDevice>);
+#if GOOGLE_CUDA
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Filter2D").Device(tensorflow::DEVICE_GPU), Filter2DOp<GpuDevice>);
+#endif
+
+}  // namespace
+}  // namespace tfgpuaug
