@@ -1,5 +1,5 @@
 // CPU loop of the per-image filter (filter2d.h): the image as a reflect-101 padded float plane,
-// then each output row's sums over the kernel's taps, AVX2 where the CPU has it (the same
+// then each output row's sums over the kernel's taps, AVX2 with FMA where the CPU has them (the same
 // operations in the same order as Filter2DSum). CPU only.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_CPU_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_CPU_H_
