@@ -25,6 +25,11 @@ import anchors  # benchmarks/anchors (this script's folder is on sys.path)
 import tfgpuaug as tga
 from tfgpuaug.bench import timing
 
+# HistogramMatching's reference: 224x224 RGB ramps
+_RAMP = np.arange(224, dtype=np.float32)
+REFERENCE = np.stack([np.add.outer(_RAMP, _RAMP) / 2, np.tile(_RAMP, (224, 1)),
+                      255 - np.tile(_RAMP[:, None], (1, 224))], -1).clip(0, 255).astype(np.uint8)
+
 _DATA = flags.DEFINE_string("data", None, "Image folder (default: shared ImageNet sample).")
 _COUNT = flags.DEFINE_integer("count", 256, "Images decoded and resized once.")
 _ROUNDS = flags.DEFINE_integer("rounds", 3, "Timed rounds (median reported).")
@@ -109,6 +114,9 @@ def stages(A):
         "defocus": (lambda x, s: tga.Defocus(probability=1.0)(x, seed=s), A.Defocus(p=1.0), None),
         "ringing_overshoot": (lambda x, s: tga.RingingOvershoot(probability=1.0)(x, seed=s),
                               A.RingingOvershoot(p=1.0), None),
+        # one reference of the images' size (a smooth colour ramp) for both libraries
+        "histogram_matching": (lambda x, s: tga.HistogramMatching(REFERENCE[None], probability=1.0)(x, seed=s),
+                               A.HistogramMatching(reference_images=[REFERENCE], read_fn=lambda r: r, p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from tfgpuaug._types import Images
+from tfgpuaug._types import Images, TensorLike
 
 ORDERS = ("CHW", "HWC")
 
 
-def linear_transformation(images: Images, transformation_matrix, mean_vector, order: str = "CHW") -> tf.Tensor:
+def linear_transformation(images: Images, transformation_matrix: TensorLike, mean_vector: TensorLike,
+                          order: str = "CHW") -> tf.Tensor:
     """torchvision's LinearTransformation: out = (flatten(image) - mean_vector) @ matrix, per
     image, reshaped to the image's shape; float32 out (uint8 values are taken as they are,
     0..255, as torchvision takes an integer tensor).
