@@ -25,6 +25,17 @@ import anchors  # benchmarks/anchors (this script's folder is on sys.path)
 import tfgpuaug as tga
 from tfgpuaug.bench import timing
 
+
+class _WithData:
+    """An Albumentations transform called with extra data (2.0's per-call metadata)."""
+
+    def __init__(self, transform, **data):
+        self.transform, self.data = transform, data
+
+    def __call__(self, image):
+        return self.transform(image=image, **self.data)
+
+
 # HistogramMatching's reference: 224x224 RGB ramps
 _RAMP = np.arange(224, dtype=np.float32)
 REFERENCE = np.stack([np.add.outer(_RAMP, _RAMP) / 2, np.tile(_RAMP, (224, 1)),
@@ -116,7 +127,7 @@ def stages(A):
                               A.RingingOvershoot(p=1.0), None),
         # one reference of the images' size (a smooth colour ramp) for both libraries
         "histogram_matching": (lambda x, s: tga.HistogramMatching(REFERENCE[None], probability=1.0)(x, seed=s),
-                               A.HistogramMatching(reference_images=[REFERENCE], read_fn=lambda r: r, p=1.0), None),
+                               _WithData(A.HistogramMatching(p=1.0), hm_metadata=[REFERENCE]), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

@@ -8,6 +8,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -15,8 +16,6 @@ namespace tfgpuaug {
 using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 namespace errors = tensorflow::errors;
-
-constexpr size_t kKeptFilterScratchFloats = size_t{4} << 20;
 
 absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   const Tensor& images = ctx->input(0);
@@ -29,13 +28,9 @@ absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   const float* kernels = ctx->input(1).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   ForEachImage(ctx, b, [&](int64_t i) {
-    // the padded plane per pool thread, kept across images and calls up to 16 MB; larger
-    // images take their own
-    thread_local std::vector<float> kept;
     std::vector<float> own;
-    std::vector<float>& scratch = scratch_floats <= kKeptFilterScratchFloats ? kept : own;
-    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
-    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, scratch.data(), o + i * per);
+    float* scratch = PoolThreadScratch(scratch_floats, own);
+    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, scratch, o + i * per);
   });
   return absl::OkStatus();
 }

@@ -8,6 +8,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -16,8 +17,6 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 using tensorflow::TensorShape;
 namespace errors = tensorflow::errors;
-
-constexpr size_t kKeptScratchFloats = size_t{4} << 20;
 
 absl::Status LaunchUnsharpMask(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   const Tensor& images = ctx->input(0);
@@ -32,13 +31,9 @@ absl::Status LaunchUnsharpMask(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   const float* threshold = ctx->input(3).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   ForEachImage(ctx, b, [&](int64_t i) {
-    // three planes per pool thread, kept across images and calls up to 16 MB (a batch's worth
-    // from allocate_temp was 115 MB of fresh pages at 224x224); larger images take their own
-    thread_local std::vector<float> kept;
     std::vector<float> own;
-    std::vector<float>& scratch = scratch_floats <= kKeptScratchFloats ? kept : own;
-    if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
-    UnsharpMaskCpu(in + i * per, h, w, c, weights + i * taps, taps, alpha[i], threshold[i], scratch.data(),
+    float* scratch = PoolThreadScratch(scratch_floats, own);
+    UnsharpMaskCpu(in + i * per, h, w, c, weights + i * taps, taps, alpha[i], threshold[i], scratch,
                    o + i * per);
   });
   return absl::OkStatus();

@@ -99,14 +99,20 @@ def histogram_matching(images: Images, reference_images: TensorLike, blend_ratio
         raise ValueError(f"HistogramMatching: the references have {bank.shape[-1]} channels and the images "
                          f"{images.shape[-1]}")
     pick = tf.random.stateless_uniform([n], s_pick, 0, bank.shape[0], dtype=tf.int32)
-    references = tf.gather(tf.cast(bank, tf.float32), pick)  # float32: GPU gathers and resizes take it
-    hw = tf.shape(images)[1:3]
-    same = tf.reduce_all(tf.equal(tf.shape(references)[1:3], hw))
-    references = tf.cond(same, lambda: references,
-                         lambda: tf.clip_by_value(tf.round(tf.image.resize(references, hw, "bilinear")), 0.0, 255.0))
-    references = tf.cast(references, tf.uint8)
-    counts = _histograms(tf.concat([images, references], axis=0))
-    matched = tf.floor(matching_tables(counts[:n], counts[n:]))  # [B, C, 256], astype(uint8)
+    if images.shape[1:3] == bank.shape[1:3]:
+        # references of the images' size are used as they are: their histograms once, here
+        source_counts = _histograms(images)
+        template_counts = tf.gather(tf.cast(_histograms(bank), tf.float64), pick)
+    else:  # each drawn reference resized to the image's size (bilinear, as cv2.resize)
+        references = tf.gather(tf.cast(bank, tf.float32), pick)  # float32: GPU gathers and resizes take it
+        hw = tf.shape(images)[1:3]
+        same = tf.reduce_all(tf.equal(tf.shape(references)[1:3], hw))
+        references = tf.cond(same, lambda: references,
+                             lambda: tf.clip_by_value(tf.round(tf.image.resize(references, hw, "bilinear")), 0.0,
+                                                      255.0))
+        counts = _histograms(tf.concat([images, tf.cast(references, tf.uint8)], axis=0))
+        source_counts, template_counts = counts[:n], counts[n:]
+    matched = tf.floor(matching_tables(source_counts, template_counts))  # [B, C, 256], astype(uint8)
     r = tf.random.stateless_uniform([n], s_ratio, ratio[0], ratio[1])[:, None, None]
     levels = tf.range(256, dtype=tf.float32)
     blended = tf.clip_by_value(tf.round(tf.cast(matched, tf.float32) * r + levels * (1.0 - r)), 0.0, 255.0)
