@@ -128,6 +128,8 @@ def stages(A):
         # one reference of the images' size (a smooth colour ramp) for both libraries
         "histogram_matching": (lambda x, s: tga.HistogramMatching(REFERENCE[None], probability=1.0)(x, seed=s),
                                _WithData(A.HistogramMatching(p=1.0), hm_metadata=[REFERENCE]), None),
+        "fda": (lambda x, s: tga.FDA(REFERENCE[None], probability=1.0)(x, seed=s),
+                _WithData(A.FDA(p=1.0), fda_metadata=[REFERENCE]), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

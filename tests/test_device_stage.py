@@ -116,6 +116,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
      tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
      tga.Defocus(), tga.RingingOvershoot(), tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
+     tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),

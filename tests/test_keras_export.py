@@ -233,6 +233,8 @@ TRANSFORM_ARGS = {
     "RingingOvershoot": dict(blur_limit=(5, 11), cutoff=(0.9, 1.9), probability=0.8, seed=97),
     "HistogramMatching": dict(reference_images=np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3).tolist(),
                               blend_ratio=(0.3, 0.9), probability=0.8, seed=98),
+    "FDA": dict(reference_images=(np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3) * 3 % 256).tolist(),
+                beta_limit=(0.05, 0.3), probability=0.8, seed=99),
     "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
                        probability=0.9, seed=65),
     "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,

@@ -36,7 +36,7 @@ from tfgpuaug import constrained_dropout as _cd
 from tfgpuaug import chromatic_aberration as _ca
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import kernel_blurs as _kb
-from tfgpuaug import histogram_matching as _hm
+from tfgpuaug import domain_adaptation as _da
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
 from tfgpuaug import shot_noise as _sn
@@ -301,7 +301,8 @@ UnsharpMask = _layer(_um.UnsharpMask)
 AdvancedBlur = _layer(_kb.AdvancedBlur)
 Defocus = _layer(_kb.Defocus)
 RingingOvershoot = _layer(_kb.RingingOvershoot)
-HistogramMatching = _layer(_hm.HistogramMatching)
+HistogramMatching = _layer(_da.HistogramMatching)
+FDA = _layer(_da.FDA)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -372,7 +373,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
-          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, HistogramMatching,
+          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, HistogramMatching, FDA,
           ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -11,16 +11,13 @@ import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed, TensorLike
 from tfgpuaug.augment.photometric import _check_probability, _draws
+from tfgpuaug.augment.references import check_bank, check_channels, drawn_references
 
 
 def check_histogram_matching_args(reference_images: TensorLike, blend_ratio,
                                   probability: float) -> Tuple[tf.Tensor, tuple]:
     """The reference bank as a uint8 `[R, h, w, C]` constant and the checked blend range."""
-    bank = tf.convert_to_tensor(reference_images)
-    if bank.dtype != tf.uint8 or bank.shape.rank != 4 or bank.shape[0] == 0:
-        raise ValueError(f"HistogramMatching: reference_images must be a non-empty uint8 [R, h, w, C] batch (images "
-                         f"of one size; resize them to one first: only their histograms matter), got "
-                         f"{bank.dtype.name} {bank.shape}")
+    bank = check_bank("HistogramMatching", reference_images)
     ratio = tuple(float(v) for v in blend_ratio)
     if len(ratio) != 2 or not 0.0 <= ratio[0] <= ratio[1] <= 1.0:
         raise ValueError(f"HistogramMatching: blend_ratio must be (min, max) within [0, 1], got {blend_ratio!r}")
@@ -95,22 +92,15 @@ def histogram_matching(images: Images, reference_images: TensorLike, blend_ratio
     """
     bank, ratio = check_histogram_matching_args(reference_images, blend_ratio, probability)
     images, n, (s_pick, s_ratio, s_apply) = _draws(images, seed, 3)
-    if images.shape[-1] is not None and images.shape[-1] != bank.shape[-1]:
-        raise ValueError(f"HistogramMatching: the references have {bank.shape[-1]} channels and the images "
-                         f"{images.shape[-1]}")
+    check_channels("HistogramMatching", images, bank)
     pick = tf.random.stateless_uniform([n], s_pick, 0, bank.shape[0], dtype=tf.int32)
     if images.shape[1:3] == bank.shape[1:3]:
         # references of the images' size are used as they are: their histograms once, here
         source_counts = _histograms(images)
         template_counts = tf.gather(tf.cast(_histograms(bank), tf.float64), pick)
     else:  # each drawn reference resized to the image's size (bilinear, as cv2.resize)
-        references = tf.gather(tf.cast(bank, tf.float32), pick)  # float32: GPU gathers and resizes take it
-        hw = tf.shape(images)[1:3]
-        same = tf.reduce_all(tf.equal(tf.shape(references)[1:3], hw))
-        references = tf.cond(same, lambda: references,
-                             lambda: tf.clip_by_value(tf.round(tf.image.resize(references, hw, "bilinear")), 0.0,
-                                                      255.0))
-        counts = _histograms(tf.concat([images, tf.cast(references, tf.uint8)], axis=0))
+        references = tf.cast(drawn_references(bank, pick, tf.shape(images)[1:3]), tf.uint8)
+        counts = _histograms(tf.concat([images, references], axis=0))
         source_counts, template_counts = counts[:n], counts[n:]
     matched = tf.floor(matching_tables(source_counts, template_counts))  # [B, C, 256], astype(uint8)
     r = tf.random.stateless_uniform([n], s_ratio, ratio[0], ratio[1])[:, None, None]

@@ -1,0 +1,94 @@
+"""Albumentations' domain-adaptation transforms with a bank of reference images
+(`tfgpuaug.augment.histogram_matching`, `tfgpuaug.augment.fda`): each sample takes on the look
+of a reference drawn per sample, its annotations unchanged."""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple, Union
+
+import numpy as np
+import tensorflow as tf
+
+from tfgpuaug import targets as tg
+from tfgpuaug.augment.fda import check_fda_args, fda
+from tfgpuaug.augment.histogram_matching import check_histogram_matching_args, histogram_matching
+from tfgpuaug.transforms import TransformOutput, _PerSample
+
+Bank = Union[np.ndarray, Sequence]
+
+
+def _uint8_bank(who: str, reference_images: Bank) -> np.ndarray:
+    bank = np.asarray(reference_images)
+    if bank.dtype != np.uint8:
+        if not (np.issubdtype(bank.dtype, np.integer) and bank.size and 0 <= bank.min() and bank.max() <= 255):
+            raise ValueError(f"{who}: reference_images must be uint8 levels, got {bank.dtype}")
+        bank = bank.astype(np.uint8)
+    return bank
+
+
+class HistogramMatching(_PerSample):
+    """Albumentations' HistogramMatching: with probability `probability` per sample, each channel
+    mapped so that its cumulative histogram follows that of a reference drawn uniformly from
+    `reference_images` (resized to the image's size when it differs), blended with the image
+    by a weight drawn in `blend_ratio`: rint(r matched + (1 - r) image). One lookup table per
+    sample and channel in the graph, applied by one gather. Annotations pass through;
+    inference leaves images alone.
+
+    Args:
+      reference_images: uint8 `[R, h, w, C]` array (or nested lists): the bank, one size, the
+        images' channels. It is part of the transform's config, so keep banks small (their
+        histograms are all that is used: downscaled references give nearly the same tables).
+      blend_ratio: (min, max) weight of the matched image within [0, 1].
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, reference_images: Bank, blend_ratio: Tuple[float, float] = (0.5, 1.0),
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        bank = _uint8_bank("HistogramMatching", reference_images)
+        _, self.blend_ratio = check_histogram_matching_args(bank, blend_ratio, probability)
+        self.reference_images = bank
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return histogram_matching(images, self.reference_images, self.blend_ratio, self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(reference_images=self.reference_images.tolist(), blend_ratio=self.blend_ratio,
+                    probability=self.probability, seed=self.seed)
+
+
+class FDA(_PerSample):
+    """Albumentations' FDA (Fourier Domain Adaptation): with probability `probability` per
+    sample, the low-frequency amplitudes of each channel's spectrum (a centred window of
+    half-side floor(min(H, W) beta), beta drawn in `beta_limit`) replaced by those of a
+    reference drawn uniformly from `reference_images` (resized to the image's size), the phases
+    kept: the reference's colours and illumination, the image's content. Rounded to levels
+    (Albumentations truncates its float result, so there beta 0 loses a level on about half
+    the pixels; here it is the identity). Annotations pass through; inference leaves images
+    alone.
+
+    Args:
+      reference_images: uint8 `[R, h, w, C]` array (or nested lists): the bank, one size, the
+        images' channels; part of the transform's config.
+      beta_limit: (min, max) within [0, 0.5]; b means (0, b).
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, reference_images: Bank, beta_limit: Union[float, Tuple[float, float]] = (0.0, 0.1),
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        bank = _uint8_bank("FDA", reference_images)
+        _, self.beta_limit = check_fda_args(bank, beta_limit, probability)
+        self.reference_images = bank
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return fda(images, self.reference_images, self.beta_limit, self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(reference_images=self.reference_images.tolist(), beta_limit=self.beta_limit,
+                    probability=self.probability, seed=self.seed)
