@@ -1,6 +1,6 @@
 """Albumentations' FDA (Fourier Domain Adaptation, Yang and Soatto 2020) per sample: the
 low-frequency amplitudes of each channel's spectrum replaced by those of a reference drawn from
-a bank, the phases kept; TensorFlow's complex128 FFTs, as numpy's."""
+a bank, the phases kept; TensorFlow's real float32 FFTs."""
 from __future__ import annotations
 
 from typing import Tuple
@@ -64,14 +64,24 @@ def fda(images: Images, reference_images: TensorLike, beta_limit: Tuple[float, f
     pick = tf.random.stateless_uniform([n], s_pick, 0, bank.shape[0], dtype=tf.int32)
     references = drawn_references(bank, pick, hw)
     beta = tf.random.stateless_uniform([n], s_beta, betas[0], betas[1])
-    to_planes = lambda x: tf.complex(tf.transpose(tf.cast(x, tf.float64), [0, 3, 1, 2]),  # noqa: E731
-                                     tf.constant(0.0, tf.float64))
-    source = tf.signal.fft2d(to_planes(images))
-    target = tf.signal.fft2d(to_planes(references))
-    amplitude = tf.where(low_frequency_masks(hw, beta), tf.abs(target), tf.abs(source))
-    phase = tf.math.angle(source)
-    mutated = tf.complex(amplitude * tf.cos(phase), amplitude * tf.sin(phase))
-    planes = tf.math.real(tf.signal.ifft2d(mutated))
-    out = tf.cast(tf.clip_by_value(tf.round(tf.transpose(planes, [0, 2, 3, 1])), 0.0, 255.0), tf.uint8)
+    # Real FFTs on float32 planes: real(ifft(X)) of the mutated (not Hermitian: the window is
+    # not symmetric) spectrum X is the inverse real FFT of its Hermitian part, whose amplitude at
+    # k is the mean of X's at k and -k: the reference's amplitude weighted by the mean of the
+    # window's masks at k and -k (both spectra's amplitudes are symmetric), the image's by the
+    # rest, the image's phase kept.
+    planes = lambda x: tf.transpose(tf.cast(x, tf.float32), [0, 3, 1, 2])  # noqa: E731
+    source = tf.signal.rfft2d(planes(images))
+    target = tf.signal.rfft2d(planes(references))
+    mask = tf.cast(low_frequency_masks(hw, beta), tf.float32)  # [B, 1, H, W]
+    mirrored = tf.roll(tf.reverse(mask, axis=[2, 3]), shift=[1, 1], axis=[2, 3])  # the mask at -k
+    weight = ((mask + mirrored) / 2.0)[..., : tf.shape(source)[-1]]
+    source_amplitude = tf.abs(source)
+    amplitude = weight * tf.abs(target) + (1.0 - weight) * source_amplitude
+    # the image's phase: source / |source| (1 where the source is 0, as angle(0) = 0)
+    ratio = tf.where(source_amplitude > 0.0, amplitude / tf.where(source_amplitude > 0.0, source_amplitude, 1.0), 0.0)
+    at_zero = tf.where(source_amplitude > 0.0, 0.0, amplitude)
+    mutated = source * tf.complex(ratio, 0.0) + tf.complex(at_zero, 0.0)
+    planes_out = tf.signal.irfft2d(mutated, fft_length=hw)
+    out = tf.cast(tf.clip_by_value(tf.round(tf.transpose(planes_out, [0, 2, 3, 1])), 0.0, 255.0), tf.uint8)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
     return tf.where(apply[:, None, None, None], out, images)
