@@ -130,6 +130,10 @@ def stages(A):
                                _WithData(A.HistogramMatching(p=1.0), hm_metadata=[REFERENCE]), None),
         "fda": (lambda x, s: tga.FDA(REFERENCE[None], probability=1.0)(x, seed=s),
                 _WithData(A.FDA(p=1.0), fda_metadata=[REFERENCE]), None),
+        # Albumentations 2.0.8's output here is the image times (1 - weight) (docs/augmentations.md)
+        "pixel_distribution_adaptation": (
+            lambda x, s: tga.PixelDistributionAdaptation(REFERENCE[None], probability=1.0)(x, seed=s),
+            _WithData(A.PixelDistributionAdaptation(p=1.0), pda_metadata=[REFERENCE]), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

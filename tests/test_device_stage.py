@@ -117,6 +117,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
      tga.Defocus(), tga.RingingOvershoot(), tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
      tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
+     tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),

@@ -33,7 +33,7 @@ from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
 from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, RingingOvershoot  # noqa: E402
-from tfgpuaug.domain_adaptation import FDA, HistogramMatching  # noqa: E402
+from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
 from tfgpuaug.grid_shuffle import RandomGridShuffle  # noqa: E402
@@ -69,7 +69,7 @@ __all__ = [
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
     "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot",
-    "HistogramMatching", "FDA", "ShotNoise", "SafeRotate",
+    "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

@@ -11,6 +11,7 @@ import tensorflow as tf
 from tfgpuaug import targets as tg
 from tfgpuaug.augment.fda import check_fda_args, fda
 from tfgpuaug.augment.histogram_matching import check_histogram_matching_args, histogram_matching
+from tfgpuaug.augment.pixel_distribution import check_pixel_distribution_args, pixel_distribution_adaptation
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 Bank = Union[np.ndarray, Sequence]
@@ -92,3 +93,41 @@ class FDA(_PerSample):
     def get_config(self) -> dict:
         return dict(reference_images=self.reference_images.tolist(), beta_limit=self.beta_limit,
                     probability=self.probability, seed=self.seed)
+
+
+class PixelDistributionAdaptation(_PerSample):
+    """Albumentations' PixelDistributionAdaptation, as its code intends: with probability
+    `probability` per sample, the image's pixel distribution (levels / 255, channels as
+    features) moved onto that of a reference drawn uniformly from `reference_images` by
+    fitting `transform_type` ("pca": principal axes, "standard": mean and deviation,
+    "minmax": range) to both, mapping through the image's fit and back through the
+    reference's inverse, blended with the image by a weight drawn in `blend_ratio`. Each map is
+    affine, so a sample costs one 3x3 colour matrix and offset. (Albumentations 2.0.8 blends its
+    adapted levels on the 0..1 scale with the image on 0..255: its output is the image times
+    (1 - weight).) Annotations pass through; inference leaves images alone.
+
+    Args:
+      reference_images: uint8 `[R, h, w, C]` array (or nested lists): the bank, the images'
+        channels; part of the transform's config.
+      blend_ratio: (min, max) weight of the adapted image within [0, 1].
+      transform_type: "pca", "standard" or "minmax".
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, reference_images: Bank, blend_ratio: Tuple[float, float] = (0.25, 1.0),
+                 transform_type: str = "pca", probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        bank = _uint8_bank("PixelDistributionAdaptation", reference_images)
+        _, self.blend_ratio = check_pixel_distribution_args(bank, blend_ratio, transform_type, probability)
+        self.reference_images, self.transform_type = bank, transform_type
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return pixel_distribution_adaptation(images, self.reference_images, self.blend_ratio, self.transform_type,
+                                             self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(reference_images=self.reference_images.tolist(), blend_ratio=self.blend_ratio,
+                    transform_type=self.transform_type, probability=self.probability, seed=self.seed)

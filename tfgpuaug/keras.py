@@ -303,6 +303,7 @@ Defocus = _layer(_kb.Defocus)
 RingingOvershoot = _layer(_kb.RingingOvershoot)
 HistogramMatching = _layer(_da.HistogramMatching)
 FDA = _layer(_da.FDA)
+PixelDistributionAdaptation = _layer(_da.PixelDistributionAdaptation)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -374,6 +375,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, HistogramMatching, FDA,
+          PixelDistributionAdaptation,
           ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)
