@@ -36,7 +36,7 @@ def _components(pixels: tf.Tensor, mean: tf.Tensor) -> tf.Tensor:
     """[n, C, C] principal axes as rows, by decreasing variance, each with its largest-magnitude
     entry positive (a fixed sign; the covariance's eigenvectors have none of their own)."""
     centred = pixels - mean[:, None, :]
-    covariance = tf.matmul(centred, centred, transpose_a=True) / tf.cast(tf.shape(pixels)[1], tf.float64)
+    covariance = tf.matmul(centred, centred, transpose_a=True) / tf.cast(tf.shape(pixels)[1], pixels.dtype)
     _, vectors = tf.linalg.eigh(covariance)  # columns, increasing eigenvalues
     rows = tf.reverse(tf.transpose(vectors, [0, 2, 1]), axis=[1])
     largest = tf.gather(rows, tf.argmax(tf.abs(rows), axis=-1, output_type=tf.int32), axis=2, batch_dims=2)
@@ -44,7 +44,7 @@ def _components(pixels: tf.Tensor, mean: tf.Tensor) -> tf.Tensor:
 
 
 def _fit(pixels: tf.Tensor, transform_type: str):
-    """Per sample, the map's statistics of [n, N, C] float64 levels in [0, 1]."""
+    """Per sample, the map's statistics of [n, N, C] float32 levels in [0, 1]."""
     if transform_type == "standard":
         mean, variance = tf.nn.moments(pixels, axes=[1])
         scale = tf.sqrt(variance)
@@ -57,13 +57,15 @@ def _fit(pixels: tf.Tensor, transform_type: str):
     return mean, _components(pixels, mean)
 
 
-def colour_maps(source: tf.Tensor, target: tf.Tensor, transform_type: str) -> Tuple[tf.Tensor, tf.Tensor]:
-    """([n, C, C] matrices A, [n, C] offsets b) with adapted = x A + b for [n, N, C] levels x:
+def colour_maps(source: Tuple[tf.Tensor, tf.Tensor], target: Tuple[tf.Tensor, tf.Tensor],
+                transform_type: str) -> Tuple[tf.Tensor, tf.Tensor]:
+    """([n, C, C] matrices A, [n, C] offsets b) with adapted = x A + b for levels x, from the
+    image's and the reference's fits (`_fit`):
     "standard" (x - mean_s) / sd_s sd_t + mean_t, "minmax" (x - min_s) / range_s range_t + min_t
     (a zero deviation or range taken as 1), "pca" the source's principal coordinates
     (x - mean_s) V_s' put back on the reference's axes, y V_t + mean_t, each reference axis
     signed to agree with the source's (non-negative dot product)."""
-    (s_loc, s_shape), (t_loc, t_shape) = _fit(source, transform_type), _fit(target, transform_type)
+    (s_loc, s_shape), (t_loc, t_shape) = source, target
     if transform_type in ("standard", "minmax"):
         gain = t_shape / s_shape
         return tf.linalg.diag(gain), t_loc - s_loc * gain
@@ -97,10 +99,14 @@ def pixel_distribution_adaptation(images: Images, reference_images: TensorLike,
     check_channels("PixelDistributionAdaptation", images, bank)
     c = bank.shape[-1]
     shape = tf.shape(images)
-    pixels = tf.reshape(tf.cast(images, tf.float64) / 255.0, [n, -1, c])
-    bank_pixels = tf.reshape(tf.cast(bank, tf.float64) / 255.0, [bank.shape[0], -1, c])
+    # statistics in float32 (each a reduction over the image; 2e-7 relative is far below a level)
+    pixels = tf.reshape(tf.cast(images, tf.float32) / 255.0, [n, -1, c])
+    bank_pixels = tf.reshape(tf.cast(bank, tf.float32) / 255.0, [bank.shape[0], -1, c])
     pick = tf.random.stateless_uniform([n], s_pick, 0, bank.shape[0], dtype=tf.int32)
-    matrix, offset = colour_maps(pixels, tf.gather(bank_pixels, pick), transform_type)
+    # the bank's fits once (R of them), then each sample's
+    target = tuple(tf.gather(v, pick) for v in _fit(bank_pixels, transform_type))
+    matrix, offset = colour_maps(_fit(pixels, transform_type), target, transform_type)
+    matrix, offset = tf.cast(matrix, tf.float64), tf.cast(offset, tf.float64)
     r = tf.random.stateless_uniform([n], s_ratio, ratio[0], ratio[1], dtype=tf.float64)
     r = tf.where(tf.random.stateless_uniform([n], s_apply) < probability, r, 0.0)[:, None, None]
     # (1 - r) v + r 255 (v / 255 A + b) = v ((1 - r) I + r A) + 255 r b
