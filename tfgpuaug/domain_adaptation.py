@@ -17,16 +17,25 @@ from tfgpuaug.transforms import TransformOutput, _PerSample
 Bank = Union[np.ndarray, Sequence]
 
 
-def _uint8_bank(who: str, reference_images: Bank) -> np.ndarray:
-    bank = np.asarray(reference_images)
-    if bank.dtype != np.uint8:
-        if not (np.issubdtype(bank.dtype, np.integer) and bank.size and 0 <= bank.min() and bank.max() <= 255):
-            raise ValueError(f"{who}: reference_images must be uint8 levels, got {bank.dtype}")
-        bank = bank.astype(np.uint8)
-    return bank
+class _ReferenceBankTransform(_PerSample):
+    """A per-sample transform holding a uint8 bank of reference images (in its config)."""
+
+    moves_targets = False
+
+    def __init__(self, reference_images: Bank, probability: float, seed: Optional[int]):
+        super().__init__(probability, seed)
+        bank = np.asarray(reference_images)
+        if bank.dtype != np.uint8:
+            if not (np.issubdtype(bank.dtype, np.integer) and bank.size and 0 <= bank.min() and bank.max() <= 255):
+                raise ValueError(f"{type(self).__name__}: reference_images must be uint8 levels, got {bank.dtype}")
+            bank = bank.astype(np.uint8)
+        self.reference_images = bank
+
+    def get_config(self) -> dict:
+        return dict(reference_images=self.reference_images.tolist(), probability=self.probability, seed=self.seed)
 
 
-class HistogramMatching(_PerSample):
+class HistogramMatching(_ReferenceBankTransform):
     """Albumentations' HistogramMatching: with probability `probability` per sample, each channel
     mapped so that its cumulative histogram follows that of a reference drawn uniformly from
     `reference_images` (resized to the image's size when it differs), blended with the image
@@ -43,24 +52,19 @@ class HistogramMatching(_PerSample):
       seed: seed of the transform's own random draws when it is called without one; None: random.
     """
 
-    moves_targets = False
-
     def __init__(self, reference_images: Bank, blend_ratio: Tuple[float, float] = (0.5, 1.0),
                  probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(probability, seed)
-        bank = _uint8_bank("HistogramMatching", reference_images)
-        _, self.blend_ratio = check_histogram_matching_args(bank, blend_ratio, probability)
-        self.reference_images = bank
+        super().__init__(reference_images, probability, seed)
+        _, self.blend_ratio = check_histogram_matching_args(self.reference_images, blend_ratio, probability)
 
     def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         return histogram_matching(images, self.reference_images, self.blend_ratio, self.probability, seed), targets
 
     def get_config(self) -> dict:
-        return dict(reference_images=self.reference_images.tolist(), blend_ratio=self.blend_ratio,
-                    probability=self.probability, seed=self.seed)
+        return dict(super().get_config(), blend_ratio=self.blend_ratio)
 
 
-class FDA(_PerSample):
+class FDA(_ReferenceBankTransform):
     """Albumentations' FDA (Fourier Domain Adaptation): with probability `probability` per
     sample, the low-frequency amplitudes of each channel's spectrum (a centred window of
     half-side floor(min(H, W) beta), beta drawn in `beta_limit`) replaced by those of a
@@ -78,24 +82,19 @@ class FDA(_PerSample):
       seed: seed of the transform's own random draws when it is called without one; None: random.
     """
 
-    moves_targets = False
-
     def __init__(self, reference_images: Bank, beta_limit: Union[float, Tuple[float, float]] = (0.0, 0.1),
                  probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(probability, seed)
-        bank = _uint8_bank("FDA", reference_images)
-        _, self.beta_limit = check_fda_args(bank, beta_limit, probability)
-        self.reference_images = bank
+        super().__init__(reference_images, probability, seed)
+        _, self.beta_limit = check_fda_args(self.reference_images, beta_limit, probability)
 
     def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         return fda(images, self.reference_images, self.beta_limit, self.probability, seed), targets
 
     def get_config(self) -> dict:
-        return dict(reference_images=self.reference_images.tolist(), beta_limit=self.beta_limit,
-                    probability=self.probability, seed=self.seed)
+        return dict(super().get_config(), beta_limit=self.beta_limit)
 
 
-class PixelDistributionAdaptation(_PerSample):
+class PixelDistributionAdaptation(_ReferenceBankTransform):
     """Albumentations' PixelDistributionAdaptation, as its code intends: with probability
     `probability` per sample, the image's pixel distribution (levels / 255, channels as
     features) moved onto that of a reference drawn uniformly from `reference_images` by
@@ -115,19 +114,16 @@ class PixelDistributionAdaptation(_PerSample):
       seed: seed of the transform's own random draws when it is called without one; None: random.
     """
 
-    moves_targets = False
-
     def __init__(self, reference_images: Bank, blend_ratio: Tuple[float, float] = (0.25, 1.0),
                  transform_type: str = "pca", probability: float = 0.5, seed: Optional[int] = None):
-        super().__init__(probability, seed)
-        bank = _uint8_bank("PixelDistributionAdaptation", reference_images)
-        _, self.blend_ratio = check_pixel_distribution_args(bank, blend_ratio, transform_type, probability)
-        self.reference_images, self.transform_type = bank, transform_type
+        super().__init__(reference_images, probability, seed)
+        _, self.blend_ratio = check_pixel_distribution_args(self.reference_images, blend_ratio, transform_type,
+                                                            probability)
+        self.transform_type = transform_type
 
     def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
         return pixel_distribution_adaptation(images, self.reference_images, self.blend_ratio, self.transform_type,
                                              self.probability, seed), targets
 
     def get_config(self) -> dict:
-        return dict(reference_images=self.reference_images.tolist(), blend_ratio=self.blend_ratio,
-                    transform_type=self.transform_type, probability=self.probability, seed=self.seed)
+        return dict(super().get_config(), blend_ratio=self.blend_ratio, transform_type=self.transform_type)
