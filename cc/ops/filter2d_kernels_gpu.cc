@@ -1,5 +1,5 @@
-// GPU launcher of the Filter2D op (its OpKernel is in filter2d_kernels.cc): one launch on the
-// op's stream.
+// GPU launcher of the Filter2D op (its OpKernel is in filter2d_kernels.cc): the reach scratch
+// from allocate_temp, two launches on the op's stream.
 #if GOOGLE_CUDA
 #include "cc/kernels/augment/filter2d_gpu.h"
 #include "cc/ops/decode_common.h"
@@ -11,12 +11,15 @@ namespace tfgpuaug {
 
 absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);
-  return ToTfStatus(
-      Filter2DGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
-                  static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
-                  static_cast<int>(images.dim_size(3)), ctx->input(1).flat<float>().data(),
-                  static_cast<int>(ctx->input(1).dim_size(1)), out->flat<uint8_t>().data(), GpuStream(ctx)),
-      "");
+  tensorflow::Tensor reach;
+  TF_RETURN_IF_ERROR(
+      ctx->allocate_temp(tensorflow::DT_INT32, tensorflow::TensorShape({images.dim_size(0)}), &reach));
+  return ToTfStatus(Filter2DGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
+                                static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
+                                static_cast<int>(images.dim_size(3)), ctx->input(1).flat<float>().data(),
+                                static_cast<int>(ctx->input(1).dim_size(1)), reach.flat<int32_t>().data(),
+                                out->flat<uint8_t>().data(), GpuStream(ctx)),
+                    "");
 }
 
 }  // namespace tfgpuaug

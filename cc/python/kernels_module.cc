@@ -1012,9 +1012,9 @@ py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels) {
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, h, w, c});
-  DeviceBuffer src = Upload(images), kn = Upload(kernels), dst(out.nbytes());
-  Check(
-      tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, dst.as<uint8_t>(), nullptr));
+  DeviceBuffer src = Upload(images), kn = Upload(kernels), reach(size_t(b) * sizeof(int)), dst(out.nbytes());
+  Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, reach.as<int>(),
+                              dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -1188,7 +1188,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
   m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),
-        "The per-image filter on the GPU, the batch in one launch.");
+        "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),

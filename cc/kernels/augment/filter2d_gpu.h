@@ -1,4 +1,5 @@
-// CUDA launcher of the per-image filter (filter2d.h): one thread an output element.
+// CUDA launcher of the per-image filter (filter2d.h): each kernel's reach once, then one thread
+// an output element.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_GPU_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_FILTER2D_GPU_H_
 
@@ -10,9 +11,10 @@
 
 namespace tfgpuaug {
 
-// images [batch, h, w, c] and kernels [batch, side, side] (device, side odd) -> out.
+// images [batch, h, w, c] and kernels [batch, side, side] (device, side odd) -> out; `reach`
+// device scratch of `batch` ints.
 Status Filter2DGpu(const uint8_t* images, int batch, int h, int w, int c, const float* kernels, int side,
-                   uint8_t* out, cudaStream_t stream);
+                   int* reach, uint8_t* out, cudaStream_t stream);
 
 }  // namespace tfgpuaug
 
