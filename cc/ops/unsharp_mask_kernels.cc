@@ -7,6 +7,7 @@
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
+#include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -53,8 +54,7 @@ class UnsharpMaskOp : public ::tfgpuaug::GuardedOpKernel {
   void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     const Tensor& weights = ctx->input(1);
-    OP_REQUIRES(ctx, images.dims() == 4,
-                errors::InvalidArgument("images must be [B, H, W, C], got ", images.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, CheckImageBatch(images));
     const int64_t b = images.dim_size(0);
     OP_REQUIRES(ctx,
                 weights.dims() == 2 && weights.dim_size(0) == b && weights.dim_size(1) % 2 == 1 &&
@@ -64,10 +64,6 @@ class UnsharpMaskOp : public ::tfgpuaug::GuardedOpKernel {
                     "need weights [B, taps] (taps odd, at most ", kMaxUnsharpTaps,
                     "), alpha [B] and threshold [B] for ", b, " images, got ", weights.shape().DebugString(),
                     ", ", ctx->input(2).shape().DebugString(), " and ", ctx->input(3).shape().DebugString()));
-    OP_REQUIRES(ctx,
-                images.dim_size(1) < (int64_t{1} << 30) && images.dim_size(2) < (int64_t{1} << 30) &&
-                    images.dim_size(3) < 1024,
-                errors::InvalidArgument("images too large: ", images.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;

@@ -75,6 +75,14 @@ def _identity_where_skipped(kernels: tf.Tensor, apply: tf.Tensor) -> tf.Tensor:
     return tf.where(apply[:, None, None], kernels, identity)
 
 
+def _filtered(images: Images, seed: Seed, probability: float, kernels_of) -> tf.Tensor:
+    """The images filtered by `kernels_of(n, two seeds)` where a draw of `probability` says so,
+    the identity kernel elsewhere."""
+    images, n, seeds = _draws(images, seed, 3)
+    apply = tf.random.stateless_uniform([n], seeds[2]) < probability
+    return filter2d(images, _identity_where_skipped(kernels_of(n, seeds[:2]), apply))
+
+
 def check_advanced_blur_args(blur_limit, sigma_x_limit, sigma_y_limit, rotate_limit, beta_limit, noise_limit,
                              probability):
     """The checked ranges, as Albumentations reads single numbers: a side k (3, k), sigmas, beta
@@ -243,9 +251,7 @@ def defocus(images: Images, radius: IntRange = (3, 10), alias_blur: FloatRange =
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     radii, alias = check_defocus_args(radius, alias_blur, probability)
-    images, n, seeds = _draws(images, seed, 3)
-    apply = tf.random.stateless_uniform([n], seeds[2]) < probability
-    return filter2d(images, _identity_where_skipped(defocus_kernels(n, radii, alias, seeds[:2]), apply))
+    return _filtered(images, seed, probability, lambda n, seeds: defocus_kernels(n, radii, alias, seeds))
 
 
 def check_ringing_overshoot_args(blur_limit, cutoff, probability):
@@ -300,6 +306,4 @@ def ringing_overshoot(images: Images, blur_limit: IntRange = (7, 15),
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     sides, cut = check_ringing_overshoot_args(blur_limit, cutoff, probability)
-    images, n, seeds = _draws(images, seed, 3)
-    apply = tf.random.stateless_uniform([n], seeds[2]) < probability
-    return filter2d(images, _identity_where_skipped(ringing_overshoot_kernels(n, sides, cut, seeds[:2]), apply))
+    return _filtered(images, seed, probability, lambda n, seeds: ringing_overshoot_kernels(n, sides, cut, seeds))
