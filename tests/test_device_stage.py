@@ -118,6 +118,8 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.Defocus(), tga.RingingOvershoot(), tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
      tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
      tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
+     tga.RandomShadow(probability=1.0), tga.RandomRain(probability=1.0), tga.RandomSnow(probability=1.0),
+     tga.RandomGravel(probability=1.0), tga.RandomFog(probability=1.0),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),

@@ -34,6 +34,7 @@ from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, RingingOvershoot  # noqa: E402
 from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
+from tfgpuaug.weather import RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
 from tfgpuaug.grid_shuffle import RandomGridShuffle  # noqa: E402
@@ -70,6 +71,7 @@ __all__ = [
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
     "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
+    "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

@@ -36,6 +36,7 @@ from tfgpuaug import constrained_dropout as _cd
 from tfgpuaug import chromatic_aberration as _ca
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import kernel_blurs as _kb
+from tfgpuaug import weather as _wx
 from tfgpuaug import domain_adaptation as _da
 from tfgpuaug import pixel_dropout as _pd
 from tfgpuaug import sepia as _sp
@@ -304,6 +305,11 @@ RingingOvershoot = _layer(_kb.RingingOvershoot)
 HistogramMatching = _layer(_da.HistogramMatching)
 FDA = _layer(_da.FDA)
 PixelDistributionAdaptation = _layer(_da.PixelDistributionAdaptation)
+RandomShadow = _layer(_wx.RandomShadow)
+RandomRain = _layer(_wx.RandomRain)
+RandomSnow = _layer(_wx.RandomSnow)
+RandomGravel = _layer(_wx.RandomGravel)
+RandomFog = _layer(_wx.RandomFog)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -375,7 +381,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, HistogramMatching, FDA,
-          PixelDistributionAdaptation,
+          PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog,
           ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

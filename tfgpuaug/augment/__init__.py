@@ -25,6 +25,7 @@ from tfgpuaug.augment.kernel_blurs import advanced_blur, defocus, filter2d, ring
 from tfgpuaug.augment.linear_transformation import linear_transformation
 from tfgpuaug.augment.histogram_matching import histogram_matching
 from tfgpuaug.augment.fda import fda
+from tfgpuaug.augment.weather import random_fog, random_gravel, random_rain, random_shadow, random_snow
 from tfgpuaug.augment.pixel_distribution import pixel_distribution_adaptation
 from tfgpuaug.augment.grid_mask import grid_mask
 from tfgpuaug.augment.jpeg_quality import jpeg_quality
@@ -51,5 +52,5 @@ __all__ = [
     "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "salt_and_pepper", "to_gray",
     "to_sepia", "trivial_augment", "unsharp_mask", "advanced_blur", "defocus", "filter2d", "ringing_overshoot",
     "linear_transformation", "histogram_matching", "fda",
-    "pixel_distribution_adaptation",
+    "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
 ]

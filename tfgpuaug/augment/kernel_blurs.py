@@ -70,8 +70,8 @@ def _offsets(side: int) -> tf.Tensor:
 
 
 def _identity_where_skipped(kernels: tf.Tensor, apply: tf.Tensor) -> tf.Tensor:
-    side = kernels.shape[-1]
-    identity = tf.reshape(tf.one_hot(side * side // 2, side * side, dtype=tf.float32), [1, side, side])
+    side = tf.shape(kernels)[-1]
+    identity = tf.reshape(tf.one_hot(side * side // 2, side * side, dtype=tf.float32), tf.stack([1, side, side]))
     return tf.where(apply[:, None, None], kernels, identity)
 
 
