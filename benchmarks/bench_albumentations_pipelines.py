@@ -134,6 +134,12 @@ def stages(A):
         "pixel_distribution_adaptation": (
             lambda x, s: tga.PixelDistributionAdaptation(REFERENCE[None], probability=1.0)(x, seed=s),
             _WithData(A.PixelDistributionAdaptation(p=1.0), pda_metadata=[REFERENCE]), None),
+        # weather effects: shapes as coverage counts in TF ops (fog: plus the Filter2D op)
+        "random_shadow": (lambda x, s: tga.RandomShadow(probability=1.0)(x, seed=s), A.RandomShadow(p=1.0), None),
+        "random_rain": (lambda x, s: tga.RandomRain(probability=1.0)(x, seed=s), A.RandomRain(p=1.0), None),
+        "random_snow": (lambda x, s: tga.RandomSnow(probability=1.0)(x, seed=s), A.RandomSnow(p=1.0), None),
+        "random_gravel": (lambda x, s: tga.RandomGravel(probability=1.0)(x, seed=s), A.RandomGravel(p=1.0), None),
+        "random_fog": (lambda x, s: tga.RandomFog(probability=1.0)(x, seed=s), A.RandomFog(p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),
