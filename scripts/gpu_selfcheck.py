@@ -327,6 +327,38 @@ def run(k, report: Report, quick: bool = False) -> None:
     bad[:, 1, 1] = 1.0
     bad[0, 0, 0] = np.nan
     report.compare("filter2d NaN tap", k.filter2d(images, bad), k.filter2d_gpu(images, bad), 0)
+    # per-pixel level tables (LevelTables: RandomShadow, RandomRain, RandomFog): one set for the
+    # batch or one per image, one table for every channel or one each, row indices out of range
+    # on both sides (clamped), no rows at all
+    table_rng = np.random.default_rng(8)
+    h_, w_ = images.shape[1:3]
+    rows = table_rng.integers(-2, 6, (b, h_, w_)).astype(np.int32)
+    none = np.zeros([0], np.int32)
+    shared = table_rng.integers(0, 256, (1, 4, 1, 256)).astype(np.uint8)
+    report.compare("level_tables shared, rows clamped", k.level_tables(images, shared, rows),
+                   k.level_tables_gpu(images, shared, rows), 0)
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        own = table_rng.integers(0, 256, (b, 3, c, 256)).astype(np.uint8)
+        report.compare(f"level_tables per image and channel channels={c}", k.level_tables(imgs, own, rows),
+                       k.level_tables_gpu(imgs, own, rows), 0)
+        report.compare(f"level_tables no rows channels={c}", k.level_tables(imgs, own, none),
+                       k.level_tables_gpu(imgs, own, none), 0)
+    # 8-bit HLS lightness edit (HlsLightness: RandomSnow, RandomGravel): tables with kept (-1)
+    # entries, levels below 0 and above 255, every grey and the pure hues in the image
+    hls_images = images.copy()
+    hls_images[0, 0, : min(w_, 256)] = np.arange(min(w_, 256), dtype=np.uint8)[:, None]
+    hls_images[1, 0, :6] = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [0, 255, 255], [0, 0, 255], [255, 0, 255]]
+    lightness_tables = table_rng.integers(-1, 300, (b, 256)).astype(np.int32)
+    levels = np.where(table_rng.uniform(size=(b, h_, w_)) < 0.3, table_rng.integers(-3, 300, (b, h_, w_)),
+                      -1).astype(np.int32)
+    report.compare("hls_lightness tables", k.hls_lightness(hls_images, lightness_tables, none),
+                   k.hls_lightness_gpu(hls_images, lightness_tables, none), 0)
+    keep = -np.ones((1, 256), np.int32)
+    report.compare("hls_lightness levels over a shared table", k.hls_lightness(hls_images, keep, levels),
+                   k.hls_lightness_gpu(hls_images, keep, levels), 0)
+    report.compare("hls_lightness levels and tables", k.hls_lightness(hls_images, lightness_tables, levels),
+                   k.hls_lightness_gpu(hls_images, lightness_tables, levels), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

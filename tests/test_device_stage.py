@@ -266,6 +266,8 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>TileShuffle": set(),
     "TfGpuAug>UnsharpMask": set(),
     "TfGpuAug>Filter2D": set(),
+    "TfGpuAug>LevelTables": set(),
+    "TfGpuAug>HlsLightness": set(),
 }
 
 

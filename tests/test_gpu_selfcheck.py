@@ -63,6 +63,8 @@ def cpu_standin(**overrides):
     k.tile_shuffle_gpu = kernels.tile_shuffle
     k.unsharp_mask_gpu = kernels.unsharp_mask
     k.filter2d_gpu = kernels.filter2d
+    k.level_tables_gpu = kernels.level_tables
+    k.hls_lightness_gpu = kernels.hls_lightness
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

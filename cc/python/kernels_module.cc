@@ -17,6 +17,9 @@
 #include "cc/kernels/augment/augment_cpu.h"
 #include "cc/kernels/augment/filter2d.h"
 #include "cc/kernels/augment/filter2d_cpu.h"
+#include "cc/kernels/augment/hls_lightness_cpu.h"
+#include "cc/kernels/augment/level_tables.h"
+#include "cc/kernels/augment/level_tables_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/decode/codecs.h"
@@ -42,6 +45,8 @@
 
 #include "cc/kernels/augment/augment_gpu.h"
 #include "cc/kernels/augment/filter2d_gpu.h"
+#include "cc/kernels/augment/hls_lightness_gpu.h"
+#include "cc/kernels/augment/level_tables_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
@@ -425,6 +430,54 @@ py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels) {
   for (int i = 0; i < b; ++i) {
     tfgpuaug::Filter2DCpu(images.data() + int64_t{i} * h * w * c, h, w, c, kernels.data() + i * side * side,
                           side, scratch.data(), out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
+
+// Checks images [B, H, W, C], tables [1 or B, R, 1 or C, 256] and rows [B, H, W] or empty.
+void LevelTablesShape(const py::array& images, const py::array& tables, const py::array& rows) {
+  const bool ok = images.ndim() == 4 && tables.ndim() == 4 &&
+                  (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) >= 1 &&
+                  (tables.shape(2) == 1 || tables.shape(2) == images.shape(3)) && tables.shape(3) == 256 &&
+                  (rows.size() == 0 || (rows.ndim() == 3 && rows.shape(0) == images.shape(0) &&
+                                        rows.shape(1) == images.shape(1) && rows.shape(2) == images.shape(2)));
+  if (!ok) throw std::invalid_argument("need images [B, H, W, C], tables [1 or B, R, 1 or C, 256], rows [B, H, W]");
+}
+
+py::array_t<uint8_t> LevelTables(U8Image images, U8Image tables, I32Array rows) {
+  LevelTablesShape(images, tables, rows);
+  const int b = images.shape(0), c = images.shape(3);
+  const int64_t pixels = int64_t{images.shape(1)} * images.shape(2);
+  const size_t set_bytes = size_t(tables.shape(1)) * tables.shape(2) * 256;
+  py::array_t<uint8_t> out({b, int(images.shape(1)), int(images.shape(2)), c});
+  for (int i = 0; i < b; ++i) {
+    const tfgpuaug::LevelTableSet set{tables.data() + (tables.shape(0) == 1 ? 0 : i * set_bytes),
+                                      int(tables.shape(1)), int(tables.shape(2))};
+    tfgpuaug::LevelTablesCpu(images.data() + i * pixels * c, pixels, c, set,
+                             rows.size() == 0 ? nullptr : rows.data() + i * pixels,
+                             out.mutable_data() + i * pixels * c);
+  }
+  return out;
+}
+
+// Checks RGB images [B, H, W, 3], tables [1 or B, 256] and levels [B, H, W] or empty.
+void HlsLightnessShape(const py::array& images, const py::array& tables, const py::array& levels) {
+  const bool ok = images.ndim() == 4 && images.shape(3) == 3 && tables.ndim() == 2 &&
+                  (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) == 256 &&
+                  (levels.size() == 0 || (levels.ndim() == 3 && levels.shape(0) == images.shape(0) &&
+                                          levels.shape(1) == images.shape(1) && levels.shape(2) == images.shape(2)));
+  if (!ok) throw std::invalid_argument("need images [B, H, W, 3], tables [1 or B, 256], levels [B, H, W]");
+}
+
+py::array_t<uint8_t> HlsLightness(U8Image images, I32Array tables, I32Array levels) {
+  HlsLightnessShape(images, tables, levels);
+  const int b = images.shape(0);
+  const int64_t pixels = int64_t{images.shape(1)} * images.shape(2);
+  py::array_t<uint8_t> out({b, int(images.shape(1)), int(images.shape(2)), 3});
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::HlsLightnessCpu(images.data() + i * pixels * 3, pixels, tables.data() + (tables.shape(0) == 1 ? 0 : i * 256),
+                              levels.size() == 0 ? nullptr : levels.data() + i * pixels,
+                              out.mutable_data() + i * pixels * 3);
   }
   return out;
 }
@@ -1018,6 +1071,28 @@ py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels) {
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> LevelTablesBatchGpu(U8Image images, U8Image tables, I32Array rows) {
+  LevelTablesShape(images, tables, rows);
+  const int b = images.shape(0), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), c});
+  DeviceBuffer src = Upload(images), tb = Upload(tables), rw = Upload(rows), dst(out.nbytes());
+  Check(tfgpuaug::LevelTablesGpu(src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2), c,
+                                 tb.as<uint8_t>(), int(tables.shape(0)), int(tables.shape(1)), int(tables.shape(2)),
+                                 rows.size() == 0 ? nullptr : rw.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
+py::array_t<uint8_t> HlsLightnessBatchGpu(U8Image images, I32Array tables, I32Array levels) {
+  HlsLightnessShape(images, tables, levels);
+  const int b = images.shape(0);
+  py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), 3});
+  DeviceBuffer src = Upload(images), tb = Upload(tables), lv = Upload(levels), dst(out.nbytes());
+  Check(tfgpuaug::HlsLightnessGpu(src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2),
+                                  tb.as<int32_t>(), int(tables.shape(0)),
+                                  levels.size() == 0 ? nullptr : lv.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Array alpha,
                                          F32Array threshold) {
   const int taps = UnsharpShape(images, weights, alpha, threshold);
@@ -1121,6 +1196,12 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
         "by kernel (replicated edges), times alpha (over the peak for normal noise), plus the grid.");
+  m.def("level_tables", &LevelTables, py::arg("images"), py::arg("tables"), py::arg("rows"),
+        "Each byte of a batch [B, H, W, C] through tables [1 or B, R, 1 or C, 256], row rows[b, y, x] (rows "
+        "[B, H, W], or empty: row 0), on the CPU.");
+  m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
+        "RGB images [B, H, W, 3] with their 8-bit HLS lightness rewritten by tables [1 or B, 256] and "
+        "levels [B, H, W] (or empty) on the CPU.");
   m.def("filter2d", &Filter2D, py::arg("images"), py::arg("kernels"),
         "cv2.filter2D of each image of a batch [B, H, W, C] with its kernel of kernels [B, K, K] on the CPU "
         "(reflect-101, rounded and saturated).");
@@ -1187,6 +1268,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
+  m.def("level_tables_gpu", &LevelTablesBatchGpu, py::arg("images"), py::arg("tables"), py::arg("rows"),
+        "The per-pixel level tables on the GPU, the batch in one launch.");
+  m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),
+        "The 8-bit HLS lightness edit on the GPU, the batch in one launch.");
   m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),

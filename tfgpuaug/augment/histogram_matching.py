@@ -2,7 +2,8 @@
 cumulative histograms follow those of a reference image drawn from a bank, blended with the
 image. Everything but two passes over the pixels is on 256-entry tables: the histograms
 (one bincount), the matching (skimage's quantile interpolation, as Albumentations restates
-it) and the blend fold into one lookup table per sample and channel, applied by one gather."""
+it) and the blend fold into one lookup table per sample and channel, applied by the LevelTables
+kernel op (one read and one write of the bytes)."""
 from __future__ import annotations
 
 from typing import Tuple
@@ -11,6 +12,7 @@ import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed, TensorLike
 from tfgpuaug.augment.photometric import _check_probability, _draws
+from tfgpuaug.augment.pixel_tables import level_tables
 from tfgpuaug.augment.references import check_bank, check_channels, drawn_references
 
 
@@ -107,7 +109,5 @@ def histogram_matching(images: Images, reference_images: TensorLike, blend_ratio
     levels = tf.range(256, dtype=tf.float32)
     blended = tf.clip_by_value(tf.round(tf.cast(matched, tf.float32) * r + levels * (1.0 - r)), 0.0, 255.0)
     apply = tf.random.stateless_uniform([n], s_apply) < probability
-    table = tf.where(apply[:, None, None], blended, levels)  # [B, C, 256] float32 (GPU gathers take it)
-    shape = tf.shape(images)
-    offsets = (tf.range(shape[0])[:, None, None, None] * shape[3] + tf.range(shape[3])[None, None, None, :]) * 256
-    return tf.cast(tf.gather(tf.reshape(table, [-1]), tf.cast(images, tf.int32) + offsets), tf.uint8)
+    table = tf.where(apply[:, None, None], blended, levels)  # [B, C, 256]
+    return level_tables(images, tf.cast(table, tf.uint8)[:, None])  # one row, a table per channel

@@ -79,6 +79,19 @@ def polygon_cover(vertices: tf.Tensor, height, width) -> tf.Tensor:
     return tf.reshape(cover, tf.stack([b, s, height, width]))
 
 
+def clip_end_column(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, width) -> tuple:
+    """cv2.line's clipping of a segment whose start is inside the image and whose end is inside
+    its rows: an end column outside [0, W - 1] moves to the edge it crossed, its row by
+    trunc((edge - x1) (y1 - y0) / (x1 - x0)) in integers, as OpenCV's clipLine; OpenCV then
+    draws the clipped segment, whose pixels differ from the unclipped one's near the edge."""
+    edge = tf.where(x1 < 0, 0, width - 1)
+    outside = (x1 < 0) | (x1 > width - 1)
+    run = tf.where(outside, x1 - x0, 1)
+    rise = (edge - x1) * (y1 - y0)
+    shift = tf.sign(rise) * tf.sign(run) * (tf.abs(rise) // tf.abs(run))  # C's division: toward zero
+    return tf.where(outside, edge, x1), tf.where(outside, y1 + shift, y1)
+
+
 def line_points(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, max_steps,
                 connectivity: int = 4) -> tuple:
     """Lines from (x0, y0) to (x1, y1), ends included (int32 `[B, ...]`), as cv2.line draws them

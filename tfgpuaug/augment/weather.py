@@ -12,7 +12,8 @@ from typing import Optional, Sequence, Tuple
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment import hls, raster
+from tfgpuaug.augment import raster
+from tfgpuaug.augment.pixel_tables import hls_lightness, level_tables
 from tfgpuaug.augment.photometric import _check_probability, _draws, check_range
 
 Box = Tuple[float, float, float, float]
@@ -57,11 +58,6 @@ def _rgb_only(images: tf.Tensor, who: str) -> None:
     if images.shape[-1] is not None and images.shape[-1] != 3:
         raise ValueError(f"{who} takes RGB images (3 channels), got {images.shape[-1]}: it works in OpenCV's HLS "
                          "colour space, as Albumentations does")
-
-
-def _kept_where_skipped(images: tf.Tensor, changed: tf.Tensor, apply: tf.Tensor) -> tf.Tensor:
-    """`changed` (float32 levels) as uint8 where the sample's draw says so, the images elsewhere."""
-    return tf.where(apply[:, None, None, None], tf.cast(changed, tf.uint8), images)
 
 
 # --- RandomShadow -------------------------------------------------------------------------------
@@ -111,19 +107,25 @@ def random_shadow(images: Images, shadow_roi: Sequence[float] = (0.0, 0.5, 1.0, 
     vertices = tf.stack([_randint(seeds[1], shape, x_min, x_max - 1), _randint(seeds[2], shape, y_min, y_max - 1)], -1)
     darkness = 1.0 - _uniform(seeds[3], [n, limit[1]], *intensity)
     apply = tf.random.stateless_uniform([n], seeds[4]) < probability
-    return _kept_where_skipped(images, shadowed(images, vertices, count, darkness), apply)
+    return shadowed(images, vertices, tf.where(apply, count, 0), darkness)
+
+
+def _identity_row() -> tf.Tensor:
+    return tf.range(256, dtype=tf.float32)
 
 
 def shadowed(images: tf.Tensor, vertices: tf.Tensor, count: tf.Tensor, darkness: tf.Tensor) -> tf.Tensor:
     """The first `count[b]` of the polygons `vertices` `[B, S, V, 2]` (int32 x, y) darken in
-    turn what they cover to floor(v darkness), darkness `[B, S]`: float32 levels."""
+    turn what they cover to floor(v darkness), darkness `[B, S]`: one LevelTables pass a
+    polygon, rows 0 (outside: the identity) and 1 (under it)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
-    inside = raster.polygon_cover(tf.cast(vertices, tf.float32), height, width)
-    out = tf.cast(images, tf.float32)
+    inside = tf.cast(raster.polygon_cover(tf.cast(vertices, tf.float32), height, width), tf.int32)
+    out = images
     for s in range(vertices.shape[1]):
-        shaded = inside[:, s, :, :, None] > 0.0
-        factor = tf.where((s < count)[:, None, None, None] & shaded, darkness[:, s, None, None, None], 1.0)
-        out = tf.floor(out * factor)
+        dark = tf.floor(_identity_row()[None, :] * darkness[:, s, None])
+        dark = tf.where((s < count)[:, None], dark, _identity_row()[None, :])
+        tables = tf.stack([tf.broadcast_to(_identity_row(), tf.shape(dark)), dark], 1)[:, :, None, :]
+        out = level_tables(out, tf.cast(tables, tf.uint8), inside[:, s])
     return out
 
 
@@ -214,24 +216,41 @@ def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0)
     lean = _uniform(seeds[2], [n], *slant)
     x1 = tf.cast(tf.cast(x0, tf.float32) + lean[:, None], tf.int32)  # int32 cast truncates toward zero, as astype
     apply = tf.random.stateless_uniform([n], seeds[3]) < probability
-    rain = rained(images, x0, y0, x1, y0 + length, int(math.ceil(max(abs(s) for s in slant))) + length, drop_width,
-                  color, blur_value, brightness_coefficient)
-    return _kept_where_skipped(images, rain, apply)
+    return rained(images, x0, y0, x1, y0 + length, int(math.ceil(max(abs(s) for s in slant))) + length, drop_width,
+                  color, blur_value, brightness_coefficient, apply)
+
+
+def rain_tables(color, blur_value: int, brightness_coefficient: float) -> tf.Tensor:
+    """uint8 `[1, k^2 + 2, 3, 256]` (k the blur side): row n the level of v under n drop pixels
+    of the k x k window, rint(min(v + floor(colour n / k^2 + 1/2), 255) coefficient) (cv2.blur's
+    fixed-point mean, ties up; cv2.add's saturation; cv2.multiply's rounding, in double); the
+    last row the identity, for samples left alone."""
+    area = blur_value * blur_value
+    counts = tf.range(area + 1, dtype=tf.float64)[:, None, None]
+    layer = tf.floor(tf.constant(color, tf.float64)[None, :, None] * counts * (1.0 / area) + 0.5)
+    rows = tf.minimum(tf.range(256, dtype=tf.float64)[None, None, :] + layer, 255.0)
+    if brightness_coefficient != 1.0:
+        rows = tf.round(rows * brightness_coefficient)
+    identity = tf.broadcast_to(tf.range(256, dtype=tf.float64), [1, 3, 256])
+    return tf.cast(tf.concat([rows, identity], 0), tf.uint8)[None]
 
 
 def rained(images: tf.Tensor, x0, y0, x1, y1, max_steps, drop_width: int, color, blur_value: int,
-           brightness_coefficient: float) -> tf.Tensor:
+           brightness_coefficient: float, apply: Optional[tf.Tensor] = None) -> tf.Tensor:
     """Drops from (x0, y0) to (x1, y1) (int32 `[B, D]`, at most `max_steps` steps long) drawn,
-    blurred, added and dimmed as RandomRain says: float32 levels."""
+    blurred, added and dimmed as RandomRain says, where `apply` `[B]` (None: everywhere) says:
+    the drop pixels in each blur window counted, then one LevelTables pass (rain_tables)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
+    x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
     xs, ys, on = raster.line_points(x0, y0, x1, y1, max_steps)
     lay = raster.span_counts(ys, xs - (drop_width - 1) // 2, xs + drop_width // 2, on, height, width)
     covered = tf.minimum(lay, 1.0)
     if blur_value > 1:
-        covered = _box_sums(covered, blur_value) * (1.0 / (blur_value * blur_value))
-    layer = tf.round(covered[..., None] * tf.constant(color, tf.float32))
-    out = tf.minimum(tf.cast(images, tf.float32) + layer, 255.0)
-    return tf.round(out * brightness_coefficient) if brightness_coefficient != 1.0 else out
+        covered = _box_sums(covered, blur_value)
+    rows = tf.cast(tf.round(covered), tf.int32)
+    if apply is not None:
+        rows = tf.where(apply[:, None, None], rows, blur_value * blur_value + 1)
+    return level_tables(images, rain_tables(color, blur_value, brightness_coefficient), rows)
 
 
 # --- RandomSnow ---------------------------------------------------------------------------------
@@ -269,16 +288,21 @@ def random_snow(images: Images, snow_point_range: Tuple[float, float] = (0.1, 0.
     _rgb_only(images, "RandomSnow")
     point = _uniform(seeds[0], [n], *point)
     apply = tf.random.stateless_uniform([n], seeds[1]) < probability
-    return _kept_where_skipped(images, snowed(images, point, brightness_coeff), apply)
+    return snowed(images, point, brightness_coeff, apply)
 
 
-def snowed(images: tf.Tensor, snow_point: tf.Tensor, brightness_coeff: float) -> tf.Tensor:
-    """RandomSnow's bleach with snow point `[B]`: float32 levels."""
+def snowed(images: tf.Tensor, snow_point: tf.Tensor, brightness_coeff: float,
+           apply: Optional[tf.Tensor] = None) -> tf.Tensor:
+    """RandomSnow's bleach with snow point `[B]` where `apply` `[B]` (None: everywhere) says:
+    a lightness table per sample (L < 127.5 p + 85: int(min(L coeff, 255)); else keep the
+    pixel), one HlsLightness pass."""
     threshold = snow_point * (255.0 / 2.0) + 255.0 / 3.0
-    hue, lightness, saturation = hls.rgb_to_hls8(tf.cast(images, tf.float32))
-    bleach = lightness < threshold[:, None, None]
-    lightness = tf.where(bleach, tf.floor(tf.minimum(lightness * brightness_coeff, 255.0)), lightness)
-    return tf.where(bleach[..., None], hls.hls8_to_rgb(hue, lightness, saturation), tf.cast(images, tf.float32))
+    lightness = _identity_row()[None, :]
+    bleach = lightness < threshold[:, None]
+    if apply is not None:
+        bleach &= apply[:, None]
+    tables = tf.where(bleach, tf.floor(tf.minimum(lightness * brightness_coeff, 255.0)), -1.0)
+    return hls_lightness(images, tf.cast(tables, tf.int32))
 
 
 # --- RandomGravel -------------------------------------------------------------------------------
@@ -330,12 +354,13 @@ def random_gravel(images: Images, gravel_roi: Sequence[float] = (0.1, 0.4, 0.9, 
     valid = tf.range(most) < count[..., None]
     flat = lambda t: tf.reshape(t, [n, -1])  # noqa: E731  (patch by patch: Albumentations' write order)
     apply = tf.random.stateless_uniform([n], seeds[8]) < probability
-    return _kept_where_skipped(images, graveled(images, flat(x), flat(y), flat(r), flat(level), flat(valid)), apply)
+    return graveled(images, flat(x), flat(y), flat(r), flat(level), flat(valid) & apply[:, None])
 
 
 def graveled(images: tf.Tensor, x, y, r, level, valid) -> tf.Tensor:
     """Particles `[B, M]` in write order (int32 centre x, y and half side r, float32 lightness
-    level, bool valid) written into OpenCV's 8-bit HLS lightness as RandomGravel says: float32 levels."""
+    level, bool valid) written into OpenCV's 8-bit HLS lightness as RandomGravel says: the last
+    writer's level per pixel, one HlsLightness pass."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     # Each particle's rows y - r .. y + r - 1 (clipped to [0, H - 1)) as spans of its columns;
     # its order number marks them, and the largest number on a pixel is the last one written.
@@ -348,10 +373,8 @@ def graveled(images: tf.Tensor, x, y, r, level, valid) -> tf.Tensor:
     last = _last_writer(rows, left, right, on_row, order, height, width)
     levels = tf.concat([tf.zeros([tf.shape(x)[0], 1]), level], 1)
     written = tf.gather(levels, tf.cast(last, tf.int32), batch_dims=1)
-    hue, lightness, saturation = hls.rgb_to_hls8(tf.cast(images, tf.float32))
-    covered = last > 0.0
-    gravel = hls.hls8_to_rgb(hue, tf.where(covered, written, lightness), saturation)
-    return tf.where(covered[..., None], gravel, tf.cast(images, tf.float32))
+    keep = -tf.ones([1, 256], tf.int32)
+    return hls_lightness(images, keep, tf.cast(tf.where(last > 0.0, written, -1.0), tf.int32))
 
 
 def _last_writer(rows, left, right, on, order, height, width) -> tf.Tensor:
@@ -471,10 +494,8 @@ def fogged(images: tf.Tensor, x, y, radius, valid, alpha: tf.Tensor, apply: tf.T
     n, height, width = tf.shape(images)[0], tf.shape(images)[1], tf.shape(images)[2]
     largest = tf.reduce_max(tf.where(valid, radius, 0))
     covers = raster.disc_counts(x, y, radius, valid, largest, height, width)
-    tables = fog_blend_tables(alpha)
-    row = tf.cast(tf.minimum(covers, FOG_TABLE_ROWS - 1), tf.int32)[..., None]
-    index = (tf.range(n)[:, None, None, None] * FOG_TABLE_ROWS + row) * 256 + tf.cast(images, tf.int32)
-    blended = tf.cast(tf.gather(tf.reshape(tables, [-1]), index), tf.uint8)
+    tables = tf.cast(fog_blend_tables(alpha), tf.uint8)[:, :, None, :]
+    blended = level_tables(images, tables, tf.cast(tf.minimum(covers, FOG_TABLE_ROWS - 1), tf.int32))
     side = tf.maximum(3, tf.minimum(height, width) // 30)
     side = tf.minimum(side + (1 - side % 2), 63)
     line = gaussian_kernel_like_opencv(side)

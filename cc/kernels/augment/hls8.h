@@ -1,0 +1,81 @@
+// OpenCV's 8-bit HLS (cv2.COLOR_RGB2HLS / COLOR_HLS2RGB on uint8: hue in 2-degree steps 0..180,
+// lightness and saturation 0..255, each rounded to the nearest, ties to even) in float32, and a
+// lightness edit through it: Albumentations' RandomSnow and RandomGravel rewrite the lightness
+// of this representation. Inline math shared by the CPU loop and the CUDA kernel; no fused
+// multiply-adds on either side (the GPU build passes --fmad=false), so the bytes agree.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_HLS8_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_HLS8_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "cc/kernels/common/host_device.h"
+
+namespace tfgpuaug {
+
+struct Hls8 {
+  int hue, lightness, saturation;
+};
+
+TFGPUAUG_HD Hls8 RgbToHls8(uint8_t red, uint8_t green, uint8_t blue) {
+  const float scale = 1.f / 255.f;
+  const float r = red * scale, g = green * scale, b = blue * scale;
+  const float vmax = fmaxf(fmaxf(r, g), b), vmin = fminf(fminf(r, g), b);
+  const float diff = vmax - vmin, lightness = (vmax + vmin) * 0.5f;
+  float hue = 0.f, saturation = 0.f;
+  if (diff > 1.1920929e-07f) {  // FLT_EPSILON, as OpenCV
+    saturation = lightness < 0.5f ? diff / (vmax + vmin) : diff / (2.f - vmax - vmin);
+    const float per = 60.f / diff;
+    hue = vmax == r ? (g - b) * per : (vmax == g ? (b - r) * per + 120.f : (r - g) * per + 240.f);
+    if (hue < 0.f) hue += 360.f;
+  }
+  return Hls8{static_cast<int>(rintf(hue * 0.5f)), static_cast<int>(rintf(lightness * 255.f)),
+              static_cast<int>(rintf(saturation * 255.f))};
+}
+
+// RGB bytes of an 8-bit HLS colour into rgb[0..2].
+TFGPUAUG_HD void Hls8ToRgb(const Hls8& colour, uint8_t* rgb) {
+  const float l = colour.lightness * (1.f / 255.f), s = colour.saturation * (1.f / 255.f);
+  float r = l, g = l, b = l;
+  if (s != 0.f) {
+    const float p2 = l <= 0.5f ? l * (1.f + s) : l + s - l * s;
+    const float p1 = 2.f * l - p2;
+    float h = colour.hue * (6.f / 180.f);
+    if (h < 0.f) h += 6.f;
+    else if (h >= 6.f) h -= 6.f;
+    const float sector = floorf(h);
+    h -= sector;
+    const float rising = p1 + (p2 - p1) * h, falling = p1 + (p2 - p1) * (1.f - h);
+    switch (static_cast<int>(sector)) {
+      case 0: r = p2, g = rising, b = p1; break;
+      case 1: r = falling, g = p2, b = p1; break;
+      case 2: r = p1, g = p2, b = rising; break;
+      case 3: r = p1, g = falling, b = p2; break;
+      case 4: r = rising, g = p1, b = p2; break;
+      default: r = p2, g = p1, b = falling; break;
+    }
+  }
+  const float channels[3] = {r, g, b};
+  for (int k = 0; k < 3; ++k) {
+    const float level = rintf(channels[k] * 255.f);
+    rgb[k] = static_cast<uint8_t>(level < 0.f ? 0.f : (level > 255.f ? 255.f : level));
+  }
+}
+
+// One RGB pixel with its 8-bit HLS lightness rewritten: `level` >= 0 is the new lightness
+// (above 255 taken as 255); otherwise table[lightness] is, and a negative entry there keeps the
+// pixel's bytes as they are.
+TFGPUAUG_HD void HlsLightnessPixel(const uint8_t* in, const int32_t* table, int32_t level, uint8_t* out) {
+  Hls8 colour = RgbToHls8(in[0], in[1], in[2]);
+  const int32_t target = level >= 0 ? level : table[colour.lightness];
+  if (target < 0) {
+    out[0] = in[0], out[1] = in[1], out[2] = in[2];
+    return;
+  }
+  colour.lightness = target > 255 ? 255 : target;
+  Hls8ToRgb(colour, out);
+}
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_HLS8_H_

@@ -1,0 +1,14 @@
+#include "cc/kernels/augment/hls_lightness_cpu.h"
+
+#include "cc/kernels/augment/hls8.h"
+
+namespace tfgpuaug {
+
+void HlsLightnessCpu(const uint8_t* image, int64_t pixels, const int32_t* table, const int32_t* levels,
+                     uint8_t* out) {
+  for (int64_t p = 0; p < pixels; ++p) {
+    HlsLightnessPixel(image + 3 * p, table, levels == nullptr ? -1 : levels[p], out + 3 * p);
+  }
+}
+
+}  // namespace tfgpuaug
