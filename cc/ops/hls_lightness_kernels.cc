@@ -47,19 +47,21 @@ class HlsLightnessOp : public ::tfgpuaug::GuardedOpKernel {
     const Tensor& levels = ctx->input(2);
     OP_REQUIRES_OK(ctx, CheckImageBatch(images));
     const int64_t b = images.dim_size(0);
-    OP_REQUIRES(ctx, images.dim_size(3) == 3,
-                errors::InvalidArgument("images must be RGB [B, H, W, 3], got ", images.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, images.dim_size(3) == 3,
+        errors::InvalidArgument("images must be RGB [B, H, W, 3], got ", images.shape().DebugString()));
     OP_REQUIRES(ctx,
                 tables.dims() == 2 && (tables.dim_size(0) == 1 || tables.dim_size(0) == b) &&
                     tables.dim_size(1) == 256,
                 errors::InvalidArgument("need lightness tables [1 or B, 256] for ", b, " images, got ",
                                         tables.shape().DebugString()));
-    OP_REQUIRES(ctx,
-                levels.NumElements() == 0 ||
-                    (levels.dims() == 3 && levels.dim_size(0) == b && levels.dim_size(1) == images.dim_size(1) &&
-                     levels.dim_size(2) == images.dim_size(2)),
-                errors::InvalidArgument("need levels [B, H, W] (or no elements) for images ",
-                                        images.shape().DebugString(), ", got ", levels.shape().DebugString()));
+    OP_REQUIRES(
+        ctx,
+        levels.NumElements() == 0 ||
+            (levels.dims() == 3 && levels.dim_size(0) == b && levels.dim_size(1) == images.dim_size(1) &&
+             levels.dim_size(2) == images.dim_size(2)),
+        errors::InvalidArgument("need levels [B, H, W] (or no elements) for images ",
+                                images.shape().DebugString(), ", got ", levels.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;
@@ -67,9 +69,11 @@ class HlsLightnessOp : public ::tfgpuaug::GuardedOpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>HlsLightness").Device(tensorflow::DEVICE_CPU), HlsLightnessOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>HlsLightness").Device(tensorflow::DEVICE_CPU),
+                        HlsLightnessOp<CpuDevice>);
 #if GOOGLE_CUDA
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>HlsLightness").Device(tensorflow::DEVICE_GPU), HlsLightnessOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>HlsLightness").Device(tensorflow::DEVICE_GPU),
+                        HlsLightnessOp<GpuDevice>);
 #endif
 
 }  // namespace

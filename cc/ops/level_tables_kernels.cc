@@ -29,8 +29,8 @@ absl::Status LaunchLevelTables(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   uint8_t* o = out->flat<uint8_t>().data();
   ForEachImage(ctx, b, [&](int64_t i) {
     const LevelTableSet set{entries + (sets == 1 ? 0 : i * set_bytes), row_count, per_pixel};
-    LevelTablesCpu(in + i * pixels * c, pixels, c, set, row_index == nullptr ? nullptr : row_index + i * pixels,
-                   o + i * pixels * c);
+    LevelTablesCpu(in + i * pixels * c, pixels, c, set,
+                   row_index == nullptr ? nullptr : row_index + i * pixels, o + i * pixels * c);
   });
   return absl::OkStatus();
 }
@@ -52,12 +52,13 @@ class LevelTablesOp : public ::tfgpuaug::GuardedOpKernel {
     const Tensor& rows = ctx->input(2);
     OP_REQUIRES_OK(ctx, CheckImageBatch(images));
     const int64_t b = images.dim_size(0), c = images.dim_size(3);
-    OP_REQUIRES(ctx,
-                tables.dims() == 4 && (tables.dim_size(0) == 1 || tables.dim_size(0) == b) &&
-                    tables.dim_size(1) >= 1 && tables.dim_size(1) < (int64_t{1} << 24) &&
-                    (tables.dim_size(2) == 1 || tables.dim_size(2) == c) && tables.dim_size(3) == 256,
-                errors::InvalidArgument("need tables [1 or B, R >= 1, 1 or C, 256] for images ",
-                                        images.shape().DebugString(), ", got ", tables.shape().DebugString()));
+    OP_REQUIRES(
+        ctx,
+        tables.dims() == 4 && (tables.dim_size(0) == 1 || tables.dim_size(0) == b) &&
+            tables.dim_size(1) >= 1 && tables.dim_size(1) < (int64_t{1} << 24) &&
+            (tables.dim_size(2) == 1 || tables.dim_size(2) == c) && tables.dim_size(3) == 256,
+        errors::InvalidArgument("need tables [1 or B, R >= 1, 1 or C, 256] for images ",
+                                images.shape().DebugString(), ", got ", tables.shape().DebugString()));
     OP_REQUIRES(ctx,
                 rows.NumElements() == 0 ||
                     (rows.dims() == 3 && rows.dim_size(0) == b && rows.dim_size(1) == images.dim_size(1) &&
@@ -71,9 +72,11 @@ class LevelTablesOp : public ::tfgpuaug::GuardedOpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>LevelTables").Device(tensorflow::DEVICE_CPU), LevelTablesOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>LevelTables").Device(tensorflow::DEVICE_CPU),
+                        LevelTablesOp<CpuDevice>);
 #if GOOGLE_CUDA
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>LevelTables").Device(tensorflow::DEVICE_GPU), LevelTablesOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>LevelTables").Device(tensorflow::DEVICE_GPU),
+                        LevelTablesOp<GpuDevice>);
 #endif
 
 }  // namespace

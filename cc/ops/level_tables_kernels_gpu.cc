@@ -18,8 +18,8 @@ absl::Status LaunchLevelTables(GpuDevice, tensorflow::OpKernelContext* ctx, tens
                      images.dim_size(1) * images.dim_size(2), static_cast<int>(images.dim_size(3)),
                      tables.flat<uint8_t>().data(), static_cast<int>(tables.dim_size(0)),
                      static_cast<int>(tables.dim_size(1)), static_cast<int>(tables.dim_size(2)),
-                     rows.NumElements() == 0 ? nullptr : rows.flat<int32_t>().data(), out->flat<uint8_t>().data(),
-                     GpuStream(ctx)),
+                     rows.NumElements() == 0 ? nullptr : rows.flat<int32_t>().data(),
+                     out->flat<uint8_t>().data(), GpuStream(ctx)),
       "");
 }
 

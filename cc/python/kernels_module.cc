@@ -436,12 +436,14 @@ py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels) {
 
 // Checks images [B, H, W, C], tables [1 or B, R, 1 or C, 256] and rows [B, H, W] or empty.
 void LevelTablesShape(const py::array& images, const py::array& tables, const py::array& rows) {
-  const bool ok = images.ndim() == 4 && tables.ndim() == 4 &&
-                  (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) >= 1 &&
-                  (tables.shape(2) == 1 || tables.shape(2) == images.shape(3)) && tables.shape(3) == 256 &&
-                  (rows.size() == 0 || (rows.ndim() == 3 && rows.shape(0) == images.shape(0) &&
-                                        rows.shape(1) == images.shape(1) && rows.shape(2) == images.shape(2)));
-  if (!ok) throw std::invalid_argument("need images [B, H, W, C], tables [1 or B, R, 1 or C, 256], rows [B, H, W]");
+  const bool ok =
+      images.ndim() == 4 && tables.ndim() == 4 &&
+      (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) >= 1 &&
+      (tables.shape(2) == 1 || tables.shape(2) == images.shape(3)) && tables.shape(3) == 256 &&
+      (rows.size() == 0 || (rows.ndim() == 3 && rows.shape(0) == images.shape(0) &&
+                            rows.shape(1) == images.shape(1) && rows.shape(2) == images.shape(2)));
+  if (!ok)
+    throw std::invalid_argument("need images [B, H, W, C], tables [1 or B, R, 1 or C, 256], rows [B, H, W]");
 }
 
 py::array_t<uint8_t> LevelTables(U8Image images, U8Image tables, I32Array rows) {
@@ -462,10 +464,11 @@ py::array_t<uint8_t> LevelTables(U8Image images, U8Image tables, I32Array rows) 
 
 // Checks RGB images [B, H, W, 3], tables [1 or B, 256] and levels [B, H, W] or empty.
 void HlsLightnessShape(const py::array& images, const py::array& tables, const py::array& levels) {
-  const bool ok = images.ndim() == 4 && images.shape(3) == 3 && tables.ndim() == 2 &&
-                  (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) == 256 &&
-                  (levels.size() == 0 || (levels.ndim() == 3 && levels.shape(0) == images.shape(0) &&
-                                          levels.shape(1) == images.shape(1) && levels.shape(2) == images.shape(2)));
+  const bool ok =
+      images.ndim() == 4 && images.shape(3) == 3 && tables.ndim() == 2 &&
+      (tables.shape(0) == 1 || tables.shape(0) == images.shape(0)) && tables.shape(1) == 256 &&
+      (levels.size() == 0 || (levels.ndim() == 3 && levels.shape(0) == images.shape(0) &&
+                              levels.shape(1) == images.shape(1) && levels.shape(2) == images.shape(2)));
   if (!ok) throw std::invalid_argument("need images [B, H, W, 3], tables [1 or B, 256], levels [B, H, W]");
 }
 
@@ -475,9 +478,9 @@ py::array_t<uint8_t> HlsLightness(U8Image images, I32Array tables, I32Array leve
   const int64_t pixels = int64_t{images.shape(1)} * images.shape(2);
   py::array_t<uint8_t> out({b, int(images.shape(1)), int(images.shape(2)), 3});
   for (int i = 0; i < b; ++i) {
-    tfgpuaug::HlsLightnessCpu(images.data() + i * pixels * 3, pixels, tables.data() + (tables.shape(0) == 1 ? 0 : i * 256),
-                              levels.size() == 0 ? nullptr : levels.data() + i * pixels,
-                              out.mutable_data() + i * pixels * 3);
+    tfgpuaug::HlsLightnessCpu(
+        images.data() + i * pixels * 3, pixels, tables.data() + (tables.shape(0) == 1 ? 0 : i * 256),
+        levels.size() == 0 ? nullptr : levels.data() + i * pixels, out.mutable_data() + i * pixels * 3);
   }
   return out;
 }
@@ -1077,8 +1080,9 @@ py::array_t<uint8_t> LevelTablesBatchGpu(U8Image images, U8Image tables, I32Arra
   py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), c});
   DeviceBuffer src = Upload(images), tb = Upload(tables), rw = Upload(rows), dst(out.nbytes());
   Check(tfgpuaug::LevelTablesGpu(src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2), c,
-                                 tb.as<uint8_t>(), int(tables.shape(0)), int(tables.shape(1)), int(tables.shape(2)),
-                                 rows.size() == 0 ? nullptr : rw.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+                                 tb.as<uint8_t>(), int(tables.shape(0)), int(tables.shape(1)),
+                                 int(tables.shape(2)), rows.size() == 0 ? nullptr : rw.as<int32_t>(),
+                                 dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -1087,9 +1091,9 @@ py::array_t<uint8_t> HlsLightnessBatchGpu(U8Image images, I32Array tables, I32Ar
   const int b = images.shape(0);
   py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), 3});
   DeviceBuffer src = Upload(images), tb = Upload(tables), lv = Upload(levels), dst(out.nbytes());
-  Check(tfgpuaug::HlsLightnessGpu(src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2),
-                                  tb.as<int32_t>(), int(tables.shape(0)),
-                                  levels.size() == 0 ? nullptr : lv.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+  Check(tfgpuaug::HlsLightnessGpu(
+      src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2), tb.as<int32_t>(),
+      int(tables.shape(0)), levels.size() == 0 ? nullptr : lv.as<int32_t>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }

@@ -26,16 +26,30 @@ def span_counts(rows: tf.Tensor, x0: tf.Tensor, x1: tf.Tensor, valid: tf.Tensor,
     start = tf.clip_by_value(x0, 0, width)
     stop = tf.clip_by_value(x1 + 1, 0, width)
     keep = valid & (rows >= 0) & (rows < height) & (start < stop)
-    row = tf.where(keep, rows, 0)
-    batch = _batch_index(rows)
-    ones = tf.cast(keep, tf.float32)
-    index = tf.stack([tf.concat([tf.reshape(batch, [-1])] * 2, 0),
-                      tf.concat([tf.reshape(row, [-1])] * 2, 0),
-                      tf.concat([tf.reshape(tf.where(keep, start, 0), [-1]), tf.reshape(tf.where(keep, stop, 0), [-1])],
-                                0)], 1)
-    updates = tf.concat([tf.reshape(ones, [-1]), -tf.reshape(ones, [-1])], 0)
-    events = tf.tensor_scatter_nd_add(tf.zeros(tf.stack([tf.shape(rows)[0], height, width + 1])), index, updates)
-    return tf.cumsum(events, axis=2)[:, :, :width]
+    return _running_sums(_batch_index(rows), tf.where(keep, rows, 0), [start, stop], [keep, keep], [1.0, -1.0],
+                         tf.shape(rows)[0], height, width)
+
+
+def _running_sums(batch, rows, columns, keeps, signs, n, height, width) -> tf.Tensor:
+    """`[n, H, W]` running sums along each row of events: at (batch, rows, columns[i]) the
+    weight signs[i] where keeps[i]. Events are counted by one bincount (threaded on the CPU,
+    where a scatter-add of millions of events is serial), then summed along the rows."""
+    line = (batch * height + rows) * (width + 1)
+    index = tf.concat([tf.reshape(line + c, [-1]) for c in columns], 0)
+    weight = tf.concat([tf.reshape(tf.cast(k, tf.float32) * sign, [-1]) for k, sign in zip(keeps, signs)], 0)
+    size = n * height * (width + 1)
+    events = tf.math.bincount(index, weight, minlength=size, maxlength=size)
+    return tf.cumsum(tf.reshape(events, tf.stack([n, height, width + 1])), axis=2)[:, :, :width]
+
+
+def mark_points(plane: tf.Tensor, xs: tf.Tensor, ys: tf.Tensor, on: tf.Tensor) -> tf.Tensor:
+    """`plane` `[B, H, W]` float32 with 1 at the points (x, y) (int32 `[B, ...]`) where `on` and
+    inside the image (one scatter-max: no running sum, so points need no spans)."""
+    height, width = tf.shape(plane)[1], tf.shape(plane)[2]
+    keep = on & (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    index = tf.stack([tf.reshape(_batch_index(xs), [-1]), tf.reshape(tf.where(keep, ys, 0), [-1]),
+                      tf.reshape(tf.where(keep, xs, 0), [-1])], 1)
+    return tf.tensor_scatter_nd_max(plane, index, tf.reshape(tf.cast(keep, tf.float32), [-1]))
 
 
 def disc_counts(cx: tf.Tensor, cy: tf.Tensor, radius: tf.Tensor, valid: tf.Tensor, max_radius, height,
@@ -53,10 +67,21 @@ def disc_counts(cx: tf.Tensor, cy: tf.Tensor, radius: tf.Tensor, valid: tf.Tenso
 
 def polygon_cover(vertices: tf.Tensor, height, width) -> tf.Tensor:
     """cv2.fillPoly's cover of closed polygons: `[B, S, H, W]` float32 1/0 for float32 integer
-    vertices `[B, S, V, 2]` (x, y), pixel centres at whole coordinates. Even-odd inside (a ray
-    from the pixel's centre to the left crosses the outline an odd number of times; edges take
-    rows min(y0, y1) <= y < max(y0, y1), a crossing at c toggles pixels x >= ceil(c)) plus the
-    outline's 8-connected pixels, which OpenCV fills too (self-crossing polygons included)."""
+    vertices `[B, S, V, 2]` (x, y), pixel centres at whole coordinates: even-odd inside plus
+    the outline (polygon_codes)."""
+    codes = polygon_codes(vertices, height, width)
+    sides = tf.shape(vertices)[2]
+    return tf.cast((codes > sides) | (tf.math.floormod(codes, 2) == 1), tf.float32)
+
+
+def polygon_codes(vertices: tf.Tensor, height, width) -> tf.Tensor:
+    """int32 `[B, S, H, W]` codes of cv2.fillPoly's cover of closed polygons with V vertices
+    (float32 integer vertices `[B, S, V, 2]` (x, y), pixel centres at whole coordinates): the
+    number of outline crossings left of the pixel's centre (odd: inside, even-odd; edges take
+    rows min(y0, y1) <= y < max(y0, y1), a crossing at c counts for pixels x >= ceil(c)), plus
+    V + 1 on the outline's 8-connected pixels, which OpenCV fills too (self-crossing polygons
+    included). A pixel is covered when its code is odd or above V: level tables of 2 V + 2
+    rows read the cover without a parity pass."""
     b, s, v = tf.shape(vertices)[0], tf.shape(vertices)[1], tf.shape(vertices)[2]
     flat = tf.reshape(vertices, tf.stack([b * s, v, 2]))
     p0, p1 = flat, tf.roll(flat, -1, axis=1)
@@ -67,16 +92,12 @@ def polygon_cover(vertices: tf.Tensor, height, width) -> tf.Tensor:
     column = tf.cast(tf.clip_by_value(tf.math.ceil(x0 + (y - y0) * slope), 0.0, tf.cast(width, tf.float32)),
                      tf.int32)
     rows = tf.broadcast_to(tf.range(height)[None, None, :], tf.shape(column))
-    index = tf.stack([tf.reshape(_batch_index(column), [-1]), tf.reshape(tf.where(crosses, rows, 0), [-1]),
-                      tf.reshape(tf.where(crosses, column, 0), [-1])], 1)
-    events = tf.tensor_scatter_nd_add(tf.zeros(tf.stack([b * s, height, width + 1])), index,
-                                      tf.reshape(tf.cast(crosses, tf.float32), [-1]))
-    parity = tf.math.floormod(tf.cumsum(events, axis=2)[:, :, :width], 2.0)
+    crossings = _running_sums(_batch_index(column), rows, [column], [crosses], [1.0], b * s, height, width)
     ends = [tf.cast(c, tf.int32) for c in (p0[..., 0], p0[..., 1], p1[..., 0], p1[..., 1])]
     xs, ys, on = line_points(*ends, tf.maximum(height, width), connectivity=8)
-    outline = span_counts(ys, xs, xs, on, height, width)
-    cover = tf.minimum(parity + outline, 1.0)
-    return tf.reshape(cover, tf.stack([b, s, height, width]))
+    outline = mark_points(tf.zeros_like(crossings), xs, ys, on)
+    codes = tf.cast(crossings + outline * tf.cast(v + 1, tf.float32), tf.int32)
+    return tf.reshape(codes, tf.stack([b, s, height, width]))
 
 
 def clip_end_column(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, width) -> tuple:

@@ -117,15 +117,17 @@ def _identity_row() -> tf.Tensor:
 def shadowed(images: tf.Tensor, vertices: tf.Tensor, count: tf.Tensor, darkness: tf.Tensor) -> tf.Tensor:
     """The first `count[b]` of the polygons `vertices` `[B, S, V, 2]` (int32 x, y) darken in
     turn what they cover to floor(v darkness), darkness `[B, S]`: one LevelTables pass a
-    polygon, rows 0 (outside: the identity) and 1 (under it)."""
+    polygon, its rows the polygon's cover codes (raster.polygon_codes)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
-    inside = tf.cast(raster.polygon_cover(tf.cast(vertices, tf.float32), height, width), tf.int32)
+    codes = raster.polygon_codes(tf.cast(vertices, tf.float32), height, width)
+    sides = vertices.shape[2]
+    covered = tf.constant([code % 2 == 1 or code > sides for code in range(2 * sides + 2)])[None, :, None]
     out = images
     for s in range(vertices.shape[1]):
         dark = tf.floor(_identity_row()[None, :] * darkness[:, s, None])
-        dark = tf.where((s < count)[:, None], dark, _identity_row()[None, :])
-        tables = tf.stack([tf.broadcast_to(_identity_row(), tf.shape(dark)), dark], 1)[:, :, None, :]
-        out = level_tables(out, tf.cast(tables, tf.uint8), inside[:, s])
+        dark = tf.where((s < count)[:, None], dark, _identity_row()[None, :])[:, None, :]  # [B, 1, 256]
+        tables = tf.where(covered, dark, _identity_row()[None, None, :])  # [B, codes, 256]
+        out = level_tables(out, tf.cast(tables, tf.uint8)[:, :, None, :], codes[:, s])
     return out
 
 
@@ -162,15 +164,10 @@ def _box_sums(plane: tf.Tensor, side: int) -> tf.Tensor:
     """Sums over side x side windows of `[B, H, W]`, cv2.blur's anchor (side // 2 before the
     pixel) and its reflect-101 border."""
     before, after = side // 2, side - 1 - side // 2
-    padded = tf.pad(plane, [[0, 0], [before, after], [before, after]], mode="REFLECT")
-    for axis in (1, 2):
-        running = tf.cumsum(padded, axis=axis)
-        zero = tf.zeros_like(tf.gather(running, [0], axis=axis))
-        running = tf.concat([zero, running], axis)
-        length = tf.shape(running)[axis] - side
-        padded = (tf.gather(running, tf.range(side, side + length), axis=axis)
-                  - tf.gather(running, tf.range(length), axis=axis))
-    return padded
+    padded = tf.pad(plane, [[0, 0], [before, after], [before, after]], mode="REFLECT")[..., None]
+    # Two one-dimensional sums of ones (whole numbers: exact in float32), threaded convolutions.
+    down = tf.nn.conv2d(padded, tf.ones([side, 1, 1, 1]), 1, "VALID")
+    return tf.nn.conv2d(down, tf.ones([1, side, 1, 1]), 1, "VALID")[..., 0]
 
 
 def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0), drop_length: Optional[int] = None,
@@ -243,8 +240,11 @@ def rained(images: tf.Tensor, x0, y0, x1, y1, max_steps, drop_width: int, color,
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
     xs, ys, on = raster.line_points(x0, y0, x1, y1, max_steps)
-    lay = raster.span_counts(ys, xs - (drop_width - 1) // 2, xs + drop_width // 2, on, height, width)
-    covered = tf.minimum(lay, 1.0)
+    if drop_width > 1:  # each point a run across
+        offsets = tf.range(drop_width) - (drop_width - 1) // 2
+        xs, ys = xs[..., None] + offsets, ys[..., None] + 0 * offsets
+        on = tf.broadcast_to(on[..., None], tf.shape(xs))
+    covered = raster.mark_points(tf.zeros(tf.stack([tf.shape(images)[0], height, width])), xs, ys, on)
     if blur_value > 1:
         covered = _box_sums(covered, blur_value)
     rows = tf.cast(tf.round(covered), tf.int32)

@@ -17,16 +17,30 @@ struct Hls8 {
   int hue, lightness, saturation;
 };
 
-TFGPUAUG_HD Hls8 RgbToHls8(uint8_t red, uint8_t green, uint8_t blue) {
+// The RGB of a pixel as OpenCV's float levels, with their extremes.
+struct Rgb01 {
+  float r, g, b, vmax, vmin;
+};
+
+TFGPUAUG_HD Rgb01 ToRgb01(uint8_t red, uint8_t green, uint8_t blue) {
   const float scale = 1.f / 255.f;
   const float r = red * scale, g = green * scale, b = blue * scale;
-  const float vmax = fmaxf(fmaxf(r, g), b), vmin = fminf(fminf(r, g), b);
-  const float diff = vmax - vmin, lightness = (vmax + vmin) * 0.5f;
+  return Rgb01{r, g, b, fmaxf(fmaxf(r, g), b), fminf(fminf(r, g), b)};
+}
+
+// The 8-bit lightness alone (what RgbToHls8 gives as `lightness`, by the same operations).
+TFGPUAUG_HD int Lightness8(const Rgb01& c) {
+  return static_cast<int>(rintf((c.vmax + c.vmin) * 0.5f * 255.f));
+}
+
+TFGPUAUG_HD Hls8 RgbToHls8(const Rgb01& c) {
+  const float diff = c.vmax - c.vmin, lightness = (c.vmax + c.vmin) * 0.5f;
   float hue = 0.f, saturation = 0.f;
   if (diff > 1.1920929e-07f) {  // FLT_EPSILON, as OpenCV
-    saturation = lightness < 0.5f ? diff / (vmax + vmin) : diff / (2.f - vmax - vmin);
+    saturation = lightness < 0.5f ? diff / (c.vmax + c.vmin) : diff / (2.f - c.vmax - c.vmin);
     const float per = 60.f / diff;
-    hue = vmax == r ? (g - b) * per : (vmax == g ? (b - r) * per + 120.f : (r - g) * per + 240.f);
+    hue = c.vmax == c.r ? (c.g - c.b) * per
+                        : (c.vmax == c.g ? (c.b - c.r) * per + 120.f : (c.r - c.g) * per + 240.f);
     if (hue < 0.f) hue += 360.f;
   }
   return Hls8{static_cast<int>(rintf(hue * 0.5f)), static_cast<int>(rintf(lightness * 255.f)),
@@ -41,18 +55,32 @@ TFGPUAUG_HD void Hls8ToRgb(const Hls8& colour, uint8_t* rgb) {
     const float p2 = l <= 0.5f ? l * (1.f + s) : l + s - l * s;
     const float p1 = 2.f * l - p2;
     float h = colour.hue * (6.f / 180.f);
-    if (h < 0.f) h += 6.f;
-    else if (h >= 6.f) h -= 6.f;
+    if (h < 0.f)
+      h += 6.f;
+    else if (h >= 6.f)
+      h -= 6.f;
     const float sector = floorf(h);
     h -= sector;
     const float rising = p1 + (p2 - p1) * h, falling = p1 + (p2 - p1) * (1.f - h);
     switch (static_cast<int>(sector)) {
-      case 0: r = p2, g = rising, b = p1; break;
-      case 1: r = falling, g = p2, b = p1; break;
-      case 2: r = p1, g = p2, b = rising; break;
-      case 3: r = p1, g = falling, b = p2; break;
-      case 4: r = rising, g = p1, b = p2; break;
-      default: r = p2, g = p1, b = falling; break;
+      case 0:
+        r = p2, g = rising, b = p1;
+        break;
+      case 1:
+        r = falling, g = p2, b = p1;
+        break;
+      case 2:
+        r = p1, g = p2, b = rising;
+        break;
+      case 3:
+        r = p1, g = falling, b = p2;
+        break;
+      case 4:
+        r = rising, g = p1, b = p2;
+        break;
+      default:
+        r = p2, g = p1, b = falling;
+        break;
     }
   }
   const float channels[3] = {r, g, b};
@@ -65,13 +93,15 @@ TFGPUAUG_HD void Hls8ToRgb(const Hls8& colour, uint8_t* rgb) {
 // One RGB pixel with its 8-bit HLS lightness rewritten: `level` >= 0 is the new lightness
 // (above 255 taken as 255); otherwise table[lightness] is, and a negative entry there keeps the
 // pixel's bytes as they are.
+// Pixels the edit leaves alone cost only their lightness (most of a snow or gravel image).
 TFGPUAUG_HD void HlsLightnessPixel(const uint8_t* in, const int32_t* table, int32_t level, uint8_t* out) {
-  Hls8 colour = RgbToHls8(in[0], in[1], in[2]);
-  const int32_t target = level >= 0 ? level : table[colour.lightness];
+  const Rgb01 rgb = ToRgb01(in[0], in[1], in[2]);
+  const int32_t target = level >= 0 ? level : table[Lightness8(rgb)];
   if (target < 0) {
     out[0] = in[0], out[1] = in[1], out[2] = in[2];
     return;
   }
+  Hls8 colour = RgbToHls8(rgb);
   colour.lightness = target > 255 ? 255 : target;
   Hls8ToRgb(colour, out);
 }

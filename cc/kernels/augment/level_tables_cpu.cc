@@ -2,8 +2,8 @@
 
 namespace tfgpuaug {
 
-void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& set, const int32_t* rows,
-                    uint8_t* out) {
+void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& set,
+                    const int32_t* rows, uint8_t* out) {
   if (rows == nullptr && set.tables_per_pixel == 1) {  // one table for every byte: the plain loop
     const uint8_t* table = set.entries;
     for (int64_t i = 0; i < pixels * c; ++i) out[i] = table[image[i]];

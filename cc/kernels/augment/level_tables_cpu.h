@@ -10,8 +10,8 @@ namespace tfgpuaug {
 
 // One image of `pixels` pixels of `c` channels through its table set into out; `rows` holds a
 // row index per pixel, or is null for row 0 everywhere.
-void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& set, const int32_t* rows,
-                    uint8_t* out);
+void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& set,
+                    const int32_t* rows, uint8_t* out);
 
 }  // namespace tfgpuaug
 
