@@ -232,7 +232,7 @@ def test_shadow_equals_albumentations_add_shadow():
     for b in range(6):
         want = fpixel.add_shadow(images[b], [vertices[b, s] for s in range(count[b])], 1.0 - darkness[b, :count[b]])
         equal += (got[b] == want).mean()
-    assert equal / 6 > 0.99, equal / 6  # the polygons' edge pixels (above) and float32 truncation ties
+    assert equal / 6 > 0.998, equal / 6  # measured 0.9995: polygon edge pixels (above), float32 truncation ties
 
 
 def test_rain_equals_albumentations_add_rain():
@@ -304,7 +304,7 @@ def test_gravel_equals_albumentations_add_gravel():
         written = np.zeros((80, 100), bool)
         for y0, y1, x0, x1, _ in rows:
             written[y0:y1, x0:x1] = True
-        assert (got[b][written] == want[written]).mean() > 0.998  # 8-bit HLS ties (test_hls8_equals_opencv)
+        assert (got[b][written] == want[written]).mean() > 0.998  # 8-bit HLS ties (test_hls8_reference_equals_opencv)
         np.testing.assert_array_equal(got[b][~written], images[b][~written])
 
 

@@ -62,26 +62,11 @@ TFGPUAUG_HD void Hls8ToRgb(const Hls8& colour, uint8_t* rgb) {
     const float sector = floorf(h);
     h -= sector;
     const float rising = p1 + (p2 - p1) * h, falling = p1 + (p2 - p1) * (1.f - h);
-    switch (static_cast<int>(sector)) {
-      case 0:
-        r = p2, g = rising, b = p1;
-        break;
-      case 1:
-        r = falling, g = p2, b = p1;
-        break;
-      case 2:
-        r = p1, g = p2, b = rising;
-        break;
-      case 3:
-        r = p1, g = falling, b = p2;
-        break;
-      case 4:
-        r = rising, g = p1, b = p2;
-        break;
-      default:
-        r = p2, g = p1, b = falling;
-        break;
-    }
+    // (r, g, b) of each 60-degree sector as indices into (p2, p1, falling, rising): red is p2 at hue 0.
+    const float values[4] = {p2, p1, falling, rising};
+    const int pick[6][3] = {{0, 3, 1}, {2, 0, 1}, {1, 0, 3}, {1, 2, 0}, {3, 1, 0}, {0, 1, 2}};
+    const int at = sector > 5.f ? 5 : static_cast<int>(sector);
+    r = values[pick[at][0]], g = values[pick[at][1]], b = values[pick[at][2]];
   }
   const float channels[3] = {r, g, b};
   for (int k = 0; k < 3; ++k) {
