@@ -910,3 +910,19 @@ def test_median_networks_equal_the_per_pixel_function(side):
         np.testing.assert_array_equal(kernels.augment_stage(img, 27, float(side), [0, 0]),
                                       kernels.augment_stage(img, 27, float(side), [0, 0], general=True),
                                       err_msg=str(shape))
+
+
+@pytest.mark.skipif(not _cpu_has("avx2"), reason="the AVX2 HLS loop needs an AVX2 CPU")
+def test_hls_lightness_avx2_equals_baseline_loop(tmp_path):
+    # Eight pixels a step must give HlsLightnessPixel's bytes: tables with kept entries, levels
+    # below 0 and above 255, every grey and hue, a pixel count that leaves a scalar tail.
+    rng = np.random.default_rng(13)
+    batch = rng.integers(0, 256, (3, 37, 41, 3), dtype=np.uint8)
+    batch[0, 0, :41] = np.arange(0, 246, 6, dtype=np.uint8)[:, None]
+    tables = rng.integers(-1, 300, (3, 256)).astype(np.int32)
+    levels = np.where(rng.uniform(size=(3, 37, 41)) < 0.3, rng.integers(-3, 300, (3, 37, 41)), -1).astype(np.int32)
+    calls = "[k.hls_lightness(images[0], images[1], images[2]), k.hls_lightness(images[0], images[1], images[3])]"
+    none = np.zeros([0], np.int32)
+    baseline = _without_avx2(tmp_path, [batch, tables, levels, none], calls)
+    np.testing.assert_array_equal(kernels.hls_lightness(batch, tables, levels), baseline[0])
+    np.testing.assert_array_equal(kernels.hls_lightness(batch, tables, none), baseline[1])
