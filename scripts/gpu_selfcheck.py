@@ -359,6 +359,22 @@ def run(k, report: Report, quick: bool = False) -> None:
                    k.hls_lightness_gpu(hls_images, keep, levels), 0)
     report.compare("hls_lightness levels and tables", k.hls_lightness(hls_images, lightness_tables, levels),
                    k.hls_lightness_gpu(hls_images, lightness_tables, levels), 0)
+    # span raster (SpanRaster: shadow polygons, fog discs, rain drops, gravel): spans off the
+    # plane, reversed and empty, values of both signs summed (atomics in any order) or maxed,
+    # box sums wider than the plane (reflect-101 more than once); more spans than the grid cap
+    span_rng = np.random.default_rng(9)
+    every = (("sum", 1), ("max", 1), ("sum", 3), ("max", 9))
+    for sh, sw, count, longest, combos in ((h_, w_, 300, w_ // 2, every), (5, 7, 40, 4, every),
+                                           (64, 80, 1_100_000 // b, 4, (("sum", 1), ("max", 3)))):
+        span_rows = span_rng.integers(-2, sh + 2, (b, count))
+        span_starts = span_rng.integers(-4, sw + 2, (b, count))
+        span_stops = span_starts + span_rng.integers(-2, longest, (b, count))
+        span_values = span_rng.integers(-3, 40, (b, count))
+        spans = np.stack([span_rows, span_starts, span_stops, span_values]).astype(np.int32)
+        for combine, box in combos:
+            report.compare(f"span_raster {combine} box={box} {sh}x{sw} spans={count}",
+                           k.span_raster(spans, sh, sw, combine, box),
+                           k.span_raster_gpu(spans, sh, sw, combine, box), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

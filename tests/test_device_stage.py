@@ -268,6 +268,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>Filter2D": set(),
     "TfGpuAug>LevelTables": set(),
     "TfGpuAug>HlsLightness": set(),
+    "TfGpuAug>SpanRaster": {"size"},
 }
 
 

@@ -65,6 +65,7 @@ def cpu_standin(**overrides):
     k.filter2d_gpu = kernels.filter2d
     k.level_tables_gpu = kernels.level_tables
     k.hls_lightness_gpu = kernels.hls_lightness
+    k.span_raster_gpu = kernels.span_raster
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

@@ -105,11 +105,17 @@ def test_line_points_equal_cv2_line(connectivity):
         assert mismatched / drawn < 0.05, mismatched / drawn  # rounding ties split their own way
 
 
+def _polygon_cover(vertices: tf.Tensor, height: int, width: int) -> np.ndarray:
+    """cv2.fillPoly's cover read from the codes as the shadow's tables read them: odd or above V."""
+    codes = raster.polygon_codes(vertices, height, width).numpy()
+    return (codes > vertices.shape[2]) | (codes % 2 == 1)
+
+
 def test_polygon_cover_close_to_cv2_fill_poly():
     cv2 = pytest.importorskip("cv2")
     rng = np.random.default_rng(3)
     vertices = rng.integers(0, 70, (300, 5, 2))
-    got = raster.polygon_cover(tf.constant(vertices[None].astype(np.float32)), 70, 70).numpy()[0]
+    got = _polygon_cover(tf.constant(vertices[None].astype(np.float32)), 70, 70)[0]
     differ, area = 0, 0
     for p in range(300):
         want = np.zeros((70, 70), np.uint8)
@@ -122,10 +128,10 @@ def test_polygon_cover_close_to_cv2_fill_poly():
 def test_polygon_cover_is_even_odd_inside():
     # A square wound twice over itself: even-odd leaves the overlap empty, which nonzero would fill.
     star = np.array([[[[2, 2], [20, 2], [20, 20], [2, 20]], [[8, 8], [30, 8], [30, 30], [8, 30]]]], np.float32)
-    cover = raster.polygon_cover(tf.constant(star), 40, 40).numpy()[0]
+    cover = _polygon_cover(tf.constant(star), 40, 40)[0]
     assert cover[0, 10, 10] == 1 and cover[1, 10, 10] == 1 and cover[0, 25, 25] == 0
     bowtie = np.array([[[[0, 0], [20, 20], [20, 0], [0, 20]]]], np.float32)
-    cover = raster.polygon_cover(tf.constant(bowtie), 24, 24).numpy()[0, 0]
+    cover = _polygon_cover(tf.constant(bowtie), 24, 24)[0, 0]
     assert cover[10, 3] == 1 and cover[3, 10] == 0 and cover[10, 17] == 1  # two triangles meeting at the centre
 
 
@@ -266,12 +272,16 @@ def test_rain_drop_width_is_a_horizontal_run():
 def test_rain_layer_blur_is_cv2_blur():
     cv2 = pytest.importorskip("cv2")
     rng = np.random.default_rng(7)
-    plane = (rng.uniform(size=(2, 23, 31)) < 0.1).astype(np.float32)
+    plane = (rng.uniform(size=(2, 23, 31)) < 0.1).astype(np.int32)
+    b, y, x = np.nonzero(plane)
+    rows, starts = (np.zeros((2, 23 * 31), np.int32) - 1 for _ in range(2))
+    for i in range(2):  # the marked pixels as spans of one; the rest of each row list off the plane
+        rows[i, :np.sum(b == i)], starts[i, :np.sum(b == i)] = y[b == i], x[b == i]
     for side in (2, 3, 4, 7, 9):
-        got = wx._box_sums(tf.constant(plane), side).numpy()
-        for b in range(2):
-            want = cv2.blur(plane[b].astype(np.float64), (side, side)) * side * side
-            np.testing.assert_allclose(got[b], want, atol=1e-4)
+        got = raster.span_raster(rows, starts, starts + 1, np.ones_like(rows), 23, 31, combine="max", box=side)
+        for i in range(2):
+            want = cv2.blur(plane[i].astype(np.float64), (side, side)) * side * side
+            np.testing.assert_allclose(got.numpy()[i], want, atol=1e-4)
 
 
 def test_snow_equals_albumentations_where_it_bleaches_and_keeps_the_rest():

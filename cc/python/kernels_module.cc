@@ -20,6 +20,7 @@
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 #include "cc/kernels/augment/level_tables.h"
 #include "cc/kernels/augment/level_tables_cpu.h"
+#include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/decode/codecs.h"
@@ -47,6 +48,7 @@
 #include "cc/kernels/augment/filter2d_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
+#include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
@@ -481,6 +483,36 @@ py::array_t<uint8_t> HlsLightness(U8Image images, I32Array tables, I32Array leve
     tfgpuaug::HlsLightnessCpu(
         images.data() + i * pixels * 3, pixels, tables.data() + (tables.shape(0) == 1 ? 0 : i * 256),
         levels.size() == 0 ? nullptr : levels.data() + i * pixels, out.mutable_data() + i * pixels * 3);
+  }
+  return out;
+}
+
+// Checks spans [4 (rows, starts, stops, values), B, K], the combine rule and the box side.
+tfgpuaug::SpanCombine SpanRasterArgs(const py::array& spans, int height, int width,
+                                     const std::string& combine, int box) {
+  if (spans.ndim() != 3 || spans.shape(0) != 4 || height < 0 || width < 0 || box < 1 ||
+      (combine != "sum" && combine != "max"))
+    throw std::invalid_argument("need spans [4, B, K], height, width >= 0, combine 'sum' or 'max', box >= 1");
+  return combine == "max" ? tfgpuaug::SpanCombine::kMax : tfgpuaug::SpanCombine::kSum;
+}
+
+tfgpuaug::SpanList SpanListOf(const int32_t* spans, int64_t b, int64_t k, int64_t image) {
+  const int64_t part = b * k;
+  return {spans + image * k, spans + part + image * k, spans + 2 * part + image * k,
+          spans + 3 * part + image * k, k};
+}
+
+py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std::string& combine, int box) {
+  const tfgpuaug::SpanCombine how = SpanRasterArgs(spans, height, width, combine, box);
+  const int64_t b = spans.shape(1), k = spans.shape(2), pixels = int64_t{height} * width;
+  py::array_t<int32_t> out({b, int64_t{height}, int64_t{width}});
+  std::vector<int32_t> painted(pixels);
+  std::vector<uint32_t> column_sums(width);
+  for (int64_t i = 0; i < b; ++i) {
+    int32_t* dst = out.mutable_data() + i * pixels;
+    tfgpuaug::SpanPaintCpu(SpanListOf(spans.data(), b, k, i), height, width, how,
+                           box > 1 ? painted.data() : dst);
+    if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
   }
   return out;
 }
@@ -1097,6 +1129,18 @@ py::array_t<uint8_t> HlsLightnessBatchGpu(U8Image images, I32Array tables, I32Ar
   Download(dst, out);
   return out;
 }
+py::array_t<int32_t> SpanRasterBatchGpu(I32Array spans, int height, int width, const std::string& combine,
+                                        int box) {
+  const tfgpuaug::SpanCombine how = SpanRasterArgs(spans, height, width, combine, box);
+  const int64_t b = spans.shape(1), k = spans.shape(2);
+  py::array out = py::array_t<int32_t>({b, int64_t{height}, int64_t{width}});
+  DeviceBuffer sp = Upload(spans), painted(out.nbytes()), dst(out.nbytes());
+  const int32_t* d = sp.as<int32_t>();
+  Check(tfgpuaug::SpanRasterGpu(d, d + b * k, d + 2 * b * k, d + 3 * b * k, int(b), k, height, width, how,
+                                box, painted.as<int32_t>(), dst.as<int32_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Array alpha,
                                          F32Array threshold) {
   const int taps = UnsharpShape(images, weights, alpha, threshold);
@@ -1203,6 +1247,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("level_tables", &LevelTables, py::arg("images"), py::arg("tables"), py::arg("rows"),
         "Each byte of a batch [B, H, W, C] through tables [1 or B, R, 1 or C, 256], row rows[b, y, x] (rows "
         "[B, H, W], or empty: row 0), on the CPU.");
+  m.def("span_raster", &SpanRaster, py::arg("spans"), py::arg("height"), py::arg("width"),
+        py::arg("combine") = "sum", py::arg("box") = 1,
+        "Spans [4 (rows, starts, stops, values), B, K] painted into int32 planes [B, height, width] (combine "
+        "'sum' or 'max'), then box-summed (reflect-101) when box > 1, on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "RGB images [B, H, W, 3] with their 8-bit HLS lightness rewritten by tables [1 or B, 256] and "
         "levels [B, H, W] (or empty) on the CPU.");
@@ -1274,6 +1322,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The elastic maps on the GPU, the batch in three launches.");
   m.def("level_tables_gpu", &LevelTablesBatchGpu, py::arg("images"), py::arg("tables"), py::arg("rows"),
         "The per-pixel level tables on the GPU, the batch in one launch.");
+  m.def("span_raster_gpu", &SpanRasterBatchGpu, py::arg("spans"), py::arg("height"), py::arg("width"),
+        py::arg("combine") = "sum", py::arg("box") = 1,
+        "The span raster on the GPU, the batch in three or four launches.");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "The 8-bit HLS lightness edit on the GPU, the batch in one launch.");
   m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),

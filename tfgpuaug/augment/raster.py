@@ -1,61 +1,67 @@
-"""Shapes drawn per sample in the graph, as coverage counts `[B, H, W]` float32: horizontal
-spans become +1/-1 events on a row, one scatter-add, one running sum along the row (the work is
-proportional to the shapes' rows, not to the image). Discs, polygons (even-odd) and 4-connected
-lines follow OpenCV's pixel rules closely; the weather effects draw with them. Float counts
-throughout: scatter-add and cumsum have GPU kernels for float32, and counts stay exact below 2^24."""
+"""Shapes drawn per sample in the graph as int32 planes `[B, H, W]`: every shape is horizontal
+spans of rows, painted by the SpanRaster kernel op (cover counts as +v/-v events at the span
+ends and one running sum along each row, so the work is in the shapes' rows, not the image's
+pixels; or each pixel's largest value; then optionally cv2.blur's box sums). Discs, polygons
+(even-odd) and 4-connected lines follow OpenCV's pixel rules; the weather effects draw with
+them."""
 from __future__ import annotations
+
+from typing import Union
 
 import tensorflow as tf
 
+from tfgpuaug import _loader
+from tfgpuaug._types import TensorLike
 
-def _batch_index(like: tf.Tensor) -> tf.Tensor:
-    """int32 tensor shaped like `like` holding each element's batch index (axis 0)."""
-    n = tf.shape(like)[0]
-    shape = tf.concat([[n], tf.ones([tf.rank(like) - 1], tf.int32)], 0)
-    return tf.broadcast_to(tf.reshape(tf.range(n), shape), tf.shape(like))
+COMBINES = ("sum", "max")
+
+
+def span_raster(rows: TensorLike, starts: TensorLike, stops: TensorLike, values: TensorLike,
+                height: Union[int, tf.Tensor], width: Union[int, tf.Tensor], combine: str = "sum",
+                box: int = 1) -> tf.Tensor:
+    """Spans painted into int32 planes `[B, height, width]` (the SpanRaster kernel op).
+
+    Args:
+      rows, starts, stops, values: int32 `[B, K]`: span k of image b covers row `rows[b, k]`,
+        columns `starts[b, k] <= x < stops[b, k]`, clipped to the plane (spans outside add nothing).
+      height, width: the plane's size.
+      combine: "sum": a pixel holds the sum of the values of the spans covering it; "max": the
+        largest value above 0, else 0.
+      box: when above 1, each pixel then holds the sum over the box x box window around it
+        (box // 2 pixels before, reflect-101 border: cv2.blur's window), at most 255.
+    """
+    if combine not in COMBINES:
+        raise ValueError(f"span_raster: combine must be one of {COMBINES}, got {combine!r}")
+    if not isinstance(box, int) or not 1 <= box <= 255:
+        raise ValueError(f"span_raster: box must be a whole window side in [1, 255], got {box!r}")
+    spans = [tf.convert_to_tensor(t, tf.int32) for t in (rows, starts, stops, values)]
+    for name, t in zip(("rows", "starts", "stops", "values"), spans):
+        if t.shape.rank is not None and t.shape.rank != 2:
+            raise ValueError(f"span_raster: {name} must be int32 [B, K], got shape {t.shape}")
+    size = tf.stack([tf.cast(height, tf.int32), tf.cast(width, tf.int32)])
+    return _loader.ops().tf_gpu_aug_span_raster(*spans, size, combine=combine, box=box)
+
+
+def flat_spans(*parts: tf.Tensor) -> list:
+    """`[B, ...]` tensors as `[B, K]`."""
+    return [tf.reshape(p, tf.stack([tf.shape(p)[0], -1])) for p in parts]
 
 
 def span_counts(rows: tf.Tensor, x0: tf.Tensor, x1: tf.Tensor, valid: tf.Tensor, height, width) -> tf.Tensor:
-    """How many spans cover each pixel: `[B, H, W]` float32.
+    """How many spans cover each pixel: int32 `[B, H, W]`.
 
     Args:
       rows, x0, x1: int32 `[B, ...]`: span on row `rows` from column x0 to x1, both included;
         clipped to the image (a span wholly outside adds nothing).
       valid: bool `[B, ...]`: spans that count.
     """
-    start = tf.clip_by_value(x0, 0, width)
-    stop = tf.clip_by_value(x1 + 1, 0, width)
-    keep = valid & (rows >= 0) & (rows < height) & (start < stop)
-    return _running_sums(_batch_index(rows), tf.where(keep, rows, 0), [start, stop], [keep, keep], [1.0, -1.0],
-                         tf.shape(rows)[0], height, width)
-
-
-def _running_sums(batch, rows, columns, keeps, signs, n, height, width) -> tf.Tensor:
-    """`[n, H, W]` running sums along each row of events: at (batch, rows, columns[i]) the
-    weight signs[i] where keeps[i]. Events are counted by one bincount (threaded on the CPU,
-    where a scatter-add of millions of events is serial), then summed along the rows."""
-    line = (batch * height + rows) * (width + 1)
-    index = tf.concat([tf.reshape(line + c, [-1]) for c in columns], 0)
-    weight = tf.concat([tf.reshape(tf.cast(k, tf.float32) * sign, [-1]) for k, sign in zip(keeps, signs)], 0)
-    size = n * height * (width + 1)
-    events = tf.math.bincount(index, weight, minlength=size, maxlength=size)
-    return tf.cumsum(tf.reshape(events, tf.stack([n, height, width + 1])), axis=2)[:, :, :width]
-
-
-def mark_points(plane: tf.Tensor, xs: tf.Tensor, ys: tf.Tensor, on: tf.Tensor) -> tf.Tensor:
-    """`plane` `[B, H, W]` float32 with 1 at the points (x, y) (int32 `[B, ...]`) where `on` and
-    inside the image (one scatter-max: no running sum, so points need no spans)."""
-    height, width = tf.shape(plane)[1], tf.shape(plane)[2]
-    keep = on & (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    index = tf.stack([tf.reshape(_batch_index(xs), [-1]), tf.reshape(tf.where(keep, ys, 0), [-1]),
-                      tf.reshape(tf.where(keep, xs, 0), [-1])], 1)
-    return tf.tensor_scatter_nd_max(plane, index, tf.reshape(tf.cast(keep, tf.float32), [-1]))
+    return span_raster(*flat_spans(rows, x0, x1 + 1, tf.cast(valid, tf.int32)), height, width)
 
 
 def disc_counts(cx: tf.Tensor, cy: tf.Tensor, radius: tf.Tensor, valid: tf.Tensor, max_radius, height,
                 width) -> tf.Tensor:
     """How many filled discs cover each pixel (cv2.circle's filled rule: dx^2 + dy^2 <= r^2):
-    `[B, H, W]` float32 for int32 centres and radii `[B, P]` (radii at most `max_radius`)."""
+    int32 `[B, H, W]` for int32 centres and radii `[B, P]` (radii at most `max_radius`)."""
     dy = tf.range(-max_radius, max_radius + 1)
     r = radius[..., None]
     inside = valid[..., None] & (tf.abs(dy) <= r)
@@ -65,23 +71,16 @@ def disc_counts(cx: tf.Tensor, cy: tf.Tensor, radius: tf.Tensor, valid: tf.Tenso
     return span_counts(cy[..., None] + dy, x - half, x + half, inside, height, width)
 
 
-def polygon_cover(vertices: tf.Tensor, height, width) -> tf.Tensor:
-    """cv2.fillPoly's cover of closed polygons: `[B, S, H, W]` float32 1/0 for float32 integer
-    vertices `[B, S, V, 2]` (x, y), pixel centres at whole coordinates: even-odd inside plus
-    the outline (polygon_codes)."""
-    codes = polygon_codes(vertices, height, width)
-    sides = tf.shape(vertices)[2]
-    return tf.cast((codes > sides) | (tf.math.floormod(codes, 2) == 1), tf.float32)
-
-
 def polygon_codes(vertices: tf.Tensor, height, width) -> tf.Tensor:
     """int32 `[B, S, H, W]` codes of cv2.fillPoly's cover of closed polygons with V vertices
     (float32 integer vertices `[B, S, V, 2]` (x, y), pixel centres at whole coordinates): the
     number of outline crossings left of the pixel's centre (odd: inside, even-odd; edges take
     rows min(y0, y1) <= y < max(y0, y1), a crossing at c counts for pixels x >= ceil(c)), plus
-    V + 1 on the outline's 8-connected pixels, which OpenCV fills too (self-crossing polygons
-    included). A pixel is covered when its code is odd or above V: level tables of 2 V + 2
-    rows read the cover without a parity pass."""
+    V + 1 for each time the outline's 8-connected lines reach the pixel (OpenCV fills the
+    outline too, self-crossing polygons included). A pixel is covered when its code is odd or
+    above V: level tables of 2 V + 2 rows (larger codes held at the last) read the cover without
+    a parity pass. One SpanRaster pass: crossings are spans to the row's end, outline pixels
+    spans of one."""
     b, s, v = tf.shape(vertices)[0], tf.shape(vertices)[1], tf.shape(vertices)[2]
     flat = tf.reshape(vertices, tf.stack([b * s, v, 2]))
     p0, p1 = flat, tf.roll(flat, -1, axis=1)
@@ -92,11 +91,11 @@ def polygon_codes(vertices: tf.Tensor, height, width) -> tf.Tensor:
     column = tf.cast(tf.clip_by_value(tf.math.ceil(x0 + (y - y0) * slope), 0.0, tf.cast(width, tf.float32)),
                      tf.int32)
     rows = tf.broadcast_to(tf.range(height)[None, None, :], tf.shape(column))
-    crossings = _running_sums(_batch_index(column), rows, [column], [crosses], [1.0], b * s, height, width)
     ends = [tf.cast(c, tf.int32) for c in (p0[..., 0], p0[..., 1], p1[..., 0], p1[..., 1])]
     xs, ys, on = line_points(*ends, tf.maximum(height, width), connectivity=8)
-    outline = mark_points(tf.zeros_like(crossings), xs, ys, on)
-    codes = tf.cast(crossings + outline * tf.cast(v + 1, tf.float32), tf.int32)
+    crossing = flat_spans(rows, column, tf.fill(tf.shape(column), width), tf.cast(crosses, tf.int32))
+    outline = flat_spans(ys, xs, xs + 1, tf.cast(on, tf.int32) * (v + 1))
+    codes = span_raster(*(tf.concat([c, o], 1) for c, o in zip(crossing, outline)), height, width)
     return tf.reshape(codes, tf.stack([b, s, height, width]))
 
 

@@ -60,6 +60,14 @@ def _rgb_only(images: tf.Tensor, who: str) -> None:
                          "colour space, as Albumentations does")
 
 
+def _weather_draws(images: Images, seed: Seed, count: int, who: str, rgb: bool = True) -> tuple:
+    """The checked batch, its size n, `count` stateless seeds, its height and width."""
+    images, n, seeds = _draws(images, seed, count)
+    if rgb:
+        _rgb_only(images, who)
+    return images, n, seeds, tf.shape(images)[1], tf.shape(images)[2]
+
+
 # --- RandomShadow -------------------------------------------------------------------------------
 
 def check_shadow_args(shadow_roi, num_shadows_limit, shadow_dimension, shadow_intensity_range, probability):
@@ -99,8 +107,7 @@ def random_shadow(images: Images, shadow_roi: Sequence[float] = (0.0, 0.5, 1.0, 
     """
     roi, limit, sides, intensity = check_shadow_args(shadow_roi, num_shadows_limit, shadow_dimension,
                                                      shadow_intensity_range, probability)
-    images, n, seeds = _draws(images, seed, 5)
-    height, width = tf.shape(images)[1], tf.shape(images)[2]
+    images, n, seeds, height, width = _weather_draws(images, seed, 5, "RandomShadow", rgb=False)
     x_min, y_min, x_max, y_max = _roi_pixels(roi, height, width)
     count = _randint(seeds[0], [n], limit[0], limit[1])
     shape = [n, limit[1], sides]
@@ -160,16 +167,6 @@ def _drop_count(height: tf.Tensor, rain_type: str) -> tf.Tensor:
     return {"drizzle": height // 4, "heavy": height, "torrential": height * 2, "default": height // 3}[rain_type]
 
 
-def _box_sums(plane: tf.Tensor, side: int) -> tf.Tensor:
-    """Sums over side x side windows of `[B, H, W]`, cv2.blur's anchor (side // 2 before the
-    pixel) and its reflect-101 border."""
-    before, after = side // 2, side - 1 - side // 2
-    padded = tf.pad(plane, [[0, 0], [before, after], [before, after]], mode="REFLECT")[..., None]
-    # Two one-dimensional sums of ones (whole numbers: exact in float32), threaded convolutions.
-    down = tf.nn.conv2d(padded, tf.ones([side, 1, 1, 1]), 1, "VALID")
-    return tf.nn.conv2d(down, tf.ones([1, side, 1, 1]), 1, "VALID")[..., 0]
-
-
 def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0), drop_length: Optional[int] = None,
                 drop_width: int = 1, drop_color: Tuple[int, int, int] = (200, 200, 200), blur_value: int = 7,
                 brightness_coefficient: float = 0.7, rain_type: str = "default", probability: float = 0.5,
@@ -197,9 +194,7 @@ def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0)
     """
     slant, color = check_rain_args(slant_range, drop_length, drop_width, drop_color, blur_value,
                                    brightness_coefficient, rain_type, probability)
-    images, n, seeds = _draws(images, seed, 4)
-    _rgb_only(images, "RandomRain")
-    height, width = tf.shape(images)[1], tf.shape(images)[2]
+    images, n, seeds, height, width = _weather_draws(images, seed, 4, "RandomRain")
     if drop_length is not None and images.shape[1] is not None and drop_length >= images.shape[1]:
         raise ValueError(f"RandomRain: drop_length {drop_length} must be below the image height {images.shape[1]} "
                          "(drops start in rows [0, height - length))")
@@ -240,14 +235,11 @@ def rained(images: tf.Tensor, x0, y0, x1, y1, max_steps, drop_width: int, color,
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
     xs, ys, on = raster.line_points(x0, y0, x1, y1, max_steps)
-    if drop_width > 1:  # each point a run across
-        offsets = tf.range(drop_width) - (drop_width - 1) // 2
-        xs, ys = xs[..., None] + offsets, ys[..., None] + 0 * offsets
-        on = tf.broadcast_to(on[..., None], tf.shape(xs))
-    covered = raster.mark_points(tf.zeros(tf.stack([tf.shape(images)[0], height, width])), xs, ys, on)
-    if blur_value > 1:
-        covered = _box_sums(covered, blur_value)
-    rows = tf.cast(tf.round(covered), tf.int32)
+    start = xs - (drop_width - 1) // 2  # each point a run drop_width across
+    # One SpanRaster pass: drop pixels marked once however many drops reach them (max), then the
+    # marks counted over each blur window (cv2.blur's window and border).
+    spans = raster.flat_spans(ys, start, start + drop_width, tf.cast(on, tf.int32))
+    rows = raster.span_raster(*spans, height, width, combine="max", box=blur_value)
     if apply is not None:
         rows = tf.where(apply[:, None, None], rows, blur_value * blur_value + 1)
     return level_tables(images, rain_tables(color, blur_value, brightness_coefficient), rows)
@@ -284,8 +276,7 @@ def random_snow(images: Images, snow_point_range: Tuple[float, float] = (0.1, 0.
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     point = check_snow_args(snow_point_range, brightness_coeff, method, probability)
-    images, n, seeds = _draws(images, seed, 2)
-    _rgb_only(images, "RandomSnow")
+    images, n, seeds, _, _ = _weather_draws(images, seed, 2, "RandomSnow")
     point = _uniform(seeds[0], [n], *point)
     apply = tf.random.stateless_uniform([n], seeds[1]) < probability
     return snowed(images, point, brightness_coeff, apply)
@@ -334,9 +325,7 @@ def random_gravel(images: Images, gravel_roi: Sequence[float] = (0.1, 0.4, 0.9, 
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     roi = check_gravel_args(gravel_roi, number_of_patches, probability)
-    images, n, seeds = _draws(images, seed, 9)
-    _rgb_only(images, "RandomGravel")
-    height, width = tf.shape(images)[1], tf.shape(images)[2]
+    images, n, seeds, height, width = _weather_draws(images, seed, 9, "RandomGravel")
     x_min, y_min, x_max, y_max = _roi_pixels(roi, height, width)
     roi_w, roi_h = x_max - x_min, y_max - y_min
     patches = [n, number_of_patches]
@@ -369,26 +358,13 @@ def graveled(images: tf.Tensor, x, y, r, level, valid) -> tf.Tensor:
     on_row = valid[..., None] & (dy >= -r[..., None]) & (dy < r[..., None]) & (rows >= 0) & (rows < height - 1)
     left = tf.maximum(x - r, 0)[..., None] + 0 * dy
     right = (tf.minimum(x + r, width - 1) - 1)[..., None] + 0 * dy
-    order = tf.cast(tf.broadcast_to(tf.range(1, tf.shape(x)[1] + 1)[None, :, None], tf.shape(rows)), tf.float32)
-    last = _last_writer(rows, left, right, on_row, order, height, width)
+    order = tf.broadcast_to(tf.range(1, tf.shape(x)[1] + 1)[None, :, None], tf.shape(rows))
+    spans = raster.flat_spans(rows, left, right + 1, tf.where(on_row, order, 0))
+    last = raster.span_raster(*spans, height, width, combine="max")
     levels = tf.concat([tf.zeros([tf.shape(x)[0], 1]), level], 1)
-    written = tf.gather(levels, tf.cast(last, tf.int32), batch_dims=1)
+    written = tf.gather(levels, last, batch_dims=1)
     keep = -tf.ones([1, 256], tf.int32)
-    return hls_lightness(images, keep, tf.cast(tf.where(last > 0.0, written, -1.0), tf.int32))
-
-
-def _last_writer(rows, left, right, on, order, height, width) -> tf.Tensor:
-    """`[B, H, W]` float32: the largest `order` among the spans covering each pixel, 0 where none
-    does. Spans are at most 6 pixels wide here, so each pixel is scattered on its own."""
-    dx = tf.range(6)
-    cols = left[..., None] + dx
-    keep = on[..., None] & (cols <= right[..., None]) & (cols < width)
-    shape = tf.shape(keep)
-    batch = tf.broadcast_to(tf.reshape(tf.range(shape[0]), [-1, 1, 1, 1]), shape)
-    index = tf.stack([tf.reshape(batch, [-1]), tf.reshape(tf.where(keep, rows[..., None] + 0 * dx, 0), [-1]),
-                      tf.reshape(tf.where(keep, cols, 0), [-1])], 1)
-    values = tf.reshape(tf.where(keep, order[..., None] + 0.0 * tf.cast(dx, tf.float32), 0.0), [-1])
-    return tf.tensor_scatter_nd_max(tf.zeros(tf.stack([shape[0], height, width])), index, values)
+    return hls_lightness(images, keep, tf.cast(tf.where(last > 0, written, -1.0), tf.int32))
 
 
 # --- RandomFog ----------------------------------------------------------------------------------
@@ -478,9 +454,7 @@ def random_fog(images: Images, fog_coef_range: Tuple[float, float] = (0.3, 1.0),
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     coef = check_fog_args(fog_coef_range, alpha_coef, probability)
-    images, n, seeds = _draws(images, seed, 5)
-    _rgb_only(images, "RandomFog")
-    height, width = tf.shape(images)[1], tf.shape(images)[2]
+    images, n, seeds, height, width = _weather_draws(images, seed, 5, "RandomFog")
     intensity = _uniform(seeds[0], [n], *coef)
     apply = tf.random.stateless_uniform([n], seeds[1]) < probability
     x, y, radius, valid = _fog_particles(seeds[2:], n, height, width, intensity)
@@ -495,7 +469,7 @@ def fogged(images: tf.Tensor, x, y, radius, valid, alpha: tf.Tensor, apply: tf.T
     largest = tf.reduce_max(tf.where(valid, radius, 0))
     covers = raster.disc_counts(x, y, radius, valid, largest, height, width)
     tables = tf.cast(fog_blend_tables(alpha), tf.uint8)[:, :, None, :]
-    blended = level_tables(images, tables, tf.cast(tf.minimum(covers, FOG_TABLE_ROWS - 1), tf.int32))
+    blended = level_tables(images, tables, tf.minimum(covers, FOG_TABLE_ROWS - 1))
     side = tf.maximum(3, tf.minimum(height, width) // 30)
     side = tf.minimum(side + (1 - side % 2), 63)
     line = gaussian_kernel_like_opencv(side)

@@ -1,0 +1,60 @@
+#include "cc/kernels/augment/span_raster_cpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cc/kernels/common/border.h"
+
+namespace tfgpuaug {
+
+void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t* plane) {
+  std::memset(plane, 0, sizeof(int32_t) * size_t(h) * w);
+  uint32_t* cells = reinterpret_cast<uint32_t*>(plane);  // unsigned: sums wrap, defined
+  int y, x0, x1;
+  for (int64_t k = 0; k < spans.count; ++k) {
+    if (!ClipSpan(spans, k, h, w, &y, &x0, &x1)) continue;
+    int32_t* row = plane + size_t(y) * w;
+    if (combine == SpanCombine::kMax) {
+      for (int x = x0; x < x1; ++x) row[x] = std::max(row[x], spans.values[k]);
+      continue;
+    }
+    const uint32_t v = static_cast<uint32_t>(spans.values[k]);
+    cells[size_t(y) * w + x0] += v;
+    if (x1 < w) cells[size_t(y) * w + x1] -= v;
+  }
+  if (combine != SpanCombine::kSum) return;
+  for (int r = 0; r < h; ++r) {
+    uint32_t* row = cells + size_t(r) * w;
+    for (int x = 1; x < w; ++x) row[x] += row[x - 1];
+  }
+}
+
+void BoxSumsCpu(const int32_t* plane, int h, int w, int side, uint32_t* column_sums, int32_t* out) {
+  const int before = BoxBefore(side), after = BoxAfter(side);
+  if (h == 0 || w == 0) return;
+  const uint32_t* cells = reinterpret_cast<const uint32_t*>(plane);
+  auto column = [w](int x) { return x >= 0 && x < w ? x : Reflect101(x, w); };  // inside: no division
+  auto row_of = [&](int y) { return cells + size_t(Reflect101(y, h)) * w; };
+  std::fill(column_sums, column_sums + w, 0u);
+  for (int dy = -before; dy <= after; ++dy) {
+    const uint32_t* src = row_of(dy);
+    for (int x = 0; x < w; ++x) column_sums[x] += src[x];
+  }
+  for (int y = 0; y < h; ++y) {
+    if (y > 0) {  // the window slides down one row: mirrored rows leave and enter as indices
+      const uint32_t* enter = row_of(y + after);
+      const uint32_t* leave = row_of(y - 1 - before);
+      for (int x = 0; x < w; ++x) column_sums[x] += enter[x] - leave[x];
+    }
+    uint32_t sum = 0;
+    for (int dx = -before; dx <= after; ++dx) sum += column_sums[column(dx)];
+    uint32_t* dst = reinterpret_cast<uint32_t*>(out) + size_t(y) * w;
+    dst[0] = sum;
+    for (int x = 1; x < w; ++x) {
+      sum += column_sums[column(x + after)] - column_sums[column(x - 1 - before)];
+      dst[x] = sum;
+    }
+  }
+}
+
+}  // namespace tfgpuaug

@@ -1,0 +1,90 @@
+#include "cc/kernels/augment/span_raster_gpu.h"
+
+#include <cuda_runtime.h>
+
+#include "cc/kernels/common/border.h"
+#include "cc/kernels/common/cuda_launch.h"
+
+namespace tfgpuaug {
+namespace {
+
+__global__ void ZeroKernel(int32_t* plane, size_t total) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    plane[e] = 0;
+  }
+}
+
+// One thread a span: +value at its start and -value at its stop (sum), or its pixels raised to
+// its value (max).
+__global__ void PaintKernel(const int32_t* rows, const int32_t* starts, const int32_t* stops,
+                            const int32_t* values, int batch, int64_t per, int h, int w, bool sum,
+                            int32_t* plane) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < size_t(batch) * per;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / per;
+    const SpanList spans{rows + b * per, starts + b * per, stops + b * per, values + b * per, per};
+    int y, x0, x1;
+    const int64_t k = int64_t(e - b * per);
+    if (!ClipSpan(spans, k, h, w, &y, &x0, &x1)) continue;
+    int32_t* row = plane + (b * h + y) * size_t(w);
+    if (sum) {
+      uint32_t* cells = reinterpret_cast<uint32_t*>(row);
+      atomicAdd(&cells[x0], static_cast<uint32_t>(spans.values[k]));
+      if (x1 < w) atomicAdd(&cells[x1], 0u - static_cast<uint32_t>(spans.values[k]));
+    } else {
+      for (int x = x0; x < x1; ++x) atomicMax(&row[x], spans.values[k]);
+    }
+  }
+}
+
+// One thread a row: the running sum of its events.
+__global__ void RowSumKernel(int32_t* plane, size_t row_count, int w) {
+  for (size_t r = blockIdx.x * size_t(blockDim.x) + threadIdx.x; r < row_count;
+       r += size_t(blockDim.x) * gridDim.x) {
+    uint32_t* row = reinterpret_cast<uint32_t*>(plane) + r * w;
+    for (int x = 1; x < w; ++x) row[x] += row[x - 1];
+  }
+}
+
+// One thread an output pixel: its box window summed, reflect-101 (the same sums as the CPU's
+// sliding windows: unsigned addition is exact modulo 2^32 in any order).
+__global__ void BoxKernel(const int32_t* painted, int batch, int h, int w, int side, int32_t* out) {
+  const size_t per = size_t(h) * w;
+  const int before = BoxBefore(side), after = BoxAfter(side);
+  const uint32_t* cells = reinterpret_cast<const uint32_t*>(painted);
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < per * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / per, i = e - b * per;
+    const int y = static_cast<int>(i / w), x = static_cast<int>(i - size_t(y) * w);
+    uint32_t sum = 0;
+    for (int dy = -before; dy <= after; ++dy) {
+      const uint32_t* row = cells + b * per + size_t(Reflect101(y + dy, h)) * w;
+      for (int dx = -before; dx <= after; ++dx) sum += row[Reflect101(x + dx, w)];
+    }
+    out[e] = static_cast<int32_t>(sum);
+  }
+}
+
+}  // namespace
+
+Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* stops, const int32_t* values,
+                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int box,
+                     int32_t* painted, int32_t* out, cudaStream_t stream) {
+  const size_t pixels = size_t(batch) * h * w;
+  if (pixels == 0) return Status::Ok();  // nothing to launch (a grid of no blocks is an error)
+  int32_t* plane = box > 1 ? painted : out;
+  ZeroKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(plane, pixels);
+  const size_t span_count = size_t(batch) * spans_per_image;
+  const bool sum = combine == SpanCombine::kSum;
+  if (span_count > 0) {
+    PaintKernel<<<GridBlocks(span_count), kThreadsPerBlock, 0, stream>>>(rows, starts, stops, values, batch,
+                                                                         spans_per_image, h, w, sum, plane);
+  }
+  if (sum)
+    RowSumKernel<<<GridBlocks(size_t(batch) * h), kThreadsPerBlock, 0, stream>>>(plane, size_t(batch) * h, w);
+  if (box > 1) BoxKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(painted, batch, h, w, box, out);
+  return LaunchStatus("span raster kernels");
+}
+
+}  // namespace tfgpuaug

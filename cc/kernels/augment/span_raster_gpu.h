@@ -1,0 +1,24 @@
+// CUDA launchers of the span raster (span_raster.h): a batch of images, each with the same
+// number of spans.
+#ifndef TFGPUAUG_CC_KERNELS_AUGMENT_SPAN_RASTER_GPU_H_
+#define TFGPUAUG_CC_KERNELS_AUGMENT_SPAN_RASTER_GPU_H_
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "cc/kernels/augment/span_raster.h"
+#include "cc/kernels/common/status.h"
+
+namespace tfgpuaug {
+
+// Spans rows/starts/stops/values [batch, spans_per_image] (device) painted into out
+// [batch, h, w] as `combine` says, then box-summed over box x box windows when box > 1 (the
+// painting then goes to `painted` [batch, h, w], device scratch; unused when box is 1).
+Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* stops, const int32_t* values,
+                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int box,
+                     int32_t* painted, int32_t* out, cudaStream_t stream);
+
+}  // namespace tfgpuaug
+
+#endif  // TFGPUAUG_CC_KERNELS_AUGMENT_SPAN_RASTER_GPU_H_

@@ -1,0 +1,106 @@
+// The SpanRaster OpKernel (one class, templated on the device) and its CPU launcher: images
+// over the intra-op pool. The GPU launcher is in span_raster_kernels_gpu.cc.
+#include <string>
+#include <vector>
+
+#include "cc/kernels/augment/span_raster.h"
+#include "cc/kernels/augment/span_raster_cpu.h"
+#include "cc/ops/device_tags.h"
+#include "cc/ops/guarded_kernel.h"
+#include "cc/ops/parallel.h"
+#include "tensorflow/core/framework/op_kernel.h"
+
+namespace tfgpuaug {
+
+using tensorflow::OpKernelContext;
+using tensorflow::Tensor;
+namespace errors = tensorflow::errors;
+
+// The inputs as one image's span list.
+SpanList SpansOf(OpKernelContext* ctx, int64_t image) {
+  const int64_t per = ctx->input(0).dim_size(1);
+  auto at = [&](int i) { return ctx->input(i).flat<int32_t>().data() + image * per; };
+  return SpanList{at(0), at(1), at(2), at(3), per};
+}
+
+absl::Status LaunchSpanRaster(CpuDevice, OpKernelContext* ctx, SpanCombine combine, int box, Tensor* out) {
+  const int h = static_cast<int>(out->dim_size(1)), w = static_cast<int>(out->dim_size(2));
+  const size_t pixels = size_t(h) * w;
+  int32_t* o = out->flat<int32_t>().data();
+  ForEachImage(ctx, out->dim_size(0), [&](int64_t i) {
+    if (box == 1) {
+      SpanPaintCpu(SpansOf(ctx, i), h, w, combine, o + i * pixels);
+      return;
+    }
+    std::vector<int32_t> painted(pixels);
+    std::vector<uint32_t> column_sums(w);
+    SpanPaintCpu(SpansOf(ctx, i), h, w, combine, painted.data());
+    BoxSumsCpu(painted.data(), h, w, box, column_sums.data(), o + i * pixels);
+  });
+  return absl::OkStatus();
+}
+
+#if GOOGLE_CUDA
+absl::Status LaunchSpanRaster(GpuDevice, OpKernelContext* ctx, SpanCombine combine, int box, Tensor* out);
+#endif
+
+namespace {
+
+constexpr int64_t kLargestSide = int64_t{1} << 16;
+constexpr int kLargestBox = 255;
+
+template <typename Device>
+class SpanRasterOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  explicit SpanRasterOp(tensorflow::OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    std::string combine;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("combine", &combine));
+    combine_ = combine == "max" ? SpanCombine::kMax : SpanCombine::kSum;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("box", &box_));
+    OP_REQUIRES(ctx, box_ >= 1 && box_ <= kLargestBox,
+                errors::InvalidArgument("box must be a window side in [1, ", kLargestBox, "], got ", box_));
+  }
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& rows = ctx->input(0);
+    OP_REQUIRES(ctx, rows.dims() == 2,
+                errors::InvalidArgument("need spans [B, K] (rows, starts, stops, values), got rows ",
+                                        rows.shape().DebugString()));
+    for (int i = 1; i < 4; ++i) {
+      OP_REQUIRES(ctx, ctx->input(i).shape() == rows.shape(),
+                  errors::InvalidArgument("rows, starts, stops and values must have one shape [B, K]: rows ",
+                                          rows.shape().DebugString(), ", input ", i, " ",
+                                          ctx->input(i).shape().DebugString()));
+    }
+    const Tensor& size = ctx->input(4);
+    OP_REQUIRES(
+        ctx, size.dims() == 1 && size.dim_size(0) == 2,
+        errors::InvalidArgument("size must be [2] (height, width), got ", size.shape().DebugString()));
+    const int64_t h = size.vec<int32_t>()(0), w = size.vec<int32_t>()(1);
+    OP_REQUIRES(
+        ctx, h >= 0 && w >= 0 && h < kLargestSide && w < kLargestSide,
+        errors::InvalidArgument("size (height, width) must be in [0, ", kLargestSide, "), got ", h, ", ", w));
+    const int64_t b = rows.dim_size(0);
+    OP_REQUIRES(ctx, b == 0 || h * w < (int64_t{1} << 31) / b,
+                errors::InvalidArgument("planes too large: ", rows.dim_size(0), " x ", h, " x ", w,
+                                        " pixels (at most 2^31 in all)"));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({b, h, w}), &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, LaunchSpanRaster(Device(), ctx, combine_, box_, out));
+  }
+
+ private:
+  SpanCombine combine_ = SpanCombine::kSum;
+  int box_ = 1;
+};
+
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SpanRaster").Device(tensorflow::DEVICE_CPU).HostMemory("size"),
+                        SpanRasterOp<CpuDevice>);
+#if GOOGLE_CUDA
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SpanRaster").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
+                        SpanRasterOp<GpuDevice>);
+#endif
+
+}  // namespace
+}  // namespace tfgpuaug

@@ -1,0 +1,39 @@
+// Registration of the SpanRaster op (spans painted into an int32 plane per image,
+// cc/kernels/augment/span_raster.h).
+#include "tensorflow/core/framework/op.h"
+#include "tensorflow/core/framework/shape_inference.h"
+
+namespace tensorflow {
+
+using shape_inference::DimensionHandle;
+using shape_inference::InferenceContext;
+using shape_inference::ShapeHandle;
+
+REGISTER_OP("TfGpuAug>SpanRaster")
+    .Input("rows: int32")
+    .Input("starts: int32")
+    .Input("stops: int32")
+    .Input("values: int32")
+    .Input("size: int32")
+    .Output("plane: int32")
+    .Attr("combine: {'sum', 'max'} = 'sum'")
+    .Attr("box: int >= 1 = 1")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle spans, same, hw, out;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &spans));
+      for (int i = 1; i < 4; ++i) TF_RETURN_IF_ERROR(c->Merge(spans, c->input(i), &same));
+      TF_RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(4, &hw));
+      TF_RETURN_IF_ERROR(c->WithRank(hw, 2, &hw));
+      TF_RETURN_IF_ERROR(c->Concatenate(c->Vector(c->Dim(spans, 0)), hw, &out));
+      c->set_output(0, out);
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Spans painted into int32 planes [B, H, W] (size = [H, W]): span k of image b covers row
+rows[b, k], columns starts[b, k] <= x < stops[b, k] (clipped to the plane; rows outside it add
+nothing). combine "sum": each pixel the sum of the values of the spans covering it (wrapping as
+32-bit integers); "max": the largest value above 0, else 0. Then, when box > 1, each pixel the
+sum over the box x box window (box // 2 pixels before it, reflect-101 border, as cv2.blur).
+)doc");
+
+}  // namespace tensorflow

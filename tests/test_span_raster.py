@@ -1,0 +1,94 @@
+"""The SpanRaster kernel op against numpy statements of its rules: sums of values over spans
+(clipped, wrapping as 32-bit integers), the largest value, and box sums with a reflect-101
+border (numpy's "reflect" padding, repeated for windows wider than the plane)."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from tfgpuaug.augment import raster
+
+
+def random_spans(rng, b, k, h, w):
+    rows = rng.integers(-2, h + 2, (b, k)).astype(np.int32)
+    starts = rng.integers(-5, w + 3, (b, k)).astype(np.int32)
+    stops = (starts + rng.integers(-2, w // 2, (b, k))).astype(np.int32)  # some empty or reversed
+    values = rng.integers(-4, 9, (b, k)).astype(np.int32)
+    return rows, starts, stops, values
+
+
+def painted_reference(rows, starts, stops, values, h, w, combine):
+    out = np.zeros((rows.shape[0], h, w), np.int64)
+    for i in range(rows.shape[0]):
+        for y, a, z, v in zip(rows[i], starts[i], stops[i], values[i]):
+            if 0 <= y < h and max(a, 0) < min(z, w):
+                seg = out[i, y, max(a, 0):min(z, w)]
+                out[i, y, max(a, 0):min(z, w)] = seg + v if combine == "sum" else np.maximum(seg, v)
+    return out
+
+
+def box_reference(plane, side):
+    before, after = side // 2, side - 1 - side // 2
+    padded = np.pad(plane, [(0, 0), (before, after), (before, after)], mode="reflect")
+    h, w = plane.shape[1:]
+    return sum(padded[:, dy:dy + h, dx:dx + w] for dy in range(side) for dx in range(side))
+
+
+@pytest.mark.parametrize("combine", ["sum", "max"])
+@pytest.mark.parametrize("h, w", [(17, 23), (1, 9), (6, 1)])
+def test_painting_equals_numpy(combine, h, w):
+    spans = random_spans(np.random.default_rng(h * w), 3, 40, h, w)
+    got = raster.span_raster(*spans, h, w, combine=combine).numpy()
+    np.testing.assert_array_equal(got, painted_reference(*spans, h, w, combine))
+
+
+@pytest.mark.parametrize("side", [2, 3, 4, 7, 12])
+@pytest.mark.parametrize("combine", ["sum", "max"])
+def test_box_sums_equal_numpy_reflect_101(side, combine):
+    h, w = 9, 11  # side 12 reaches past both edges: the border reflects more than once
+    spans = random_spans(np.random.default_rng(side), 2, 30, h, w)
+    got = raster.span_raster(*spans, h, w, combine=combine, box=side).numpy()
+    want = box_reference(painted_reference(*spans, h, w, combine), side)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_sums_wrap_as_32_bit_integers():
+    big = np.int32(2 ** 31 - 1)
+    spans = [np.array([[0, 0]], np.int32), np.array([[0, 0]], np.int32), np.array([[2, 1]], np.int32),
+             np.array([[big, 2]], np.int32)]
+    got = raster.span_raster(*spans, 1, 3).numpy()[0, 0]
+    assert got.tolist() == [-(2 ** 31) + 1, big, 0]
+
+
+def test_no_spans_and_empty_planes():
+    none = np.zeros((2, 0), np.int32)
+    np.testing.assert_array_equal(raster.span_raster(none, none, none, none, 3, 4, box=3).numpy(),
+                                  np.zeros((2, 3, 4), np.int32))
+    assert raster.span_raster(none, none, none, none, 0, 4).shape == (2, 0, 4)
+
+
+def test_static_shape_follows_size():
+    spans = [tf.zeros([5, 7], tf.int32)] * 4
+    assert raster.span_raster(*spans, 12, 13).shape.as_list() == [5, 12, 13]
+
+
+def test_refusals():
+    spans = [np.zeros((1, 2), np.int32)] * 4
+    with pytest.raises(ValueError, match="combine must be one of"):
+        raster.span_raster(*spans, 3, 3, combine="mean")
+    for box in (0, 256, 2.0):
+        with pytest.raises(ValueError, match="box must be a whole window side"):
+            raster.span_raster(*spans, 3, 3, box=box)
+    with pytest.raises(ValueError, match="rows must be int32"):
+        raster.span_raster(np.zeros((2,), np.int32), *spans[1:], 3, 3)
+
+
+def test_run_time_refusals_name_what_was_expected():
+    ops = raster._loader.ops()
+    one = tf.zeros([1, 2], tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one shape"):
+        ops.tf_gpu_aug_span_raster(one, one, one, tf.zeros([1, 3], tf.int32), [3, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="size"):
+        ops.tf_gpu_aug_span_raster(one, one, one, one, [-1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="too large"):
+        ops.tf_gpu_aug_span_raster(tf.zeros([40000, 0], tf.int32), tf.zeros([40000, 0], tf.int32),
+                                   tf.zeros([40000, 0], tf.int32), tf.zeros([40000, 0], tf.int32), [60000, 60000])
