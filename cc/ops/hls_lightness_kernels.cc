@@ -55,13 +55,7 @@ class HlsLightnessOp : public ::tfgpuaug::GuardedOpKernel {
                     tables.dim_size(1) == 256,
                 errors::InvalidArgument("need lightness tables [1 or B, 256] for ", b, " images, got ",
                                         tables.shape().DebugString()));
-    OP_REQUIRES(
-        ctx,
-        levels.NumElements() == 0 ||
-            (levels.dims() == 3 && levels.dim_size(0) == b && levels.dim_size(1) == images.dim_size(1) &&
-             levels.dim_size(2) == images.dim_size(2)),
-        errors::InvalidArgument("need levels [B, H, W] (or no elements) for images ",
-                                images.shape().DebugString(), ", got ", levels.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, CheckPixelPlane(levels, images, "levels", "the tables decide"));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;

@@ -22,6 +22,20 @@ inline absl::Status CheckImageBatch(const tensorflow::Tensor& images) {
   return absl::OkStatus();
 }
 
+// An optional per-pixel plane of a checked batch: [B, H, W] matching the images, or no elements
+// (`absent` says what that means to the op).
+inline absl::Status CheckPixelPlane(const tensorflow::Tensor& plane, const tensorflow::Tensor& images,
+                                    const char* name, const char* absent) {
+  if (plane.NumElements() == 0 ||
+      (plane.dims() == 3 && plane.dim_size(0) == images.dim_size(0) &&
+       plane.dim_size(1) == images.dim_size(1) && plane.dim_size(2) == images.dim_size(2))) {
+    return absl::OkStatus();
+  }
+  return tensorflow::errors::InvalidArgument("need ", name, " [B, H, W] (or no elements: ", absent,
+                                             ") for images ", images.shape().DebugString(), ", got ",
+                                             plane.shape().DebugString());
+}
+
 }  // namespace tfgpuaug
 
 #endif  // TFGPUAUG_CC_OPS_IMAGE_BATCH_CHECKS_H_

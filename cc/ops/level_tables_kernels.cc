@@ -59,12 +59,7 @@ class LevelTablesOp : public ::tfgpuaug::GuardedOpKernel {
             (tables.dim_size(2) == 1 || tables.dim_size(2) == c) && tables.dim_size(3) == 256,
         errors::InvalidArgument("need tables [1 or B, R >= 1, 1 or C, 256] for images ",
                                 images.shape().DebugString(), ", got ", tables.shape().DebugString()));
-    OP_REQUIRES(ctx,
-                rows.NumElements() == 0 ||
-                    (rows.dims() == 3 && rows.dim_size(0) == b && rows.dim_size(1) == images.dim_size(1) &&
-                     rows.dim_size(2) == images.dim_size(2)),
-                errors::InvalidArgument("need rows [B, H, W] (or no elements: row 0) for images ",
-                                        images.shape().DebugString(), ", got ", rows.shape().DebugString()));
+    OP_REQUIRES_OK(ctx, CheckPixelPlane(rows, images, "rows", "row 0"));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;

@@ -361,10 +361,10 @@ def graveled(images: tf.Tensor, x, y, r, level, valid) -> tf.Tensor:
     order = tf.broadcast_to(tf.range(1, tf.shape(x)[1] + 1)[None, :, None], tf.shape(rows))
     spans = raster.flat_spans(rows, left, right + 1, tf.where(on_row, order, 0))
     last = raster.span_raster(*spans, height, width, combine="max")
-    levels = tf.concat([tf.zeros([tf.shape(x)[0], 1]), level], 1)
-    written = tf.gather(levels, last, batch_dims=1)
+    # Order 0 (no particle) reads -1: the pixel keeps its bytes.
+    levels = tf.concat([-tf.ones([tf.shape(x)[0], 1], tf.int32), tf.cast(level, tf.int32)], 1)
     keep = -tf.ones([1, 256], tf.int32)
-    return hls_lightness(images, keep, tf.cast(tf.where(last > 0, written, -1.0), tf.int32))
+    return hls_lightness(images, keep, tf.gather(levels, last, batch_dims=1))
 
 
 # --- RandomFog ----------------------------------------------------------------------------------

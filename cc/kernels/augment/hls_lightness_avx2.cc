@@ -73,10 +73,18 @@ __attribute__((target("avx2"))) inline void ToRgb8(V hue, V lightness, V saturat
 }  // namespace
 
 __attribute__((target("avx2"))) void HlsLightnessAvx2(const uint8_t* image, int64_t n, const int32_t* table,
-                                                      const int32_t* levels, uint8_t* out) {
+                                                      const int32_t* levels, bool table_keeps_all,
+                                                      uint8_t* out) {
   const V scale = _mm256_set1_ps(1.f / 255.f);
   for (int64_t p = 0; p < n; p += 8) {
     const uint8_t* in = image + 3 * p;
+    if (table_keeps_all && levels != nullptr &&
+        _mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(levels + p)))) ==
+            0xff) {  // no level given and a table that keeps everything: the bytes as they are
+      std::memcpy(out + 3 * p, in, 24);
+      continue;
+    }
     alignas(32) float plane[3][8];
     for (int j = 0; j < 8; ++j) {
       for (int k = 0; k < 3; ++k) plane[k][j] = static_cast<float>(in[3 * j + k]);

@@ -11,9 +11,10 @@
 namespace tfgpuaug {
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-// Pixels [0, n) of an RGB image, n a multiple of 8, through HlsLightnessPixel.
+// Pixels [0, n) of an RGB image, n a multiple of 8, through HlsLightnessPixel. table_keeps_all
+// (every entry below 0) lets eight pixels with no level be copied without converting them.
 void HlsLightnessAvx2(const uint8_t* image, int64_t n, const int32_t* table, const int32_t* levels,
-                      uint8_t* out);
+                      bool table_keeps_all, uint8_t* out);
 #endif
 
 }  // namespace tfgpuaug

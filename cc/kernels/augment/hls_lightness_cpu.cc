@@ -1,5 +1,7 @@
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 
+#include <algorithm>
+
 #include "cc/kernels/augment/hls8.h"
 #include "cc/kernels/augment/hls_lightness_avx2.h"
 
@@ -11,7 +13,8 @@ void HlsLightnessCpu(const uint8_t* image, int64_t pixels, const int32_t* table,
 #if TFGPUAUG_HAVE_AVX2_LOOPS
   if (CpuHasAvx2()) {  // eight pixels a step, the same bytes
     p = pixels / 8 * 8;
-    HlsLightnessAvx2(image, p, table, levels, out);
+    const bool keeps_all = std::all_of(table, table + 256, [](int32_t entry) { return entry < 0; });
+    HlsLightnessAvx2(image, p, table, levels, keeps_all, out);
   }
 #endif
   for (; p < pixels; ++p) {
