@@ -375,6 +375,14 @@ def run(k, report: Report, quick: bool = False) -> None:
             report.compare(f"span_raster {combine} box={box} {sh}x{sw} spans={count}",
                            k.span_raster(spans, sh, sw, combine, box),
                            k.span_raster_gpu(spans, sh, sw, combine, box), 0)
+    # per-channel level histograms (ChannelHistograms: HistogramMatching): shared-memory counts
+    # for 1, 3 and 4 channels, global ones for 6; an odd pixel count; more pixels than the grid
+    for c in (1, 3, 4, 6):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"channel_histograms channels={c}", k.channel_histograms(imgs),
+                       k.channel_histograms_gpu(imgs), 0)
+    odd = np.ascontiguousarray(images[:, :5, :7])
+    report.compare("channel_histograms 5x7", k.channel_histograms(odd), k.channel_histograms_gpu(odd), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words
@@ -386,6 +394,11 @@ def run(k, report: Report, quick: bool = False) -> None:
     for c in (1, 4):
         imgs = np.ascontiguousarray(np.repeat(big, c, -1))
         report.compare(f"flip past the grid cap channels={c}", k.flip(imgs, hz, vt), k.flip_gpu(imgs, hz, vt), 0)
+    report.compare("channel_histograms past the grid cap", k.channel_histograms(big),
+                   k.channel_histograms_gpu(big), 0)
+    wide = np.ascontiguousarray(np.repeat(big, 6, -1))
+    report.compare("channel_histograms past the grid cap channels=6", k.channel_histograms(wide),
+                   k.channel_histograms_gpu(wide), 0)
     # crop-mirror-normalize in every layout and dtype (16-bit outputs compared as bits)
     offsets = np.array([[0, 0], [3, 5], [10, 20], [7, 1]], np.int32)
     mirror = np.array([0, 1, 0, 1], bool)

@@ -269,6 +269,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>LevelTables": set(),
     "TfGpuAug>HlsLightness": set(),
     "TfGpuAug>SpanRaster": {"size"},
+    "TfGpuAug>ChannelHistograms": set(),
 }
 
 

@@ -103,3 +103,27 @@ def test_transform_inference_config_and_refusals():
         tga.HistogramMatching(np.zeros([0, 4, 4, 3], np.uint8))
     with pytest.raises(ValueError, match="channels"):
         tga.HistogramMatching(bank[..., :1])(images)
+
+
+@pytest.mark.parametrize("shape", [(3, 17, 9, 3), (2, 5, 3, 1), (2, 4, 7, 4), (2, 3, 5, 6), (1, 1, 1, 3)])
+def test_channel_histograms_equal_numpy_counts(shape):
+    images = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    images[0, 0] = 255  # both ends of the range present
+    images[-1, -1] = 0
+    got = tga.augment.channel_histograms(images).numpy()
+    want = np.stack([np.stack([np.bincount(img[..., k].ravel(), minlength=256) for k in range(shape[3])])
+                     for img in images])
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.int32 and got.sum() == images.size
+
+
+def test_channel_histograms_of_no_images_and_static_shape():
+    assert tga.augment.channel_histograms(np.zeros((0, 4, 4, 3), np.uint8)).shape == (0, 3, 256)
+    np.testing.assert_array_equal(tga.augment.channel_histograms(np.zeros((2, 0, 4, 3), np.uint8)).numpy(),
+                                  np.zeros((2, 3, 256), np.int32))
+    spec = tf.TensorSpec([None, None, None, 3], tf.uint8)
+    concrete = tf.function(tga.augment.channel_histograms).get_concrete_function(spec)
+    assert concrete.output_shapes.as_list() == [None, 3, 256]
+    for bad in (np.zeros((2, 4, 4), np.uint8), np.zeros((1, 4, 4, 3), np.float32)):
+        with pytest.raises(ValueError, match="uint8"):
+            tga.augment.channel_histograms(bad)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cc/kernels/augment/augment_cpu.h"
+#include "cc/kernels/augment/channel_histograms_cpu.h"
 #include "cc/kernels/augment/filter2d.h"
 #include "cc/kernels/augment/filter2d_cpu.h"
 #include "cc/kernels/augment/hls_lightness_cpu.h"
@@ -45,6 +46,7 @@
 #endif
 
 #include "cc/kernels/augment/augment_gpu.h"
+#include "cc/kernels/augment/channel_histograms_gpu.h"
 #include "cc/kernels/augment/filter2d_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
@@ -513,6 +515,18 @@ py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std
     tfgpuaug::SpanPaintCpu(SpanListOf(spans.data(), b, k, i), height, width, how,
                            box > 1 ? painted.data() : dst);
     if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
+  }
+  return out;
+}
+
+py::array_t<int32_t> ChannelHistograms(U8Image images) {
+  if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
+  const int64_t b = images.shape(0), c = images.shape(3), pixels = int64_t{images.shape(1)} * images.shape(2);
+  py::array_t<int32_t> out({b, c, int64_t{256}});
+  std::vector<uint32_t> scratch(size_t(2) * c * 256);
+  for (int64_t i = 0; i < b; ++i) {
+    tfgpuaug::ChannelHistogramsCpu(images.data() + i * pixels * c, pixels, int(c), scratch.data(),
+                                   out.mutable_data() + i * c * 256);
   }
   return out;
 }
@@ -1141,6 +1155,16 @@ py::array_t<int32_t> SpanRasterBatchGpu(I32Array spans, int height, int width, c
   Download(dst, out);
   return out;
 }
+py::array_t<int32_t> ChannelHistogramsBatchGpu(U8Image images) {
+  if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
+  const int64_t b = images.shape(0), c = images.shape(3);
+  py::array out = py::array_t<int32_t>({b, c, int64_t{256}});
+  DeviceBuffer src = Upload(images), dst(out.nbytes());
+  Check(tfgpuaug::ChannelHistogramsGpu(src.as<uint8_t>(), int(b), int64_t{images.shape(1)} * images.shape(2),
+                                       int(c), dst.as<int32_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Array alpha,
                                          F32Array threshold) {
   const int taps = UnsharpShape(images, weights, alpha, threshold);
@@ -1251,6 +1275,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("combine") = "sum", py::arg("box") = 1,
         "Spans [4 (rows, starts, stops, values), B, K] painted into int32 planes [B, height, width] (combine "
         "'sum' or 'max'), then box-summed (reflect-101) when box > 1, on the CPU.");
+  m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
+        "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "RGB images [B, H, W, 3] with their 8-bit HLS lightness rewritten by tables [1 or B, 256] and "
         "levels [B, H, W] (or empty) on the CPU.");
@@ -1325,6 +1351,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("span_raster_gpu", &SpanRasterBatchGpu, py::arg("spans"), py::arg("height"), py::arg("width"),
         py::arg("combine") = "sum", py::arg("box") = 1,
         "The span raster on the GPU, the batch in three or four launches.");
+  m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
+        "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "The 8-bit HLS lightness edit on the GPU, the batch in one launch.");
   m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),

@@ -25,7 +25,7 @@ from tfgpuaug.augment.kernel_blurs import advanced_blur, defocus, filter2d, ring
 from tfgpuaug.augment.linear_transformation import linear_transformation
 from tfgpuaug.augment.histogram_matching import histogram_matching
 from tfgpuaug.augment.fda import fda
-from tfgpuaug.augment.pixel_tables import hls_lightness, level_tables
+from tfgpuaug.augment.pixel_tables import channel_histograms, hls_lightness, level_tables
 from tfgpuaug.augment.raster import span_raster
 from tfgpuaug.augment.weather import random_fog, random_gravel, random_rain, random_shadow, random_snow
 from tfgpuaug.augment.pixel_distribution import pixel_distribution_adaptation
@@ -55,5 +55,5 @@ __all__ = [
     "to_sepia", "trivial_augment", "unsharp_mask", "advanced_blur", "defocus", "filter2d", "ringing_overshoot",
     "linear_transformation", "histogram_matching", "fda",
     "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
-    "level_tables", "hls_lightness", "span_raster",
+    "level_tables", "hls_lightness", "span_raster", "channel_histograms",
 ]

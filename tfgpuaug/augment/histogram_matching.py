@@ -1,9 +1,9 @@
 """Albumentations' HistogramMatching per sample: each image's channels mapped so that their
 cumulative histograms follow those of a reference image drawn from a bank, blended with the
-image. Everything but two passes over the pixels is on 256-entry tables: the histograms
-(one bincount), the matching (skimage's quantile interpolation, as Albumentations restates
-it) and the blend fold into one lookup table per sample and channel, applied by the LevelTables
-kernel op (one read and one write of the bytes)."""
+image. Everything but two passes over the pixels is on 256-entry tables: the histograms (the
+ChannelHistograms kernel op, one read of the bytes), the matching (skimage's quantile
+interpolation, as Albumentations restates it) and the blend fold into one lookup table per
+sample and channel, applied by the LevelTables kernel op (one read and one write of the bytes)."""
 from __future__ import annotations
 
 from typing import Tuple
@@ -12,7 +12,7 @@ import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed, TensorLike
 from tfgpuaug.augment.photometric import _check_probability, _draws
-from tfgpuaug.augment.pixel_tables import level_tables
+from tfgpuaug.augment.pixel_tables import channel_histograms, level_tables
 from tfgpuaug.augment.references import check_bank, check_channels, drawn_references
 
 
@@ -25,16 +25,6 @@ def check_histogram_matching_args(reference_images: TensorLike, blend_ratio,
         raise ValueError(f"HistogramMatching: blend_ratio must be (min, max) within [0, 1], got {blend_ratio!r}")
     _check_probability(probability)
     return bank, ratio
-
-
-def _histograms(images: tf.Tensor) -> tf.Tensor:
-    """[B, C, 256] counts of each channel's levels (one bincount for the batch)."""
-    shape = tf.shape(images)
-    b, c = shape[0], shape[3]
-    offsets = (tf.range(b)[:, None, None, None] * c + tf.range(c)[None, None, None, :]) * 256
-    counts = tf.math.bincount(tf.reshape(tf.cast(images, tf.int32) + offsets, [-1]), minlength=b * c * 256,
-                              maxlength=b * c * 256)
-    return tf.reshape(counts, [b, c, 256])
 
 
 def matching_tables(source_counts: tf.Tensor, template_counts: tf.Tensor) -> tf.Tensor:
@@ -98,11 +88,11 @@ def histogram_matching(images: Images, reference_images: TensorLike, blend_ratio
     pick = tf.random.stateless_uniform([n], s_pick, 0, bank.shape[0], dtype=tf.int32)
     if images.shape[1:3] == bank.shape[1:3]:
         # references of the images' size are used as they are: their histograms once, here
-        source_counts = _histograms(images)
-        template_counts = tf.gather(tf.cast(_histograms(bank), tf.float64), pick)
+        source_counts = channel_histograms(images)
+        template_counts = tf.gather(tf.cast(channel_histograms(bank), tf.float64), pick)
     else:  # each drawn reference resized to the image's size (bilinear, as cv2.resize)
         references = tf.cast(drawn_references(bank, pick, tf.shape(images)[1:3]), tf.uint8)
-        counts = _histograms(tf.concat([images, references], axis=0))
+        counts = channel_histograms(tf.concat([images, references], axis=0))
         source_counts, template_counts = counts[:n], counts[n:]
     matched = tf.floor(matching_tables(source_counts, template_counts))  # [B, C, 256], astype(uint8)
     r = tf.random.stateless_uniform([n], s_ratio, ratio[0], ratio[1])[:, None, None]

@@ -1,7 +1,8 @@
-"""Two kernel ops that edit each pixel through small tables, built in the graph (CPU and GPU,
-uint8 in and out, one pass): `level_tables` (a table of 256 per image, row and channel: the
-weather effects' darkening, blends and rain layer, per-channel tone tables) and
-`hls_lightness` (OpenCV's 8-bit HLS lightness rewritten: RandomSnow, RandomGravel)."""
+"""Kernel ops on 256-level tables (CPU and GPU, one pass over the uint8 bytes): `level_tables`
+(each byte through a table of 256 per image, row and channel: the weather effects' darkening,
+blends and rain layer, per-channel tone tables), `hls_lightness` (OpenCV's 8-bit HLS lightness
+rewritten: RandomSnow, RandomGravel) and `channel_histograms` (each channel's level counts:
+HistogramMatching)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -55,3 +56,17 @@ def hls_lightness(images: Images, tables: TensorLike, levels: Optional[TensorLik
         raise ValueError(f"hls_lightness: tables must be [1 or B, 256], got {tables.shape}")
     levels = _no_rows() if levels is None else tf.convert_to_tensor(levels, tf.int32)
     return _loader.ops().tf_gpu_aug_hls_lightness(images, tables, levels)
+
+
+def channel_histograms(images: Images) -> tf.Tensor:
+    """int32 `[B, C, 256]`: how many pixels of each image hold each level in each channel (the
+    ChannelHistograms kernel op: one read of the bytes).
+
+    Args:
+      images: uint8 `[B, H, W, C]`, any channel count.
+    """
+    images = tf.convert_to_tensor(images)
+    if images.dtype != tf.uint8 or images.shape.rank != 4:
+        raise ValueError(f"channel_histograms: images must be uint8 [B, H, W, C], got {images.dtype.name} "
+                         f"{images.shape}")
+    return _loader.ops().tf_gpu_aug_channel_histograms(images)
