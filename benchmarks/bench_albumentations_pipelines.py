@@ -125,6 +125,7 @@ def stages(A):
         "defocus": (lambda x, s: tga.Defocus(probability=1.0)(x, seed=s), A.Defocus(p=1.0), None),
         "ringing_overshoot": (lambda x, s: tga.RingingOvershoot(probability=1.0)(x, seed=s),
                               A.RingingOvershoot(p=1.0), None),
+        "glass_blur": (lambda x, s: tga.GlassBlur(probability=1.0)(x, seed=s), A.GlassBlur(p=1.0), None),
         # one reference of the images' size (a smooth colour ramp) for both libraries
         "histogram_matching": (lambda x, s: tga.HistogramMatching(REFERENCE[None], probability=1.0)(x, seed=s),
                                _WithData(A.HistogramMatching(p=1.0), hm_metadata=[REFERENCE]), None),
@@ -134,7 +135,7 @@ def stages(A):
         "pixel_distribution_adaptation": (
             lambda x, s: tga.PixelDistributionAdaptation(REFERENCE[None], probability=1.0)(x, seed=s),
             _WithData(A.PixelDistributionAdaptation(p=1.0), pda_metadata=[REFERENCE]), None),
-        # weather effects: shapes as coverage counts in TF ops (fog: plus the Filter2D op)
+        # weather effects: shapes painted by the SpanRaster op, one table pass (fog: plus the Filter2D op)
         "random_shadow": (lambda x, s: tga.RandomShadow(probability=1.0)(x, seed=s), A.RandomShadow(p=1.0), None),
         "random_rain": (lambda x, s: tga.RandomRain(probability=1.0)(x, seed=s), A.RandomRain(p=1.0), None),
         "random_snow": (lambda x, s: tga.RandomSnow(probability=1.0)(x, seed=s), A.RandomSnow(p=1.0), None),

@@ -115,7 +115,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.PlanckianJitter(), tga.UnsharpMask(),
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
      tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
-     tga.Defocus(), tga.RingingOvershoot(), tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
+     tga.Defocus(), tga.RingingOvershoot(), tga.GlassBlur(probability=1.0), tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
      tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
      tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
      tga.RandomShadow(probability=1.0), tga.RandomRain(probability=1.0), tga.RandomSnow(probability=1.0),

@@ -231,6 +231,7 @@ TRANSFORM_ARGS = {
                          beta_limit=(0.6, 4.0), noise_limit=(0.8, 1.2), probability=0.8, seed=95),
     "Defocus": dict(radius=(2, 9), alias_blur=(0.2, 0.4), probability=0.8, seed=96),
     "RingingOvershoot": dict(blur_limit=(5, 11), cutoff=(0.9, 1.9), probability=0.8, seed=97),
+    "GlassBlur": dict(sigma=0.9, max_delta=2, iterations=3, probability=0.8, seed=106),
     "HistogramMatching": dict(reference_images=np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3).tolist(),
                               blend_ratio=(0.3, 0.9), probability=0.8, seed=98),
     "FDA": dict(reference_images=(np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3) * 3 % 256).tolist(),

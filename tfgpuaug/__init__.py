@@ -32,7 +32,7 @@ from tfgpuaug.plasma import PlasmaBrightnessContrast, PlasmaShadow  # noqa: E402
 from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
 from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
-from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, RingingOvershoot  # noqa: E402
+from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, GlassBlur, RingingOvershoot  # noqa: E402
 from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
 from tfgpuaug.weather import RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
@@ -69,7 +69,7 @@ __all__ = [
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
-    "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot",
+    "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
     "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog",
     "XYMasking",

@@ -302,6 +302,7 @@ UnsharpMask = _layer(_um.UnsharpMask)
 AdvancedBlur = _layer(_kb.AdvancedBlur)
 Defocus = _layer(_kb.Defocus)
 RingingOvershoot = _layer(_kb.RingingOvershoot)
+GlassBlur = _layer(_kb.GlassBlur)
 HistogramMatching = _layer(_da.HistogramMatching)
 FDA = _layer(_da.FDA)
 PixelDistributionAdaptation = _layer(_da.PixelDistributionAdaptation)
@@ -380,7 +381,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
-          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, HistogramMatching, FDA,
+          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, HistogramMatching, FDA,
           PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog,
           ShotNoise,
           SafeRotate,

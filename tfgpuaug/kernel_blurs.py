@@ -1,7 +1,7 @@
-"""Albumentations' AdvancedBlur, Defocus and RingingOvershoot as transforms
-(`tfgpuaug.augment.advanced_blur`, `defocus`, `ringing_overshoot`): a kernel drawn per sample,
-applied by the Filter2D kernel op (CPU and GPU). Annotations pass through; inference leaves
-images alone."""
+"""Albumentations' AdvancedBlur, Defocus, RingingOvershoot and GlassBlur as transforms
+(`tfgpuaug.augment.advanced_blur`, `defocus`, `ringing_overshoot`, `glass_blur`): kernels drawn
+per sample, applied by the Filter2D kernel op (CPU and GPU); GlassBlur's pixel swaps between
+two Gaussian blurs. Annotations pass through; inference leaves images alone."""
 from __future__ import annotations
 
 import math
@@ -11,6 +11,7 @@ import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug.augment import kernel_blurs as kb
+from tfgpuaug.augment.glass_blur import check_glass_blur_args, glass_blur
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
@@ -107,3 +108,36 @@ class RingingOvershoot(_PerSample):
 
     def get_config(self) -> dict:
         return dict(blur_limit=self.blur_limit, cutoff=self.cutoff, probability=self.probability, seed=self.seed)
+
+
+class GlassBlur(_PerSample):
+    """Albumentations' GlassBlur ("fast" mode): with probability `probability` per sample, a
+    Gaussian blur of `sigma`, `iterations` rounds of every interior pixel swapped with a random
+    neighbour at most `max_delta` away (numpy's fancy-assignment order), and the blur again:
+    frosted glass.
+
+    Args:
+      sigma: the Gaussian's standard deviation, > 0 (side round(6 sigma + 1) made odd).
+      max_delta: how far a pixel may move, 1 .. 64; images must be more than 2 max_delta on a side.
+      iterations: rounds of swaps, 1 .. 16.
+      mode: "fast" (Albumentations' "exact" is not available: docs/augmentations.md).
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+    """
+
+    moves_targets = False
+
+    def __init__(self, sigma: float = 0.7, max_delta: int = 4, iterations: int = 2, mode: str = "fast",
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        self.sigma, self.max_delta, self.iterations = check_glass_blur_args(sigma, max_delta, iterations, mode,
+                                                                            probability)
+        self.mode = mode
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return glass_blur(images, self.sigma, self.max_delta, self.iterations, self.mode, self.probability,
+                          seed), targets
+
+    def get_config(self) -> dict:
+        return dict(sigma=self.sigma, max_delta=self.max_delta, iterations=self.iterations, mode=self.mode,
+                    probability=self.probability, seed=self.seed)

@@ -42,12 +42,15 @@ class ChannelHistogramsOp : public ::tfgpuaug::GuardedOpKernel {
   void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     OP_REQUIRES_OK(ctx, CheckImageBatch(images));
-    OP_REQUIRES(ctx, images.dim_size(0) < (int64_t{1} << 31) && images.dim_size(1) * images.dim_size(2) < (int64_t{1} << 31),
-                errors::InvalidArgument("images ", images.shape().DebugString(),
-                                        ": int32 counts hold fewer than 2^31 images of fewer than 2^31 pixels"));
+    OP_REQUIRES(
+        ctx,
+        images.dim_size(0) < (int64_t{1} << 31) &&
+            images.dim_size(1) * images.dim_size(2) < (int64_t{1} << 31),
+        errors::InvalidArgument("images ", images.shape().DebugString(),
+                                ": int32 counts hold fewer than 2^31 images of fewer than 2^31 pixels"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({images.dim_size(0), images.dim_size(3), 256}),
-                                             &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, tensorflow::TensorShape({images.dim_size(0), images.dim_size(3), 256}), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchChannelHistograms(Device(), ctx, out));
   }

@@ -11,11 +11,11 @@ namespace tfgpuaug {
 
 absl::Status LaunchChannelHistograms(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);
-  return ToTfStatus(ChannelHistogramsGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
-                                         images.dim_size(1) * images.dim_size(2),
-                                         static_cast<int>(images.dim_size(3)), out->flat<int32_t>().data(),
-                                         GpuStream(ctx)),
-                    "");
+  return ToTfStatus(
+      ChannelHistogramsGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
+                           images.dim_size(1) * images.dim_size(2), static_cast<int>(images.dim_size(3)),
+                           out->flat<int32_t>().data(), GpuStream(ctx)),
+      "");
 }
 
 }  // namespace tfgpuaug

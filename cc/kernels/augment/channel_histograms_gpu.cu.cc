@@ -11,7 +11,8 @@ constexpr int kSharedChannels = 4;  // up to this many channels count in shared 
 constexpr int kBlocksPerImage = 32;
 
 __global__ void ZeroCountsKernel(int32_t* counts, size_t total) {
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total; e += size_t(blockDim.x) * gridDim.x) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
     counts[e] = 0;
   }
 }
@@ -60,8 +61,8 @@ Status ChannelHistogramsGpu(const uint8_t* images, int batch, int64_t pixels, in
           images + size_t(first) * pixels * c, pixels, c, counts + size_t(first) * c * 256);
     }
   } else if (pixels > 0) {
-    GlobalCountsKernel<<<GridBlocks(size_t(batch) * pixels * c), kThreadsPerBlock, 0, stream>>>(images, batch,
-                                                                                               pixels, c, counts);
+    GlobalCountsKernel<<<GridBlocks(size_t(batch) * pixels * c), kThreadsPerBlock, 0, stream>>>(
+        images, batch, pixels, c, counts);
   }
   return LaunchStatus("channel histograms kernels");
 }
