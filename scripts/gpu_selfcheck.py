@@ -327,6 +327,14 @@ def run(k, report: Report, quick: bool = False) -> None:
     bad[:, 1, 1] = 1.0
     bad[0, 0, 0] = np.nan
     report.compare("filter2d NaN tap", k.filter2d(images, bad), k.filter2d_gpu(images, bad), 0)
+    # ties rounded up (cv2.GaussianBlur's 8-bit rounding): binomial taps in 1/16ths, whose sums
+    # often end in half a level, and OpenCV's 8-bit Gaussian taps in 1/256ths
+    binomial = np.tile((np.outer([1, 2, 1], [1, 2, 1]) / 16.0).astype(np.float32)[None], (b, 1, 1))
+    taps8 = np.array([2, 53, 146, 53, 2], np.float64)
+    gaussian8 = np.tile((np.outer(taps8, taps8) / 65536.0).astype(np.float32)[None], (b, 1, 1))
+    for name, kern in (("binomial 3", binomial), ("8-bit gaussian 5", gaussian8)):
+        report.compare(f"filter2d ties up {name}", k.filter2d(images, kern, True),
+                       k.filter2d_gpu(images, kern, True), 0)
     # per-pixel level tables (LevelTables: RandomShadow, RandomRain, RandomFog): one set for the
     # batch or one per image, one table for every channel or one each, row indices out of range
     # on both sides (clamped), no rows at all

@@ -331,7 +331,7 @@ def test_fog_close_to_albumentations_add_fog():
         want = fpixel.add_fog(images[b], intensity[b], 0.08, list(zip(x[b], y[b])), list(radius[b]))
         diff = np.abs(got[b].numpy().astype(int) - want)
         # cv2.GaussianBlur's fixed-point 8-bit arithmetic against the Filter2D op's float sums.
-        assert diff.max() <= 1 and (diff == 0).mean() > 0.95, (diff.max(), (diff == 0).mean())
+        assert diff.max() == 0, (diff.max(), (diff == 0).mean())  # cv2.GaussianBlur's ties up, as Filter2D's ties_up
 
 
 def test_fog_tables_stop_moving_before_their_last_row():

@@ -18,7 +18,7 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 namespace errors = tensorflow::errors;
 
-absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, Tensor* out) {
+absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, bool ties_up, Tensor* out) {
   const Tensor& images = ctx->input(0);
   const int64_t b = images.dim_size(0);
   const int h = images.dim_size(1), w = images.dim_size(2), c = images.dim_size(3);
@@ -31,13 +31,13 @@ absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   ForEachImage(ctx, b, [&](int64_t i) {
     std::vector<float> own;
     float* scratch = PoolThreadScratch(scratch_floats, own);
-    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, scratch, o + i * per);
+    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, ties_up, scratch, o + i * per);
   });
   return absl::OkStatus();
 }
 
 #if GOOGLE_CUDA
-absl::Status LaunchFilter2D(GpuDevice, OpKernelContext* ctx, Tensor* out);
+absl::Status LaunchFilter2D(GpuDevice, OpKernelContext* ctx, bool ties_up, Tensor* out);
 #endif
 
 namespace {
@@ -45,7 +45,9 @@ namespace {
 template <typename Device>
 class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
  public:
-  using GuardedOpKernel::GuardedOpKernel;
+  explicit Filter2DOp(tensorflow::OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ties_up", &ties_up_));
+  }
 
   void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
@@ -61,8 +63,11 @@ class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, out));
+    OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, ties_up_, out));
   }
+
+ private:
+  bool ties_up_ = false;
 };
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Filter2D").Device(tensorflow::DEVICE_CPU), Filter2DOp<CpuDevice>);

@@ -9,7 +9,8 @@
 
 namespace tfgpuaug {
 
-absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {
+absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, bool ties_up,
+                            tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);
   tensorflow::Tensor reach;
   TF_RETURN_IF_ERROR(
@@ -17,8 +18,8 @@ absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, tensorf
   return ToTfStatus(Filter2DGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
                                 static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
                                 static_cast<int>(images.dim_size(3)), ctx->input(1).flat<float>().data(),
-                                static_cast<int>(ctx->input(1).dim_size(1)), reach.flat<int32_t>().data(),
-                                out->flat<uint8_t>().data(), GpuStream(ctx)),
+                                static_cast<int>(ctx->input(1).dim_size(1)), ties_up,
+                                reach.flat<int32_t>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
                     "");
 }
 

@@ -13,6 +13,7 @@ REGISTER_OP("TfGpuAug>Filter2D")
     .Input("images: uint8")
     .Input("kernels: float")
     .Output("filtered: uint8")
+    .Attr("ties_up: bool = false")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle images, kernels;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
@@ -26,7 +27,8 @@ REGISTER_OP("TfGpuAug>Filter2D")
     .Doc(R"doc(
 cv2.filter2D of each uint8 image of [B, H, W, C] with its own kernel of kernels [B, K, K]
 (K odd, at most 63): the correlation about the kernel's centre, reflect-101 border, every
-channel, each sum in float32 rounded to the nearest level and saturated.
+channel, each sum in float32 rounded to the nearest level (ties to even, as cv2.filter2D, or
+up with ties_up, as cv2.GaussianBlur's 8-bit fixed point) and saturated.
 )doc");
 
 }  // namespace tensorflow

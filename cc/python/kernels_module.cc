@@ -426,14 +426,14 @@ int Filter2DShape(const py::array& images, const F32Array& kernels) {
   return int(kernels.shape(1));
 }
 
-py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels) {
+py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels, bool ties_up) {
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array_t<uint8_t> out({b, h, w, c});
   std::vector<float> scratch(tfgpuaug::Filter2DScratchFloats(h, w, c, side));
   for (int i = 0; i < b; ++i) {
     tfgpuaug::Filter2DCpu(images.data() + int64_t{i} * h * w * c, h, w, c, kernels.data() + i * side * side,
-                          side, scratch.data(), out.mutable_data() + int64_t{i} * h * w * c);
+                          side, ties_up, scratch.data(), out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
 }
@@ -1110,12 +1110,12 @@ py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I3
   Download(dst, out);
   return out;
 }
-py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels) {
+py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels, bool ties_up) {
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, h, w, c});
   DeviceBuffer src = Upload(images), kn = Upload(kernels), reach(size_t(b) * sizeof(int)), dst(out.nbytes());
-  Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, reach.as<int>(),
+  Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, ties_up, reach.as<int>(),
                               dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
@@ -1280,7 +1280,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "RGB images [B, H, W, 3] with their 8-bit HLS lightness rewritten by tables [1 or B, 256] and "
         "levels [B, H, W] (or empty) on the CPU.");
-  m.def("filter2d", &Filter2D, py::arg("images"), py::arg("kernels"),
+  m.def("filter2d", &Filter2D, py::arg("images"), py::arg("kernels"), py::arg("ties_up") = false,
         "cv2.filter2D of each image of a batch [B, H, W, C] with its kernel of kernels [B, K, K] on the CPU "
         "(reflect-101, rounded and saturated).");
   m.def("unsharp_mask", &UnsharpMask, py::arg("images"), py::arg("weights"), py::arg("alpha"),
@@ -1355,7 +1355,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "The 8-bit HLS lightness edit on the GPU, the batch in one launch.");
-  m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"),
+  m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"), py::arg("ties_up") = false,
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");

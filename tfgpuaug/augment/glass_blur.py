@@ -47,9 +47,9 @@ def gaussian_kernel(sigma: float) -> tf.Tensor:
     """cv2.GaussianBlur's 8-bit kernel for `sigma`: float32 `[1, K, K]`, the outer product of its
     taps in 1/256ths. OpenCV rounds cv2.getGaussianKernel's taps to 1/256 from the outside in,
     carrying each rounding error to the next tap, the centre taking what makes 256; its 8-bit
-    blur is then the exact correlation with that product, rounded half up. Here the Filter2D op
-    sums the same products exactly in float32 (each a multiple of 2^-16 below 256) and rounds
-    half to even: only exact ties (sums ending in half a level) can differ."""
+    blur is then the exact correlation with that product, rounded half up, as the Filter2D op
+    computes it with ties_up (its float32 sums of these products are exact: multiples of 2^-16
+    below 256)."""
     side = gaussian_side(sigma)
     x = np.arange(side, dtype=np.float64) - (side - 1) / 2.0
     line = np.exp(-(x * x) / (2.0 * sigma * sigma))
@@ -78,7 +78,8 @@ def _unpacked(words: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
 def glassed(images: tf.Tensor, sigma: float, max_delta: int, dxy: tf.Tensor) -> tf.Tensor:
     """GlassBlur "fast" with the displacements `dxy` (swapped_pixels) between two Gaussian blurs."""
     kernels = tf.tile(gaussian_kernel(sigma), tf.stack([tf.shape(images)[0], 1, 1]))
-    return filter2d(swapped_pixels(filter2d(images, kernels), max_delta, dxy), kernels)
+    blurred = filter2d(images, kernels, ties_up=True)
+    return filter2d(swapped_pixels(blurred, max_delta, dxy), kernels, ties_up=True)
 
 
 def swapped_pixels(images: tf.Tensor, max_delta: int, dxy: tf.Tensor) -> tf.Tensor:

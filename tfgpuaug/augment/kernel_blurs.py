@@ -20,7 +20,7 @@ IntRange = Union[int, Tuple[int, int]]
 FloatRange = Union[float, Tuple[float, float]]
 
 
-def filter2d(images: Images, kernels: tf.Tensor) -> tf.Tensor:
+def filter2d(images: Images, kernels: tf.Tensor, ties_up: bool = False) -> tf.Tensor:
     """cv2.filter2D of each image with its own kernel (the Filter2D kernel op).
 
     Args:
@@ -28,6 +28,8 @@ def filter2d(images: Images, kernels: tf.Tensor) -> tf.Tensor:
       kernels: float32 `[B, K, K]`, K odd, at most 63: correlated about their centre (as
         cv2.filter2D; not flipped), reflect-101 border, each sum rounded to the nearest level
         and saturated.
+      ties_up: round sums ending in exactly half a level up (cv2.GaussianBlur's 8-bit fixed
+        point) instead of to even (cv2.filter2D).
     """
     from tfgpuaug.augment.ops import check_images
     images = check_images(images)
@@ -36,7 +38,7 @@ def filter2d(images: Images, kernels: tf.Tensor) -> tf.Tensor:
     if kernels.shape.rank != 3 or (side is not None and (side % 2 != 1 or side > MAX_SIDE)):
         raise ValueError(f"filter2d: kernels must be [B, K, K] with K odd and at most {MAX_SIDE}, got "
                          f"{kernels.shape}")
-    return _loader.ops().tf_gpu_aug_filter2d(images, kernels)
+    return _loader.ops().tf_gpu_aug_filter2d(images, kernels, ties_up=bool(ties_up))
 
 
 def _pair(name: str, value, scalar, low: float, high: float, who: str) -> Tuple[float, float]:

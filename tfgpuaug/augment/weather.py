@@ -474,4 +474,4 @@ def fogged(images: tf.Tensor, x, y, radius, valid, alpha: tf.Tensor, apply: tf.T
     side = tf.minimum(side + (1 - side % 2), 63)
     line = gaussian_kernel_like_opencv(side)
     kernel = tf.tile((line[:, None] * line[None, :])[None], tf.stack([n, 1, 1]))
-    return filter2d(blended, _identity_where_skipped(kernel, apply))
+    return filter2d(blended, _identity_where_skipped(kernel, apply), ties_up=True)  # cv2.GaussianBlur's rounding

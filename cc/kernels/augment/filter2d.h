@@ -54,10 +54,14 @@ TFGPUAUG_HD float Filter2DSum(const uint8_t* image, int h, int w, int c, int y, 
   return acc;
 }
 
-// The byte of a sum: saturated, rounded to the nearest (even) level; NaN gives 0.
-TFGPUAUG_HD uint8_t Filter2DByte(float sum) {
+// The byte of a sum: saturated, rounded to the nearest level, ties to even (cv2.filter2D) or up
+// (cv2.GaussianBlur's 8-bit fixed point, whose sums of 1/256 taps often end in half a level);
+// NaN gives 0. held - floor(held) is exact, so only true ties go up.
+TFGPUAUG_HD uint8_t Filter2DByte(float sum, bool ties_up = false) {
   const float held = sum >= 0.f ? (sum <= 255.f ? sum : 255.f) : 0.f;
-  return static_cast<uint8_t>(rintf(held));
+  if (!ties_up) return static_cast<uint8_t>(rintf(held));
+  const float low = floorf(held);
+  return static_cast<uint8_t>(held - low >= 0.5f ? low + 1.f : low);
 }
 
 }  // namespace tfgpuaug

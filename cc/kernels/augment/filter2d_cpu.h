@@ -15,9 +15,9 @@ inline size_t Filter2DScratchFloats(int h, int w, int c, int side) {
 }
 
 // One image [h, w, c] correlated with `kernel` (side x side, side odd) into out [h, w, c];
-// scratch of Filter2DScratchFloats.
-void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side, float* scratch,
-                 uint8_t* out);
+// scratch of Filter2DScratchFloats; ties_up: Filter2DByte's rounding.
+void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side, bool ties_up,
+                 float* scratch, uint8_t* out);
 
 }  // namespace tfgpuaug
 
