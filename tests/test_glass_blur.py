@@ -113,3 +113,9 @@ def test_bad_arguments_are_refused(kwargs, match):
 def test_images_too_small_for_max_delta_are_refused():
     with pytest.raises(ValueError, match="above 2 max_delta"):
         gb.glass_blur(np.zeros((1, 8, 30, 3), np.uint8), max_delta=4, seed=1)
+
+
+def test_unknown_channel_count_is_refused_at_graph_construction():
+    spec = tf.TensorSpec([None, 20, 20, None], tf.uint8)
+    with pytest.raises(ValueError, match="channel count"):
+        tf.function(lambda x: gb.glass_blur(x, seed=1)).get_concrete_function(spec)

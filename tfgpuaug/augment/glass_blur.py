@@ -134,6 +134,9 @@ def glass_blur(images: Images, sigma: float = 0.7, max_delta: int = 4, iteration
     """
     sigma, max_delta, iterations = check_glass_blur_args(sigma, max_delta, iterations, mode, probability)
     images, n, seeds = _draws(images, seed, 2)
+    if images.shape[-1] is None:
+        raise ValueError("GlassBlur needs the images' channel count (1, 3 or 4) known when the graph is built: it "
+                         "moves whole pixels as 32-bit words; give the input a static last dimension")
     for axis, name in ((1, "height"), (2, "width")):
         if images.shape[axis] is not None and images.shape[axis] <= 2 * max_delta:
             raise ValueError(f"GlassBlur: the image {name} {images.shape[axis]} must be above 2 max_delta = "
