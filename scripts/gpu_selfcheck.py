@@ -371,18 +371,19 @@ def run(k, report: Report, quick: bool = False) -> None:
     # plane, reversed and empty, values of both signs summed (atomics in any order) or maxed,
     # box sums wider than the plane (reflect-101 more than once); more spans than the grid cap
     span_rng = np.random.default_rng(9)
-    every = (("sum", 1), ("max", 1), ("sum", 3), ("max", 9))
+    every = (("sum", 1), ("max", 1), ("sum", 3), ("max", 9), ("last", 1), ("last", 3))
     for sh, sw, count, longest, combos in ((h_, w_, 300, w_ // 2, every), (5, 7, 40, 4, every),
-                                           (64, 80, 1_100_000 // b, 4, (("sum", 1), ("max", 3)))):
+                                           (64, 80, 1_100_000 // b, 4, (("sum", 1), ("max", 3), ("last", 1)))):
         span_rows = span_rng.integers(-2, sh + 2, (b, count))
         span_starts = span_rng.integers(-4, sw + 2, (b, count))
         span_stops = span_starts + span_rng.integers(-2, longest, (b, count))
         span_values = span_rng.integers(-3, 40, (b, count))
         spans = np.stack([span_rows, span_starts, span_stops, span_values]).astype(np.int32)
         for combine, box in combos:
-            report.compare(f"span_raster {combine} box={box} {sh}x{sw} spans={count}",
-                           k.span_raster(spans, sh, sw, combine, box),
-                           k.span_raster_gpu(spans, sh, sw, combine, box), 0)
+            fill = {"sum": 5, "max": 2, "last": -1}[combine]
+            report.compare(f"span_raster {combine} box={box} fill={fill} {sh}x{sw} spans={count}",
+                           k.span_raster(spans, sh, sw, combine, box, fill),
+                           k.span_raster_gpu(spans, sh, sw, combine, box, fill), 0)
     # per-channel level histograms (ChannelHistograms: HistogramMatching): shared-memory counts
     # for 1, 3 and 4 channels, global ones for 6; an odd pixel count; more pixels than the grid
     for c in (1, 3, 4, 6):

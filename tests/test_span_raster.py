@@ -1,6 +1,7 @@
-"""The SpanRaster kernel op against numpy statements of its rules: sums of values over spans
-(clipped, wrapping as 32-bit integers), the largest value, and box sums with a reflect-101
-border (numpy's "reflect" padding, repeated for windows wider than the plane)."""
+"""The SpanRaster kernel op against numpy statements of its rules: from a starting value, sums of
+values over spans (clipped, wrapping as 32-bit integers), the largest value, the last span's
+value (painter's order), and box sums with a reflect-101 border (numpy's "reflect" padding,
+repeated for windows wider than the plane)."""
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -16,13 +17,13 @@ def random_spans(rng, b, k, h, w):
     return rows, starts, stops, values
 
 
-def painted_reference(rows, starts, stops, values, h, w, combine):
-    out = np.zeros((rows.shape[0], h, w), np.int64)
+def painted_reference(rows, starts, stops, values, h, w, combine, fill=0):
+    out = np.full((rows.shape[0], h, w), fill, np.int64)
+    rule = {"sum": lambda seg, v: seg + v, "max": np.maximum, "last": lambda seg, v: v}[combine]
     for i in range(rows.shape[0]):
         for y, a, z, v in zip(rows[i], starts[i], stops[i], values[i]):
             if 0 <= y < h and max(a, 0) < min(z, w):
-                seg = out[i, y, max(a, 0):min(z, w)]
-                out[i, y, max(a, 0):min(z, w)] = seg + v if combine == "sum" else np.maximum(seg, v)
+                out[i, y, max(a, 0):min(z, w)] = rule(out[i, y, max(a, 0):min(z, w)], v)
     return out
 
 
@@ -33,21 +34,22 @@ def box_reference(plane, side):
     return sum(padded[:, dy:dy + h, dx:dx + w] for dy in range(side) for dx in range(side))
 
 
-@pytest.mark.parametrize("combine", ["sum", "max"])
+@pytest.mark.parametrize("combine", ["sum", "max", "last"])
 @pytest.mark.parametrize("h, w", [(17, 23), (1, 9), (6, 1)])
-def test_painting_equals_numpy(combine, h, w):
+@pytest.mark.parametrize("fill", [0, -1, 7])
+def test_painting_equals_numpy(combine, h, w, fill):
     spans = random_spans(np.random.default_rng(h * w), 3, 40, h, w)
-    got = raster.span_raster(*spans, h, w, combine=combine).numpy()
-    np.testing.assert_array_equal(got, painted_reference(*spans, h, w, combine))
+    got = raster.span_raster(*spans, h, w, combine=combine, fill=fill).numpy()
+    np.testing.assert_array_equal(got, painted_reference(*spans, h, w, combine, fill))
 
 
 @pytest.mark.parametrize("side", [2, 3, 4, 7, 12])
-@pytest.mark.parametrize("combine", ["sum", "max"])
+@pytest.mark.parametrize("combine", ["sum", "max", "last"])
 def test_box_sums_equal_numpy_reflect_101(side, combine):
     h, w = 9, 11  # side 12 reaches past both edges: the border reflects more than once
     spans = random_spans(np.random.default_rng(side), 2, 30, h, w)
-    got = raster.span_raster(*spans, h, w, combine=combine, box=side).numpy()
-    want = box_reference(painted_reference(*spans, h, w, combine), side)
+    got = raster.span_raster(*spans, h, w, combine=combine, box=side, fill=1).numpy()
+    want = box_reference(painted_reference(*spans, h, w, combine, 1), side)
     np.testing.assert_array_equal(got, want)
 
 
@@ -78,6 +80,9 @@ def test_refusals():
     for box in (0, 256, 2.0):
         with pytest.raises(ValueError, match="box must be a whole window side"):
             raster.span_raster(*spans, 3, 3, box=box)
+    for fill in (2 ** 31, 0.5):
+        with pytest.raises(ValueError, match="fill must be a 32-bit integer"):
+            raster.span_raster(*spans, 3, 3, fill=fill)
     with pytest.raises(ValueError, match="rows must be int32"):
         raster.span_raster(np.zeros((2,), np.int32), *spans[1:], 3, 3)
 

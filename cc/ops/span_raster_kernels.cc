@@ -1,5 +1,6 @@
 // The SpanRaster OpKernel (one class, templated on the device) and its CPU launcher: images
 // over the intra-op pool. The GPU launcher is in span_raster_kernels_gpu.cc.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,25 +24,27 @@ SpanList SpansOf(OpKernelContext* ctx, int64_t image) {
   return SpanList{at(0), at(1), at(2), at(3), per};
 }
 
-absl::Status LaunchSpanRaster(CpuDevice, OpKernelContext* ctx, SpanCombine combine, int box, Tensor* out) {
+absl::Status LaunchSpanRaster(CpuDevice, OpKernelContext* ctx, SpanCombine combine, int32_t fill, int box,
+                              Tensor* out) {
   const int h = static_cast<int>(out->dim_size(1)), w = static_cast<int>(out->dim_size(2));
   const size_t pixels = size_t(h) * w;
   int32_t* o = out->flat<int32_t>().data();
   ForEachImage(ctx, out->dim_size(0), [&](int64_t i) {
     if (box == 1) {
-      SpanPaintCpu(SpansOf(ctx, i), h, w, combine, o + i * pixels);
+      SpanPaintCpu(SpansOf(ctx, i), h, w, combine, fill, o + i * pixels);
       return;
     }
     std::vector<int32_t> painted(pixels);
     std::vector<uint32_t> column_sums(w);
-    SpanPaintCpu(SpansOf(ctx, i), h, w, combine, painted.data());
+    SpanPaintCpu(SpansOf(ctx, i), h, w, combine, fill, painted.data());
     BoxSumsCpu(painted.data(), h, w, box, column_sums.data(), o + i * pixels);
   });
   return absl::OkStatus();
 }
 
 #if GOOGLE_CUDA
-absl::Status LaunchSpanRaster(GpuDevice, OpKernelContext* ctx, SpanCombine combine, int box, Tensor* out);
+absl::Status LaunchSpanRaster(GpuDevice, OpKernelContext* ctx, SpanCombine combine, int32_t fill, int box,
+                              Tensor* out);
 #endif
 
 namespace {
@@ -55,7 +58,13 @@ class SpanRasterOp : public ::tfgpuaug::GuardedOpKernel {
   explicit SpanRasterOp(tensorflow::OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
     std::string combine;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("combine", &combine));
-    combine_ = combine == "max" ? SpanCombine::kMax : SpanCombine::kSum;
+    combine_ =
+        combine == "max" ? SpanCombine::kMax : (combine == "last" ? SpanCombine::kLast : SpanCombine::kSum);
+    int64_t fill = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("fill", &fill));
+    OP_REQUIRES(ctx, fill >= INT32_MIN && fill <= INT32_MAX,
+                errors::InvalidArgument("fill must be a 32-bit integer, got ", fill));
+    fill_ = static_cast<int32_t>(fill);
     OP_REQUIRES_OK(ctx, ctx->GetAttr("box", &box_));
     OP_REQUIRES(ctx, box_ >= 1 && box_ <= kLargestBox,
                 errors::InvalidArgument("box must be a window side in [1, ", kLargestBox, "], got ", box_));
@@ -84,14 +93,18 @@ class SpanRasterOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES(ctx, b == 0 || h * w < (int64_t{1} << 31) / b,
                 errors::InvalidArgument("planes too large: ", rows.dim_size(0), " x ", h, " x ", w,
                                         " pixels (at most 2^31 in all)"));
+    OP_REQUIRES(
+        ctx, rows.dim_size(1) < INT32_MAX,
+        errors::InvalidArgument("too many spans an image: ", rows.dim_size(1), " (at most 2^31 - 2)"));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({b, h, w}), &out));
     if (out->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, LaunchSpanRaster(Device(), ctx, combine_, box_, out));
+    OP_REQUIRES_OK(ctx, LaunchSpanRaster(Device(), ctx, combine_, fill_, box_, out));
   }
 
  private:
   SpanCombine combine_ = SpanCombine::kSum;
+  int32_t fill_ = 0;
   int box_ = 1;
 };
 

@@ -9,8 +9,8 @@
 
 namespace tfgpuaug {
 
-absl::Status LaunchSpanRaster(GpuDevice, tensorflow::OpKernelContext* ctx, SpanCombine combine, int box,
-                              tensorflow::Tensor* out) {
+absl::Status LaunchSpanRaster(GpuDevice, tensorflow::OpKernelContext* ctx, SpanCombine combine, int32_t fill,
+                              int box, tensorflow::Tensor* out) {
   const tensorflow::Tensor& rows = ctx->input(0);
   tensorflow::Tensor painted;
   if (box > 1) TF_RETURN_IF_ERROR(ctx->allocate_temp(tensorflow::DT_INT32, out->shape(), &painted));
@@ -18,7 +18,7 @@ absl::Status LaunchSpanRaster(GpuDevice, tensorflow::OpKernelContext* ctx, SpanC
   return ToTfStatus(
       SpanRasterGpu(spans(0), spans(1), spans(2), spans(3), static_cast<int>(rows.dim_size(0)),
                     rows.dim_size(1), static_cast<int>(out->dim_size(1)), static_cast<int>(out->dim_size(2)),
-                    combine, box, box > 1 ? painted.flat<int32_t>().data() : nullptr,
+                    combine, fill, box, box > 1 ? painted.flat<int32_t>().data() : nullptr,
                     out->flat<int32_t>().data(), GpuStream(ctx)),
       "");
 }

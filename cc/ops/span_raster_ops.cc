@@ -16,7 +16,8 @@ REGISTER_OP("TfGpuAug>SpanRaster")
     .Input("values: int32")
     .Input("size: int32")
     .Output("plane: int32")
-    .Attr("combine: {'sum', 'max'} = 'sum'")
+    .Attr("combine: {'sum', 'max', 'last'} = 'sum'")
+    .Attr("fill: int = 0")
     .Attr("box: int >= 1 = 1")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle spans, same, hw, out;
@@ -31,9 +32,11 @@ REGISTER_OP("TfGpuAug>SpanRaster")
     .Doc(R"doc(
 Spans painted into int32 planes [B, H, W] (size = [H, W]): span k of image b covers row
 rows[b, k], columns starts[b, k] <= x < stops[b, k] (clipped to the plane; rows outside it add
-nothing). combine "sum": each pixel the sum of the values of the spans covering it (wrapping as
-32-bit integers); "max": the largest value above 0, else 0. Then, when box > 1, each pixel the
-sum over the box x box window (box // 2 pixels before it, reflect-101 border, as cv2.blur).
+nothing). Every pixel starts at fill; combine "sum": plus the values of the spans covering it
+(wrapping as 32-bit integers); "max": the largest of fill and those values; "last": the value
+of the last span in the image's list that covers it (painter's order), fill where none does.
+Then, when box > 1, each pixel the sum over the box x box window (box // 2 pixels before it,
+reflect-101 border, as cv2.blur).
 )doc");
 
 }  // namespace tensorflow

@@ -493,8 +493,10 @@ py::array_t<uint8_t> HlsLightness(U8Image images, I32Array tables, I32Array leve
 tfgpuaug::SpanCombine SpanRasterArgs(const py::array& spans, int height, int width,
                                      const std::string& combine, int box) {
   if (spans.ndim() != 3 || spans.shape(0) != 4 || height < 0 || width < 0 || box < 1 ||
-      (combine != "sum" && combine != "max"))
-    throw std::invalid_argument("need spans [4, B, K], height, width >= 0, combine 'sum' or 'max', box >= 1");
+      (combine != "sum" && combine != "max" && combine != "last"))
+    throw std::invalid_argument(
+        "need spans [4, B, K], height, width >= 0, combine 'sum', 'max' or 'last', box >= 1");
+  if (combine == "last") return tfgpuaug::SpanCombine::kLast;
   return combine == "max" ? tfgpuaug::SpanCombine::kMax : tfgpuaug::SpanCombine::kSum;
 }
 
@@ -504,7 +506,8 @@ tfgpuaug::SpanList SpanListOf(const int32_t* spans, int64_t b, int64_t k, int64_
           spans + 3 * part + image * k, k};
 }
 
-py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std::string& combine, int box) {
+py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std::string& combine, int box,
+                                int32_t fill) {
   const tfgpuaug::SpanCombine how = SpanRasterArgs(spans, height, width, combine, box);
   const int64_t b = spans.shape(1), k = spans.shape(2), pixels = int64_t{height} * width;
   py::array_t<int32_t> out({b, int64_t{height}, int64_t{width}});
@@ -512,7 +515,7 @@ py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std
   std::vector<uint32_t> column_sums(width);
   for (int64_t i = 0; i < b; ++i) {
     int32_t* dst = out.mutable_data() + i * pixels;
-    tfgpuaug::SpanPaintCpu(SpanListOf(spans.data(), b, k, i), height, width, how,
+    tfgpuaug::SpanPaintCpu(SpanListOf(spans.data(), b, k, i), height, width, how, fill,
                            box > 1 ? painted.data() : dst);
     if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
   }
@@ -1144,14 +1147,14 @@ py::array_t<uint8_t> HlsLightnessBatchGpu(U8Image images, I32Array tables, I32Ar
   return out;
 }
 py::array_t<int32_t> SpanRasterBatchGpu(I32Array spans, int height, int width, const std::string& combine,
-                                        int box) {
+                                        int box, int32_t fill) {
   const tfgpuaug::SpanCombine how = SpanRasterArgs(spans, height, width, combine, box);
   const int64_t b = spans.shape(1), k = spans.shape(2);
   py::array out = py::array_t<int32_t>({b, int64_t{height}, int64_t{width}});
   DeviceBuffer sp = Upload(spans), painted(out.nbytes()), dst(out.nbytes());
   const int32_t* d = sp.as<int32_t>();
   Check(tfgpuaug::SpanRasterGpu(d, d + b * k, d + 2 * b * k, d + 3 * b * k, int(b), k, height, width, how,
-                                box, painted.as<int32_t>(), dst.as<int32_t>(), nullptr));
+                                fill, box, painted.as<int32_t>(), dst.as<int32_t>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -1271,10 +1274,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("level_tables", &LevelTables, py::arg("images"), py::arg("tables"), py::arg("rows"),
         "Each byte of a batch [B, H, W, C] through tables [1 or B, R, 1 or C, 256], row rows[b, y, x] (rows "
         "[B, H, W], or empty: row 0), on the CPU.");
-  m.def("span_raster", &SpanRaster, py::arg("spans"), py::arg("height"), py::arg("width"),
-        py::arg("combine") = "sum", py::arg("box") = 1,
-        "Spans [4 (rows, starts, stops, values), B, K] painted into int32 planes [B, height, width] (combine "
-        "'sum' or 'max'), then box-summed (reflect-101) when box > 1, on the CPU.");
+  m.def(
+      "span_raster", &SpanRaster, py::arg("spans"), py::arg("height"), py::arg("width"),
+      py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
+      "Spans [4 (rows, starts, stops, values), B, K] painted into int32 planes [B, height, width] that start "
+      "at fill (combine 'sum', 'max' or 'last'), then box-summed (reflect-101) when box > 1, on the CPU.");
   m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
         "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
@@ -1349,7 +1353,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("level_tables_gpu", &LevelTablesBatchGpu, py::arg("images"), py::arg("tables"), py::arg("rows"),
         "The per-pixel level tables on the GPU, the batch in one launch.");
   m.def("span_raster_gpu", &SpanRasterBatchGpu, py::arg("spans"), py::arg("height"), py::arg("width"),
-        py::arg("combine") = "sum", py::arg("box") = 1,
+        py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
         "The span raster on the GPU, the batch in three or four launches.");
   m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");

@@ -2,8 +2,8 @@
 pixel of the interior swapped with a random neighbour as numpy's fancy assignment does it (all
 reads first; the interior takes its neighbours' values, then each neighbour the value of the
 last interior pixel that chose it), then cv2.GaussianBlur again. Each iteration is one source
-index per pixel (the last chooser found by the SpanRaster op's largest order number) and one
-gather of whole pixels packed as 32-bit words."""
+index per pixel (the last chooser painted by the SpanRaster op in Albumentations' order) and
+one gather of whole pixels packed as 32-bit words."""
 from __future__ import annotations
 
 from typing import Tuple
@@ -105,11 +105,12 @@ def swapped_pixels(images: tf.Tensor, max_delta: int, dxy: tf.Tensor) -> tf.Tens
         th, tw = h + dxy[:, :, it, 0], w + dxy[:, :, it, 1]  # [B, total]: the chosen neighbours
         # [B, H W]; a trailing 0 keeps the gather valid when the interior is empty (no swaps)
         neighbour = tf.gather(tf.pad(th * width + tw, [[0, 0], [0, 1]]), chosen_by, axis=1)
-        last = raster.span_raster(th, tw, tw + 1, tf.broadcast_to(order + 1, tf.shape(th)), height, width,
-                                  combine="max")
+        # each chosen pixel: the pixel of its last chooser (painter's order), -1 where none chose it
+        last = raster.span_raster(th, tw, tw + 1, tf.broadcast_to(chooser, tf.shape(th)), height, width,
+                                  combine="last", fill=-1)
         last = tf.reshape(last, tf.stack([n, -1]))
         source = tf.where(tf.reshape(interior, [-1])[None], neighbour, identity[None])
-        source = tf.where(last > 0, tf.gather(chooser, tf.maximum(last - 1, 0)), source)
+        source = tf.where(last >= 0, last, source)
         pixels = tf.gather(pixels, source, batch_dims=1)
     return _unpacked(pixels, images)
 

@@ -13,22 +13,24 @@ import tensorflow as tf
 from tfgpuaug import _loader
 from tfgpuaug._types import TensorLike
 
-COMBINES = ("sum", "max")
+COMBINES = ("sum", "max", "last")
 
 
 def span_raster(rows: TensorLike, starts: TensorLike, stops: TensorLike, values: TensorLike,
                 height: Union[int, tf.Tensor], width: Union[int, tf.Tensor], combine: str = "sum",
-                box: int = 1) -> tf.Tensor:
+                box: int = 1, fill: int = 0) -> tf.Tensor:
     """Spans painted into int32 planes `[B, height, width]` (the SpanRaster kernel op).
 
     Args:
       rows, starts, stops, values: int32 `[B, K]`: span k of image b covers row `rows[b, k]`,
         columns `starts[b, k] <= x < stops[b, k]`, clipped to the plane (spans outside add nothing).
       height, width: the plane's size.
-      combine: "sum": a pixel holds the sum of the values of the spans covering it; "max": the
-        largest value above 0, else 0.
+      combine: every pixel starts at `fill`; "sum": plus the values of the spans covering it;
+        "max": the largest of `fill` and theirs; "last": the value of the last span in the list
+        covering it (painter's order), `fill` where none does.
       box: when above 1, each pixel then holds the sum over the box x box window around it
         (box // 2 pixels before, reflect-101 border: cv2.blur's window), at most 255.
+      fill: the plane's starting value, a 32-bit integer.
     """
     if combine not in COMBINES:
         raise ValueError(f"span_raster: combine must be one of {COMBINES}, got {combine!r}")
@@ -39,7 +41,9 @@ def span_raster(rows: TensorLike, starts: TensorLike, stops: TensorLike, values:
         if t.shape.rank is not None and t.shape.rank != 2:
             raise ValueError(f"span_raster: {name} must be int32 [B, K], got shape {t.shape}")
     size = tf.stack([tf.cast(height, tf.int32), tf.cast(width, tf.int32)])
-    return _loader.ops().tf_gpu_aug_span_raster(*spans, size, combine=combine, box=box)
+    if not isinstance(fill, int) or not -2 ** 31 <= fill < 2 ** 31:
+        raise ValueError(f"span_raster: fill must be a 32-bit integer, got {fill!r}")
+    return _loader.ops().tf_gpu_aug_span_raster(*spans, size, combine=combine, box=box, fill=fill)
 
 
 def flat_spans(*parts: tf.Tensor) -> list:

@@ -351,20 +351,17 @@ def graveled(images: tf.Tensor, x, y, r, level, valid) -> tf.Tensor:
     level, bool valid) written into OpenCV's 8-bit HLS lightness as RandomGravel says: the last
     writer's level per pixel, one HlsLightness pass."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
-    # Each particle's rows y - r .. y + r - 1 (clipped to [0, H - 1)) as spans of its columns;
-    # its order number marks them, and the largest number on a pixel is the last one written.
+    # Each particle's rows y - r .. y + r - 1 (clipped to [0, H - 1)) as spans of its columns.
     dy = tf.range(-3, 3)
     rows = y[..., None] + dy
     on_row = valid[..., None] & (dy >= -r[..., None]) & (dy < r[..., None]) & (rows >= 0) & (rows < height - 1)
     left = tf.maximum(x - r, 0)[..., None] + 0 * dy
     right = (tf.minimum(x + r, width - 1) - 1)[..., None] + 0 * dy
-    order = tf.broadcast_to(tf.range(1, tf.shape(x)[1] + 1)[None, :, None], tf.shape(rows))
-    spans = raster.flat_spans(rows, left, right + 1, tf.where(on_row, order, 0))
-    last = raster.span_raster(*spans, height, width, combine="max")
-    # Order 0 (no particle) reads -1: the pixel keeps its bytes.
-    levels = tf.concat([-tf.ones([tf.shape(x)[0], 1], tf.int32), tf.cast(level, tf.int32)], 1)
-    keep = -tf.ones([1, 256], tf.int32)
-    return hls_lightness(images, keep, tf.gather(levels, last, batch_dims=1))
+    # Painted in write order, the last particle's level wins; -1 (no particle) keeps the bytes.
+    levels = tf.broadcast_to(tf.cast(level, tf.int32)[..., None], tf.shape(rows))
+    spans = raster.flat_spans(tf.where(on_row, rows, -1), left, right + 1, levels)
+    written = raster.span_raster(*spans, height, width, combine="last", fill=-1)
+    return hls_lightness(images, -tf.ones([1, 256], tf.int32), written)
 
 
 # --- RandomFog ----------------------------------------------------------------------------------

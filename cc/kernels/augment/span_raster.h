@@ -1,6 +1,7 @@
 // Horizontal spans rasterised into an int32 plane per image, and optionally box-summed: the
 // weather effects' shapes (polygon crossings and outlines, discs, rain drops, gravel squares)
-// are spans of rows, and their cover counts (sum) or last writers (max) feed one table pass.
+// are spans of rows, and their cover counts (sum), largest marks (max) or last writers (last,
+// painter's order) feed one table pass.
 // Sums wrap as unsigned 32-bit integers (defined, where int32 overflow is not). Inline math
 // shared by the CPU loop and the CUDA kernels.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_SPAN_RASTER_H_
@@ -12,8 +13,10 @@
 
 namespace tfgpuaug {
 
-// How spans on a pixel combine: their values summed, or the largest value above 0 kept.
-enum class SpanCombine { kSum, kMax };
+// How spans on a pixel combine with the plane's starting value `fill`: their values added to it,
+// the largest of it and theirs kept, or the value of the last span in the list (painter's order;
+// `fill` where none covers the pixel).
+enum class SpanCombine { kSum, kMax, kLast };
 
 // One image's spans: span k covers row rows[k], columns starts[k] <= x < stops[k].
 struct SpanList {

@@ -7,8 +7,12 @@
 
 namespace tfgpuaug {
 
-void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t* plane) {
-  std::memset(plane, 0, sizeof(int32_t) * size_t(h) * w);
+void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t fill, int32_t* plane) {
+  if (combine == SpanCombine::kSum) {
+    std::memset(plane, 0, sizeof(int32_t) * size_t(h) * w);
+  } else {
+    std::fill(plane, plane + size_t(h) * w, fill);
+  }
   uint32_t* cells = reinterpret_cast<uint32_t*>(plane);  // unsigned: sums wrap, defined
   int y, x0, x1;
   for (int64_t k = 0; k < spans.count; ++k) {
@@ -18,14 +22,20 @@ void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int3
       for (int x = x0; x < x1; ++x) row[x] = std::max(row[x], spans.values[k]);
       continue;
     }
+    if (combine == SpanCombine::kLast) {
+      std::fill(row + x0, row + x1, spans.values[k]);
+      continue;
+    }
     const uint32_t v = static_cast<uint32_t>(spans.values[k]);
     cells[size_t(y) * w + x0] += v;
     if (x1 < w) cells[size_t(y) * w + x1] -= v;
   }
   if (combine != SpanCombine::kSum) return;
+  const uint32_t base = static_cast<uint32_t>(fill);
   for (int r = 0; r < h; ++r) {
     uint32_t* row = cells + size_t(r) * w;
-    for (int x = 1; x < w; ++x) row[x] += row[x - 1];
+    uint32_t sum = base;
+    for (int x = 0; x < w; ++x) row[x] = sum += row[x];
   }
 }
 

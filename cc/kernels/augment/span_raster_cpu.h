@@ -8,10 +8,10 @@
 
 namespace tfgpuaug {
 
-// The spans painted into plane [h, w]: sums as +value / -value events at each span's ends and
-// one running sum along each row (work in the spans' count, not their lengths), or the largest
-// value per pixel (work in their lengths). Pixels no span covers hold 0.
-void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t* plane);
+// The spans painted into plane [h, w], which starts at `fill`: sums as +value / -value events at
+// each span's ends and one running sum along each row (work in the spans' count, not their
+// lengths), or the largest value, or the last span's value, per pixel (work in their lengths).
+void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t fill, int32_t* plane);
 
 // Sums of plane [h, w] over side x side windows (cv2.blur's anchor, reflect-101 border) into out
 // [h, w]: sliding sums down the columns into column_sums [w], then along each row.

@@ -8,17 +8,17 @@
 namespace tfgpuaug {
 namespace {
 
-__global__ void ZeroKernel(int32_t* plane, size_t total) {
+__global__ void FillKernel(int32_t* plane, size_t total, int32_t value) {
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
        e += size_t(blockDim.x) * gridDim.x) {
-    plane[e] = 0;
+    plane[e] = value;
   }
 }
 
-// One thread a span: +value at its start and -value at its stop (sum), or its pixels raised to
-// its value (max).
+// One thread a span: +value at its start and -value at its stop (sum), its pixels raised to its
+// value (max), or to its position in the list plus one (last: the largest is the last painter).
 __global__ void PaintKernel(const int32_t* rows, const int32_t* starts, const int32_t* stops,
-                            const int32_t* values, int batch, int64_t per, int h, int w, bool sum,
+                            const int32_t* values, int batch, int64_t per, int h, int w, SpanCombine combine,
                             int32_t* plane) {
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < size_t(batch) * per;
        e += size_t(blockDim.x) * gridDim.x) {
@@ -28,22 +28,35 @@ __global__ void PaintKernel(const int32_t* rows, const int32_t* starts, const in
     const int64_t k = int64_t(e - b * per);
     if (!ClipSpan(spans, k, h, w, &y, &x0, &x1)) continue;
     int32_t* row = plane + (b * h + y) * size_t(w);
-    if (sum) {
+    if (combine == SpanCombine::kSum) {
       uint32_t* cells = reinterpret_cast<uint32_t*>(row);
       atomicAdd(&cells[x0], static_cast<uint32_t>(spans.values[k]));
       if (x1 < w) atomicAdd(&cells[x1], 0u - static_cast<uint32_t>(spans.values[k]));
     } else {
-      for (int x = x0; x < x1; ++x) atomicMax(&row[x], spans.values[k]);
+      const int32_t mark = combine == SpanCombine::kMax ? spans.values[k] : static_cast<int32_t>(k + 1);
+      for (int x = x0; x < x1; ++x) atomicMax(&row[x], mark);
     }
   }
 }
 
-// One thread a row: the running sum of its events.
-__global__ void RowSumKernel(int32_t* plane, size_t row_count, int w) {
+// One thread a row: the running sum of its events, from `fill`.
+__global__ void RowSumKernel(int32_t* plane, size_t row_count, int w, int32_t fill) {
   for (size_t r = blockIdx.x * size_t(blockDim.x) + threadIdx.x; r < row_count;
        r += size_t(blockDim.x) * gridDim.x) {
     uint32_t* row = reinterpret_cast<uint32_t*>(plane) + r * w;
-    for (int x = 1; x < w; ++x) row[x] += row[x - 1];
+    uint32_t sum = static_cast<uint32_t>(fill);
+    for (int x = 0; x < w; ++x) row[x] = sum += row[x];
+  }
+}
+
+// One thread a pixel: the last painter's mark (its position plus one) replaced by its value, or
+// `fill` where no span painted.
+__global__ void LastValueKernel(const int32_t* values, int64_t per, size_t pixels_per_image, size_t total,
+                                int32_t fill, int32_t* plane) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const int32_t mark = plane[e];
+    plane[e] = mark > 0 ? values[(e / pixels_per_image) * per + (mark - 1)] : fill;
   }
 }
 
@@ -69,20 +82,26 @@ __global__ void BoxKernel(const int32_t* painted, int batch, int h, int w, int s
 }  // namespace
 
 Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* stops, const int32_t* values,
-                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int box,
-                     int32_t* painted, int32_t* out, cudaStream_t stream) {
+                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int32_t fill,
+                     int box, int32_t* painted, int32_t* out, cudaStream_t stream) {
   const size_t pixels = size_t(batch) * h * w;
   if (pixels == 0) return Status::Ok();  // nothing to launch (a grid of no blocks is an error)
   int32_t* plane = box > 1 ? painted : out;
-  ZeroKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(plane, pixels);
+  // max starts at fill; sum and last start at 0 (events, marks) and meet fill afterwards
+  FillKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(plane, pixels,
+                                                                  combine == SpanCombine::kMax ? fill : 0);
   const size_t span_count = size_t(batch) * spans_per_image;
-  const bool sum = combine == SpanCombine::kSum;
   if (span_count > 0) {
-    PaintKernel<<<GridBlocks(span_count), kThreadsPerBlock, 0, stream>>>(rows, starts, stops, values, batch,
-                                                                         spans_per_image, h, w, sum, plane);
+    PaintKernel<<<GridBlocks(span_count), kThreadsPerBlock, 0, stream>>>(
+        rows, starts, stops, values, batch, spans_per_image, h, w, combine, plane);
   }
-  if (sum)
-    RowSumKernel<<<GridBlocks(size_t(batch) * h), kThreadsPerBlock, 0, stream>>>(plane, size_t(batch) * h, w);
+  if (combine == SpanCombine::kSum) {
+    RowSumKernel<<<GridBlocks(size_t(batch) * h), kThreadsPerBlock, 0, stream>>>(plane, size_t(batch) * h, w,
+                                                                                 fill);
+  } else if (combine == SpanCombine::kLast) {
+    LastValueKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(values, spans_per_image,
+                                                                         size_t(h) * w, pixels, fill, plane);
+  }
   if (box > 1) BoxKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(painted, batch, h, w, box, out);
   return LaunchStatus("span raster kernels");
 }

@@ -13,11 +13,12 @@
 namespace tfgpuaug {
 
 // Spans rows/starts/stops/values [batch, spans_per_image] (device) painted into out
-// [batch, h, w] as `combine` says, then box-summed over box x box windows when box > 1 (the
-// painting then goes to `painted` [batch, h, w], device scratch; unused when box is 1).
+// [batch, h, w], which starts at `fill`, as `combine` says, then box-summed over box x box
+// windows when box > 1 (the painting then goes to `painted` [batch, h, w], device scratch;
+// unused when box is 1).
 Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* stops, const int32_t* values,
-                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int box,
-                     int32_t* painted, int32_t* out, cudaStream_t stream);
+                     int batch, int64_t spans_per_image, int h, int w, SpanCombine combine, int32_t fill,
+                     int box, int32_t* painted, int32_t* out, cudaStream_t stream);
 
 }  // namespace tfgpuaug
 
