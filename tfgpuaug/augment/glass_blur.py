@@ -8,26 +8,21 @@ from __future__ import annotations
 
 from typing import Tuple
 
-import numpy as np
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment import raster
 from tfgpuaug.augment.kernel_blurs import MAX_SIDE, filter2d
+from tfgpuaug.augment.opencv_gaussian import kernel_8bit, side_for_sigma
 from tfgpuaug.augment.photometric import _check_probability, _draws
 
 GLASS_MODES = ("fast",)
 MAX_ITERATIONS = 16
 
 
-def gaussian_side(sigma: float) -> int:
-    """cv2.GaussianBlur's side for ksize (0, 0) on 8-bit images: round(6 sigma + 1), made odd."""
-    return int(np.rint(sigma * 6.0 + 1.0)) | 1
-
-
 def check_glass_blur_args(sigma, max_delta, iterations, mode, probability) -> Tuple[float, int, int]:
     who = "GlassBlur"
-    if not 0.0 < float(sigma) or gaussian_side(float(sigma)) > MAX_SIDE:
+    if not 0.0 < float(sigma) or side_for_sigma(float(sigma)) > MAX_SIDE:
         raise ValueError(f"{who}: sigma must be > 0 with a Gaussian side round(6 sigma + 1) of at most {MAX_SIDE} "
                          f"(sigma below about 10.3), got {sigma!r}")
     if not isinstance(max_delta, int) or not 1 <= max_delta <= 64:
@@ -41,26 +36,6 @@ def check_glass_blur_args(sigma, max_delta, iterations, mode, probability) -> Tu
                          "docs/augmentations.md says why)")
     _check_probability(probability)
     return float(sigma), max_delta, iterations
-
-
-def gaussian_kernel(sigma: float) -> tf.Tensor:
-    """cv2.GaussianBlur's 8-bit kernel for `sigma`: float32 `[1, K, K]`, the outer product of its
-    taps in 1/256ths. OpenCV rounds cv2.getGaussianKernel's taps to 1/256 from the outside in,
-    carrying each rounding error to the next tap, the centre taking what makes 256; its 8-bit
-    blur is then the exact correlation with that product, rounded half up, as the Filter2D op
-    computes it with ties_up (its float32 sums of these products are exact: multiples of 2^-16
-    below 256)."""
-    side = gaussian_side(sigma)
-    x = np.arange(side, dtype=np.float64) - (side - 1) / 2.0
-    line = np.exp(-(x * x) / (2.0 * sigma * sigma))
-    line /= line.sum()
-    taps, carried = np.zeros(side, np.int64), 0.0
-    for i in range(side // 2):
-        wanted = line[i] * 256.0 + carried
-        taps[i] = taps[side - 1 - i] = int(np.rint(wanted))
-        carried = wanted - taps[i]
-    taps[side // 2] = 256 - 2 * taps[: side // 2].sum()
-    return tf.constant(np.outer(taps, taps)[None] / 65536.0, tf.float32)
 
 
 def _packed(images: tf.Tensor) -> tf.Tensor:
@@ -77,7 +52,7 @@ def _unpacked(words: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
 
 def glassed(images: tf.Tensor, sigma: float, max_delta: int, dxy: tf.Tensor) -> tf.Tensor:
     """GlassBlur "fast" with the displacements `dxy` (swapped_pixels) between two Gaussian blurs."""
-    kernels = tf.tile(gaussian_kernel(sigma), tf.stack([tf.shape(images)[0], 1, 1]))
+    kernels = tf.tile(kernel_8bit(side_for_sigma(sigma), sigma), tf.stack([tf.shape(images)[0], 1, 1]))
     blurred = filter2d(images, kernels, ties_up=True)
     return filter2d(swapped_pixels(blurred, max_delta, dxy), kernels, ties_up=True)
 

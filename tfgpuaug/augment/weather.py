@@ -13,6 +13,7 @@ import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment import raster
+from tfgpuaug.augment.opencv_gaussian import kernel_8bit_of_side
 from tfgpuaug.augment.pixel_tables import hls_lightness, level_tables
 from tfgpuaug.augment.photometric import _check_probability, _draws, check_range
 
@@ -418,21 +419,6 @@ def _fog_particles(seeds, n, height, width, intensity):
     return x, y, radius, j[None, :] < total[:, None]
 
 
-def gaussian_kernel_like_opencv(side: tf.Tensor) -> tf.Tensor:
-    """cv2.getGaussianKernel(side, 0) as float32 `[side]`: OpenCV's fixed tables for sides up to
-    9, else sigma = 0.3 ((side - 1) / 2 - 1) + 0.8, normalised."""
-    tables = {1: [1.0], 3: [0.25, 0.5, 0.25], 5: [0.0625, 0.25, 0.375, 0.25, 0.0625],
-              7: [0.03125, 0.109375, 0.21875, 0.28125, 0.21875, 0.109375, 0.03125],
-              9: [v / 256.0 for v in (4, 13, 30, 51, 60, 51, 30, 13, 4)]}
-    sigma = 0.3 * ((tf.cast(side, tf.float64) - 1.0) * 0.5 - 1.0) + 0.8
-    offsets = tf.range(side, dtype=tf.float64) - tf.cast(side - 1, tf.float64) / 2.0
-    weights = tf.exp(-(offsets * offsets) / (2.0 * sigma * sigma))
-    computed = tf.cast(weights / tf.reduce_sum(weights), tf.float32)
-    for small, table in tables.items():
-        computed = tf.cond(tf.equal(side, small), lambda t=table: tf.constant(t, tf.float32), lambda c=computed: c)
-    return computed
-
-
 def random_fog(images: Images, fog_coef_range: Tuple[float, float] = (0.3, 1.0), alpha_coef: float = 0.08,
                probability: float = 0.5, seed: Seed = None) -> tf.Tensor:
     """Albumentations' RandomFog: with probability `probability` per sample, intensity f uniform
@@ -469,6 +455,5 @@ def fogged(images: tf.Tensor, x, y, radius, valid, alpha: tf.Tensor, apply: tf.T
     blended = level_tables(images, tables, tf.minimum(covers, FOG_TABLE_ROWS - 1))
     side = tf.maximum(3, tf.minimum(height, width) // 30)
     side = tf.minimum(side + (1 - side % 2), 63)
-    line = gaussian_kernel_like_opencv(side)
-    kernel = tf.tile((line[:, None] * line[None, :])[None], tf.stack([n, 1, 1]))
+    kernel = tf.tile(kernel_8bit_of_side(side, 63)[None], tf.stack([n, 1, 1]))
     return filter2d(blended, _identity_where_skipped(kernel, apply), ties_up=True)  # cv2.GaussianBlur's rounding
