@@ -392,6 +392,21 @@ def run(k, report: Report, quick: bool = False) -> None:
                        k.channel_histograms_gpu(imgs), 0)
     odd = np.ascontiguousarray(images[:, :5, :7])
     report.compare("channel_histograms 5x7", k.channel_histograms(odd), k.channel_histograms_gpu(odd), 0)
+    # GlassBlur's swaps (GlassSwaps): chosen pixels with several choosers (the last chooser's
+    # bid must win whatever order the atomics run in), skipped samples, 1 to 5 channels, an
+    # image with no interior, more choosers than the grid cap
+    glass_seeds, glass_apply = np.array([3, -9, 2 ** 31 - 1, 40], np.int32)[:b], np.array([1, 1, 0, 1], np.uint8)[:b]
+    for c, m, rounds in ((1, 1, 3), (3, 4, 2), (4, 2, 1), (5, 3, 2)):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"glass_swaps channels={c} max_delta={m} iterations={rounds}",
+                       k.glass_swaps(imgs, glass_seeds, glass_apply, m, rounds),
+                       k.glass_swaps_gpu(imgs, glass_seeds, glass_apply, m, rounds), 0)
+    thin = np.ascontiguousarray(images[:, :8])
+    report.compare("glass_swaps no interior", k.glass_swaps(thin, glass_seeds, glass_apply, 4, 2),
+                   k.glass_swaps_gpu(thin, glass_seeds, glass_apply, 4, 2), 0)
+    wide = np.random.default_rng(12).integers(0, 256, (b, 700, 500, 1), dtype=np.uint8)
+    report.compare("glass_swaps past the grid cap", k.glass_swaps(wide, glass_seeds, glass_apply, 4, 1),
+                   k.glass_swaps_gpu(wide, glass_seeds, glass_apply, 4, 1), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

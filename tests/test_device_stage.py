@@ -271,6 +271,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>HlsLightness": set(),
     "TfGpuAug>SpanRaster": {"size"},
     "TfGpuAug>ChannelHistograms": set(),
+    "TfGpuAug>GlassSwaps": set(),
 }
 
 

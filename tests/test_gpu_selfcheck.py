@@ -67,6 +67,7 @@ def cpu_standin(**overrides):
     k.hls_lightness_gpu = kernels.hls_lightness
     k.span_raster_gpu = kernels.span_raster
     k.channel_histograms_gpu = kernels.channel_histograms
+    k.glass_swaps_gpu = kernels.glass_swaps
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

@@ -18,6 +18,7 @@
 #include "cc/kernels/augment/channel_histograms_cpu.h"
 #include "cc/kernels/augment/filter2d.h"
 #include "cc/kernels/augment/filter2d_cpu.h"
+#include "cc/kernels/augment/glass_swaps_cpu.h"
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 #include "cc/kernels/augment/level_tables.h"
 #include "cc/kernels/augment/level_tables_cpu.h"
@@ -48,6 +49,7 @@
 #include "cc/kernels/augment/augment_gpu.h"
 #include "cc/kernels/augment/channel_histograms_gpu.h"
 #include "cc/kernels/augment/filter2d_gpu.h"
+#include "cc/kernels/augment/glass_swaps_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
@@ -518,6 +520,39 @@ py::array_t<int32_t> SpanRaster(I32Array spans, int height, int width, const std
     tfgpuaug::SpanPaintCpu(SpanListOf(spans.data(), b, k, i), height, width, how, fill,
                            box > 1 ? painted.data() : dst);
     if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
+  }
+  return out;
+}
+
+// GlassBlur's swaps: images [B, H, W, C], seeds [B], apply [B] (0 or 1); shapes checked here.
+void GlassSwapsArgs(const U8Image& images, const I32Array& seeds, const U8Image& apply, int max_delta,
+                    int iterations) {
+  if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
+  if (seeds.ndim() != 1 || apply.ndim() != 1 || seeds.shape(0) != images.shape(0) ||
+      apply.shape(0) != images.shape(0)) {
+    throw std::invalid_argument("need seeds [B] and apply [B]");
+  }
+  if (max_delta < 1 || max_delta > 64 || iterations < 1 || iterations > 16) {
+    throw std::invalid_argument("need max_delta in [1, 64] and iterations in [1, 16]");
+  }
+}
+
+py::array_t<uint8_t> GlassSwaps(U8Image images, I32Array seeds, U8Image apply, int max_delta,
+                                int iterations) {
+  GlassSwapsArgs(images, seeds, apply, max_delta, iterations);
+  const int64_t b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  const size_t bytes = size_t(h) * w * c;
+  py::array_t<uint8_t> out({b, h, w, c});
+  std::vector<uint8_t> before(bytes);
+  std::vector<int64_t> targets(size_t(h) * w);
+  for (int64_t i = 0; i < b; ++i) {
+    if (apply.data()[i]) {
+      tfgpuaug::GlassSwapsCpu(images.data() + i * bytes, int(h), int(w), int(c), max_delta, iterations,
+                              static_cast<uint32_t>(seeds.data()[i]), before.data(), targets.data(),
+                              out.mutable_data() + i * bytes);
+    } else {
+      std::memcpy(out.mutable_data() + i * bytes, images.data() + i * bytes, bytes);
+    }
   }
   return out;
 }
@@ -1158,6 +1193,19 @@ py::array_t<int32_t> SpanRasterBatchGpu(I32Array spans, int height, int width, c
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> GlassSwapsBatchGpu(U8Image images, I32Array seeds, U8Image apply, int max_delta,
+                                        int iterations) {
+  GlassSwapsArgs(images, seeds, apply, max_delta, iterations);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), sd = Upload(seeds), ap = Upload(apply), before(out.nbytes()),
+               last(size_t(b) * h * w * sizeof(int32_t)), dst(out.nbytes());
+  Check(tfgpuaug::GlassSwapsGpu(
+      src.as<uint8_t>(), sd.as<int32_t>(), reinterpret_cast<const bool*>(ap.as<uint8_t>()), b, h, w, c,
+      max_delta, iterations, before.as<uint8_t>(), last.as<int32_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<int32_t> ChannelHistogramsBatchGpu(U8Image images) {
   if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
   const int64_t b = images.shape(0), c = images.shape(3);
@@ -1279,6 +1327,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
       "Spans [4 (rows, starts, stops, values), B, K] painted into int32 planes [B, height, width] that start "
       "at fill (combine 'sum', 'max' or 'last'), then box-summed (reflect-101) when box > 1, on the CPU.");
+  m.def("glass_swaps", &GlassSwaps, py::arg("images"), py::arg("seeds"), py::arg("apply"),
+        py::arg("max_delta"), py::arg("iterations"),
+        "GlassBlur's swaps of uint8 images [B, H, W, C] where apply [B] says, drawn from seeds [B], on the "
+        "CPU.");
   m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
         "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
@@ -1355,6 +1407,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("span_raster_gpu", &SpanRasterBatchGpu, py::arg("spans"), py::arg("height"), py::arg("width"),
         py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
         "The span raster on the GPU, the batch in three or four launches.");
+  m.def("glass_swaps_gpu", &GlassSwapsBatchGpu, py::arg("images"), py::arg("seeds"), py::arg("apply"),
+        py::arg("max_delta"), py::arg("iterations"),
+        "GlassBlur's swaps on the GPU, two launches a round (take and bid, then give).");
   m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),

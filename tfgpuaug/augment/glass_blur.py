@@ -1,9 +1,9 @@
 """Albumentations' GlassBlur ("fast" mode) per sample: cv2.GaussianBlur, then per iteration every
 pixel of the interior swapped with a random neighbour as numpy's fancy assignment does it (all
 reads first; the interior takes its neighbours' values, then each neighbour the value of the
-last interior pixel that chose it), then cv2.GaussianBlur again. Each iteration is one source
-index per pixel (the last chooser painted by the SpanRaster op in Albumentations' order) and
-one gather of whole pixels packed as 32-bit words."""
+last interior pixel that chose it), then cv2.GaussianBlur again. The swaps are one GlassSwaps
+kernel op (its draws a counter hash of each sample's seed, so no displacement tensor is made)
+between two Filter2D blurs with OpenCV's 8-bit Gaussian taps."""
 from __future__ import annotations
 
 from typing import Tuple
@@ -11,8 +11,8 @@ from typing import Tuple
 import tensorflow as tf
 
 from tfgpuaug._types import Images, Seed
-from tfgpuaug.augment import raster
-from tfgpuaug.augment.kernel_blurs import MAX_SIDE, filter2d
+from tfgpuaug import _loader
+from tfgpuaug.augment.kernel_blurs import MAX_SIDE, _identity_where_skipped, filter2d
 from tfgpuaug.augment.opencv_gaussian import kernel_8bit, side_for_sigma
 from tfgpuaug.augment.photometric import _check_probability, _draws
 
@@ -38,56 +38,34 @@ def check_glass_blur_args(sigma, max_delta, iterations, mode, probability) -> Tu
     return float(sigma), max_delta, iterations
 
 
-def _packed(images: tf.Tensor) -> tf.Tensor:
-    """uint8 `[B, H, W, C]` (C <= 4) as int32 `[B, H W]`: a pixel a word, so one gather moves it."""
-    c = images.shape[-1]
-    padded = images if c == 4 else tf.pad(images, [[0, 0], [0, 0], [0, 0], [0, 4 - c]])
-    return tf.reshape(tf.bitcast(padded, tf.int32), tf.stack([tf.shape(images)[0], -1]))
+def glass_swaps(images: Images, seeds: tf.Tensor, apply: tf.Tensor, max_delta: int, iterations: int) -> tf.Tensor:
+    """GlassBlur's swaps (the GlassSwaps kernel op): `iterations` rounds, each as Albumentations'
+    numpy statement `x[h, w], x[h + dy, w + dx] = x[h + dy, w + dx], x[h, w]` over the interior
+    (rows and columns m + 1 .. side - m, m = `max_delta`, in Albumentations' order: rows from
+    H - m down fastest, then columns from W - m down), (dy, dx) integers in [-m, m) drawn by a
+    counter hash of each sample's seed, the round and the pixel.
 
-
-def _unpacked(words: tf.Tensor, like: tf.Tensor) -> tf.Tensor:
-    pixels = tf.reshape(tf.bitcast(words, tf.uint8), tf.concat([tf.shape(like)[:3], [4]], 0))
-    return pixels[..., :like.shape[-1]]
-
-
-def glassed(images: tf.Tensor, sigma: float, max_delta: int, dxy: tf.Tensor) -> tf.Tensor:
-    """GlassBlur "fast" with the displacements `dxy` (swapped_pixels) between two Gaussian blurs."""
-    kernels = tf.tile(kernel_8bit(side_for_sigma(sigma), sigma), tf.stack([tf.shape(images)[0], 1, 1]))
-    blurred = filter2d(images, kernels, ties_up=True)
-    return filter2d(swapped_pixels(blurred, max_delta, dxy), kernels, ties_up=True)
-
-
-def swapped_pixels(images: tf.Tensor, max_delta: int, dxy: tf.Tensor) -> tf.Tensor:
-    """GlassBlur's swaps with the displacements `dxy` int32 `[B, (H - 2 m)(W - 2 m), iterations, 2]`
-    (dy, dx in [-m, m), m = max_delta; Albumentations' array per sample, its pixel order: the
-    interior's rows from H - m down to m + 1 fastest, then its columns from W - m down), each
-    iteration as numpy's `x[h, w], x[h + dy, w + dx] = x[h + dy, w + dx], x[h, w]`.
-
-    uint8 `[B, H, W, C]`, C at most 4.
+    Args:
+      images: uint8 `[B, H, W, C]`.
+      seeds: int32 `[B]`, each sample's seed.
+      apply: bool `[B]`: samples to swap (the rest are copied).
+      max_delta: how far a pixel may move, 1 .. 64.
+      iterations: rounds of swaps, 1 .. 16.
     """
-    n, height, width = tf.shape(images)[0], tf.shape(images)[1], tf.shape(images)[2]
-    m = max_delta
-    rows_n = tf.maximum(height - 2 * m, 1)
-    order = tf.range(tf.shape(dxy)[1])
-    h, w = (height - m) - order % rows_n, (width - m) - order // rows_n  # each chooser's pixel
-    chooser = h * width + w
-    y, x = tf.range(height)[:, None], tf.range(width)[None, :]
-    interior = (y > m) & (y <= height - m) & (x > m) & (x <= width - m)
-    chosen_by = tf.reshape(tf.where(interior, (width - m - x) * rows_n + (height - m - y), 0), [-1])  # order there
-    identity = tf.range(height * width)
-    pixels = _packed(images)
-    for it in range(dxy.shape[2]):
-        th, tw = h + dxy[:, :, it, 0], w + dxy[:, :, it, 1]  # [B, total]: the chosen neighbours
-        # [B, H W]; a trailing 0 keeps the gather valid when the interior is empty (no swaps)
-        neighbour = tf.gather(tf.pad(th * width + tw, [[0, 0], [0, 1]]), chosen_by, axis=1)
-        # each chosen pixel: the pixel of its last chooser (painter's order), -1 where none chose it
-        last = raster.span_raster(th, tw, tw + 1, tf.broadcast_to(chooser, tf.shape(th)), height, width,
-                                  combine="last", fill=-1)
-        last = tf.reshape(last, tf.stack([n, -1]))
-        source = tf.where(tf.reshape(interior, [-1])[None], neighbour, identity[None])
-        source = tf.where(last >= 0, last, source)
-        pixels = tf.gather(pixels, source, batch_dims=1)
-    return _unpacked(pixels, images)
+    from tfgpuaug.augment.ops import check_images
+    return _loader.ops().tf_gpu_aug_glass_swaps(check_images(images), tf.convert_to_tensor(seeds, tf.int32),
+                                                tf.convert_to_tensor(apply, tf.bool), max_delta=max_delta,
+                                                iterations=iterations)
+
+
+def glassed(images: tf.Tensor, sigma: float, max_delta: int, iterations: int, seeds: tf.Tensor,
+            apply: tf.Tensor) -> tf.Tensor:
+    """GlassBlur "fast" where `apply` `[B]` says: the swaps drawn from `seeds` `[B]` between two
+    Gaussian blurs (the identity kernel for the other samples)."""
+    kernels = _identity_where_skipped(
+        tf.tile(kernel_8bit(side_for_sigma(sigma), sigma), tf.stack([tf.shape(images)[0], 1, 1])), apply)
+    blurred = filter2d(images, kernels, ties_up=True)
+    return filter2d(glass_swaps(blurred, seeds, apply, max_delta, iterations), kernels, ties_up=True)
 
 
 def glass_blur(images: Images, sigma: float = 0.7, max_delta: int = 4, iterations: int = 2, mode: str = "fast",
@@ -100,7 +78,7 @@ def glass_blur(images: Images, sigma: float = 0.7, max_delta: int = 4, iteration
     last interior pixel (in Albumentations' order) that chose it; then blurred again.
 
     Args:
-      images: uint8 `[B, H, W, C]`, C at most 4, H and W above 2 max_delta.
+      images: uint8 `[B, H, W, C]`, H and W above 2 max_delta.
       sigma: the Gaussian's standard deviation, > 0.
       max_delta: how far a pixel may move, 1 .. 64.
       iterations: rounds of swaps, 1 .. 16.
@@ -110,16 +88,10 @@ def glass_blur(images: Images, sigma: float = 0.7, max_delta: int = 4, iteration
     """
     sigma, max_delta, iterations = check_glass_blur_args(sigma, max_delta, iterations, mode, probability)
     images, n, seeds = _draws(images, seed, 2)
-    if images.shape[-1] is None:
-        raise ValueError("GlassBlur needs the images' channel count (1, 3 or 4) known when the graph is built: it "
-                         "moves whole pixels as 32-bit words; give the input a static last dimension")
     for axis, name in ((1, "height"), (2, "width")):
         if images.shape[axis] is not None and images.shape[axis] <= 2 * max_delta:
             raise ValueError(f"GlassBlur: the image {name} {images.shape[axis]} must be above 2 max_delta = "
                              f"{2 * max_delta} (pixels move within the interior)")
-    height, width = tf.shape(images)[1], tf.shape(images)[2]
-    total = tf.maximum(height - 2 * max_delta, 0) * tf.maximum(width - 2 * max_delta, 0)
-    dxy = tf.random.stateless_uniform(tf.stack([n, total, iterations, 2]), seeds[0], -max_delta, max_delta,
-                                      dtype=tf.int32)
+    seeds_per_sample = tf.random.stateless_uniform([n], seeds[0], minval=None, maxval=None, dtype=tf.int32)
     apply = tf.random.stateless_uniform([n], seeds[1]) < probability
-    return tf.where(apply[:, None, None, None], glassed(images, sigma, max_delta, dxy), images)
+    return glassed(images, sigma, max_delta, iterations, seeds_per_sample, apply)
