@@ -84,6 +84,31 @@ def test_line_points_are_connected_and_hug_the_segment(connectivity):
                 assert distance.max() <= 1.0, (ends[b, p], distance.max())
 
 
+@pytest.mark.parametrize("width", [1, 2, 3])
+def test_line_row_spans_paint_the_4_connected_line_points(width):
+    """One span per row covers what the points (each widened to `width` columns) cover: lines of
+    every slope, both directions, points, horizontal and vertical ones."""
+    rng = np.random.default_rng(3 + width)
+    ends = rng.integers(-3, 40, (2, 400, 4)).astype(np.int32)
+    ends[0, :20, 3] = ends[0, :20, 1]  # horizontal
+    ends[0, 20:40, 2] = ends[0, 20:40, 0]  # vertical
+    ends[0, 40:50, 2:] = ends[0, 40:50, :2]  # single points
+    parts = [tf.constant(ends[..., i]) for i in range(4)]
+    x, y, on = (t.numpy() for t in raster.line_points(*parts, 44))
+    rows, starts, stops, valid = (t.numpy() for t in raster.line_row_spans(*parts, 44, width))
+    assert rows.shape == (2, 400, 45)
+    for b in range(2):
+        for p in range(400):
+            want = np.zeros((54, 64), bool)  # offset 5: no negative index wraps
+            for px, py in zip(x[b, p][on[b, p]], y[b, p][on[b, p]]):
+                want[py + 5, px + 5 - (width - 1) // 2: px + 5 - (width - 1) // 2 + width] = True
+            got = np.zeros_like(want)
+            for r, x0, x1 in zip(rows[b, p][valid[b, p]], starts[b, p][valid[b, p]], stops[b, p][valid[b, p]]):
+                assert not got[r + 5, x0 + 5: x1 + 5].any()  # one span a row
+                got[r + 5, x0 + 5: x1 + 5] = True
+            np.testing.assert_array_equal(got, want, err_msg=str(ends[b, p]))
+
+
 @pytest.mark.parametrize("connectivity", [4, 8])
 def test_line_points_equal_cv2_line(connectivity):
     cv2 = pytest.importorskip("cv2")

@@ -148,3 +148,34 @@ def line_points(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, max_
     x = x0[..., None] + step_x * tf.where(xm, along_major, along_minor)
     y = y0[..., None] + step_y * tf.where(xm, along_minor, along_major)
     return x, y, on
+
+
+def line_row_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, max_steps, width: int = 1) -> tuple:
+    """cv2.line's 4-connected lines (LINE_4: the pixels `line_points` gives) as one span per row
+    they cross: rows, starts, stops `[B, ..., max_steps + 1]` (columns starts <= x < stops, each
+    pixel widened to `width` columns, (width - 1) // 2 of them left of it) and which of the
+    spans belong to the line. `max_steps` bounds max(|dx|, |dy|).
+
+    A row's pixels are one run. y-major, row j of the walk holds the minor offsets
+    ceil(m (j - 1) / M) .. ceil(m j / M) (M, m the major and minor extents); x-major, row r is
+    reached by the column steps j with ceil(m (j - 1) / M) <= r <= ceil(m j / M), that is
+    floor(M (r - 1) / m) + 1 .. floor(M r / m) + 1, at most M (all of 0 .. M when m = 0)."""
+    flip = x1 < x0  # OpenCV walks from the left end
+    x0, y0, x1, y1 = tf.where(flip, x1, x0), tf.where(flip, y1, y0), tf.where(flip, x0, x1), tf.where(flip, y0, y1)
+    dx, dy = x1 - x0, y1 - y0
+    x_major = (tf.abs(dx) >= tf.abs(dy))[..., None]
+    major = tf.maximum(tf.abs(dx), tf.abs(dy))[..., None]
+    minor = tf.minimum(tf.abs(dx), tf.abs(dy))[..., None]
+    r = tf.range(max_steps + 1)
+    reach = lambda jj: (minor * jj + major - 1) // tf.maximum(major, 1)  # noqa: E731  ceil(m jj / M)
+    some = tf.maximum(minor, 1)
+    first = tf.where(r == 0, 0, (major * (r - 1)) // some + 1)
+    last = tf.where(minor == 0, major, tf.minimum(major, (major * r) // some + 1))
+    low = tf.where(x_major, first, reach(tf.maximum(r - 1, 0)))
+    high = tf.where(x_major, last, reach(r))
+    on = r <= tf.where(x_major, minor, major)
+    step_x = tf.sign(dx)[..., None]
+    a, b = x0[..., None] + step_x * low, x0[..., None] + step_x * high
+    start = tf.minimum(a, b) - (width - 1) // 2
+    stop = tf.maximum(a, b) - (width - 1) // 2 + width
+    return y0[..., None] + tf.sign(dy)[..., None] * r, start, stop, on

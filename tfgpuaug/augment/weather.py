@@ -235,11 +235,11 @@ def rained(images: tf.Tensor, x0, y0, x1, y1, max_steps, drop_width: int, color,
     the drop pixels in each blur window counted, then one LevelTables pass (rain_tables)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
-    xs, ys, on = raster.line_points(x0, y0, x1, y1, max_steps)
-    start = xs - (drop_width - 1) // 2  # each point a run drop_width across
-    # One SpanRaster pass: drop pixels marked once however many drops reach them (max), then the
-    # marks counted over each blur window (cv2.blur's window and border).
-    spans = raster.flat_spans(ys, start, start + drop_width, tf.cast(on, tf.int32))
+    # A span per row a drop crosses; one SpanRaster pass: drop pixels marked once however many
+    # drops reach them (max), then the marks counted over each blur window (cv2.blur's window
+    # and border).
+    rows, starts, stops, on = raster.line_row_spans(x0, y0, x1, y1, max_steps, drop_width)
+    spans = raster.flat_spans(rows, starts, stops, tf.cast(on, tf.int32))
     rows = raster.span_raster(*spans, height, width, combine="max", box=blur_value)
     if apply is not None:
         rows = tf.where(apply[:, None, None], rows, blur_value * blur_value + 1)
