@@ -384,6 +384,20 @@ def run(k, report: Report, quick: bool = False) -> None:
             report.compare(f"span_raster {combine} box={box} fill={fill} {sh}x{sw} spans={count}",
                            k.span_raster(spans, sh, sw, combine, box, fill),
                            k.span_raster_gpu(spans, sh, sw, combine, box, fill), 0)
+    # line raster (LineRaster: rain drops): every slope and direction, lines leaving the plane
+    # on every side and from int32's far ends (64-bit walk products), points, several lines
+    # over one pixel (sum in any atomic order, max, last painter); more (line, row) pairs than
+    # the grid cap
+    line_rng = np.random.default_rng(10)
+    for sh, sw, count in ((h_, w_, 60), (5, 7, 12), (240, 64, 1_100_000 // (b * 240) + 1)):
+        ends = line_rng.integers(-6, max(sh, sw) + 6, (4, b, count))
+        ends[:, 0, :2] = [[-2 ** 31, 3], [-2 ** 31, -2 ** 31], [2 ** 31 - 1, 3], [2 ** 31 - 1, 2 ** 31 - 1]]
+        lines = np.concatenate([ends, line_rng.integers(-3, 40, (1, b, count))]).astype(np.int32)
+        for combine, box, span_width in (("sum", 1, 1), ("max", 3, 2), ("last", 1, 3), ("sum", 5, 1)):
+            fill = {"sum": 5, "max": 0, "last": -1}[combine]
+            report.compare(f"line_raster {combine} box={box} width={span_width} {sh}x{sw} lines={count}",
+                           k.line_raster(lines, sh, sw, span_width, combine, box, fill),
+                           k.line_raster_gpu(lines, sh, sw, span_width, combine, box, fill), 0)
     # per-channel level histograms (ChannelHistograms: HistogramMatching): shared-memory counts
     # for 1, 3 and 4 channels, global ones for 6; an odd pixel count; more pixels than the grid
     for c in (1, 3, 4, 6):

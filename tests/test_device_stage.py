@@ -270,6 +270,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>LevelTables": set(),
     "TfGpuAug>HlsLightness": set(),
     "TfGpuAug>SpanRaster": {"size"},
+    "TfGpuAug>LineRaster": {"size"},
     "TfGpuAug>ChannelHistograms": set(),
     "TfGpuAug>GlassSwaps": set(),
 }

@@ -66,6 +66,7 @@ def cpu_standin(**overrides):
     k.level_tables_gpu = kernels.level_tables
     k.hls_lightness_gpu = kernels.hls_lightness
     k.span_raster_gpu = kernels.span_raster
+    k.line_raster_gpu = kernels.line_raster
     k.channel_histograms_gpu = kernels.channel_histograms
     k.glass_swaps_gpu = kernels.glass_swaps
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize

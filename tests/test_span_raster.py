@@ -97,3 +97,76 @@ def test_run_time_refusals_name_what_was_expected():
     with pytest.raises(tf.errors.InvalidArgumentError, match="too large"):
         ops.tf_gpu_aug_span_raster(tf.zeros([40000, 0], tf.int32), tf.zeros([40000, 0], tf.int32),
                                    tf.zeros([40000, 0], tf.int32), tf.zeros([40000, 0], tf.int32), [60000, 60000])
+
+
+# --- LineRaster: lines as one span per row they cross -------------------------------------------
+
+def line_spans_reference(x0, y0, x1, y1, span_width):
+    """A line's spans from `raster.line_points` (cv2.line's 4-connected walk, itself checked
+    against cv2.line in test_weather.py): each pixel a run of span_width columns,
+    (span_width - 1) // 2 of them left of it, merged per row."""
+    parts = [tf.constant([[v]], tf.int32) for v in (x0, y0, x1, y1)]
+    xs, ys, on = (t.numpy()[0, 0] for t in raster.line_points(*parts, max(abs(x1 - x0), abs(y1 - y0))))
+    runs = {}
+    for x, y in zip(xs[on], ys[on]):
+        lo, hi = runs.get(y, (x, x))
+        runs[y] = (min(lo, x), max(hi, x))
+    left = (span_width - 1) // 2
+    return [(y, lo - left, hi - left + span_width) for y, (lo, hi) in sorted(runs.items())]
+
+
+@pytest.mark.parametrize("span_width", [1, 2, 3])
+def test_lines_paint_the_4_connected_walk_one_span_a_row(span_width):
+    """Every slope and direction, points, horizontals and verticals, lines leaving the plane on
+    every side: the op's plane equals the walk's pixels painted and clipped."""
+    rng = np.random.default_rng(3 + span_width)
+    ends = rng.integers(-12, 50, (300, 4)).astype(np.int32)
+    ends[:20, 3] = ends[:20, 1]  # horizontal
+    ends[20:40, 2] = ends[20:40, 0]  # vertical
+    ends[40:50, 2:] = ends[40:50, :2]  # single points
+    h, w = 30, 40
+    lines = [ends[:, i:i + 1] for i in range(4)]
+    got = raster.line_raster(*lines, np.ones((300, 1), np.int32), h, w, span_width=span_width, combine="sum").numpy()
+    for i in range(300):
+        spans = line_spans_reference(*(int(v) for v in ends[i]), span_width)
+        assert len(spans) == abs(int(ends[i, 3]) - int(ends[i, 1])) + 1
+        want = painted_reference(*(np.array([[s[j] for s in spans]], np.int32) for j in range(3)),
+                                 np.ones((1, len(spans)), np.int32), h, w, "sum")
+        np.testing.assert_array_equal(got[i], want[0], err_msg=str(ends[i]))  # sums of 1: no row painted twice
+
+
+@pytest.mark.parametrize("combine, fill, box", [("sum", 2, 1), ("max", 0, 3), ("last", -1, 1), ("last", 0, 5)])
+def test_lines_combine_fill_and_box_as_their_spans(combine, fill, box):
+    rng = np.random.default_rng(11)
+    b, k, h, w = 3, 25, 26, 31
+    ends = rng.integers(-6, 36, (4, b, k)).astype(np.int32)
+    values = rng.integers(-3, 9, (b, k)).astype(np.int32)
+    got = raster.line_raster(*ends, values, h, w, span_width=2, combine=combine, box=box, fill=fill).numpy()
+    for i in range(b):
+        spans = [(y, a, z, values[i, j]) for j in range(k)
+                 for y, a, z in line_spans_reference(*(int(e[i, j]) for e in ends), 2)]
+        parts = [np.array([[s[n] for s in spans]], np.int32) for n in range(4)]
+        want = painted_reference(*parts, h, w, combine, fill)
+        if box > 1:
+            want = box_reference(want, box)
+        np.testing.assert_array_equal(got[i], want[0].astype(np.int32))
+
+
+def test_lines_far_outside_and_long_are_clipped_without_overflow():
+    x0, y0 = np.array([[-2 ** 31, 5, -100000]], np.int32), np.array([[-2 ** 31, -2 ** 31, 3]], np.int32)
+    x1, y1 = np.array([[2 ** 31 - 1, 5, 100000]], np.int32), np.array([[2 ** 31 - 1, 2 ** 31 - 1, 3]], np.int32)
+    got = raster.line_raster(x0, y0, x1, y1, np.array([[1, 2, 4]], np.int32), 8, 10).numpy()[0]
+    np.testing.assert_array_equal(got[:, 5] & 2, np.full(8, 2))  # the vertical crosses every row
+    np.testing.assert_array_equal(got[3] & 4, np.full(10, 4))  # the horizontal every column
+    diagonal = (got & 1) > 0  # x = y from far away, 4-connected: (y, y) and (y, y + 1) on every row
+    assert all(diagonal[y, y] and diagonal[y, y + 1] for y in range(8)) and diagonal.sum() == 16
+
+
+def test_line_raster_refusals():
+    ones = np.ones((1, 2), np.int32)
+    with pytest.raises(ValueError, match="span_width"):
+        raster.line_raster(ones, ones, ones, ones, ones, 4, 4, span_width=0)
+    with pytest.raises(ValueError, match="combine"):
+        raster.line_raster(ones, ones, ones, ones, ones, 4, 4, combine="min")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one shape"):
+        raster.line_raster(ones, ones, ones, ones, np.ones((1, 3), np.int32), 4, 4)

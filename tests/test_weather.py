@@ -84,31 +84,6 @@ def test_line_points_are_connected_and_hug_the_segment(connectivity):
                 assert distance.max() <= 1.0, (ends[b, p], distance.max())
 
 
-@pytest.mark.parametrize("width", [1, 2, 3])
-def test_line_row_spans_paint_the_4_connected_line_points(width):
-    """One span per row covers what the points (each widened to `width` columns) cover: lines of
-    every slope, both directions, points, horizontal and vertical ones."""
-    rng = np.random.default_rng(3 + width)
-    ends = rng.integers(-3, 40, (2, 400, 4)).astype(np.int32)
-    ends[0, :20, 3] = ends[0, :20, 1]  # horizontal
-    ends[0, 20:40, 2] = ends[0, 20:40, 0]  # vertical
-    ends[0, 40:50, 2:] = ends[0, 40:50, :2]  # single points
-    parts = [tf.constant(ends[..., i]) for i in range(4)]
-    x, y, on = (t.numpy() for t in raster.line_points(*parts, 44))
-    rows, starts, stops, valid = (t.numpy() for t in raster.line_row_spans(*parts, 44, width))
-    assert rows.shape == (2, 400, 45)
-    for b in range(2):
-        for p in range(400):
-            want = np.zeros((54, 64), bool)  # offset 5: no negative index wraps
-            for px, py in zip(x[b, p][on[b, p]], y[b, p][on[b, p]]):
-                want[py + 5, px + 5 - (width - 1) // 2: px + 5 - (width - 1) // 2 + width] = True
-            got = np.zeros_like(want)
-            for r, x0, x1 in zip(rows[b, p][valid[b, p]], starts[b, p][valid[b, p]], stops[b, p][valid[b, p]]):
-                assert not got[r + 5, x0 + 5: x1 + 5].any()  # one span a row
-                got[r + 5, x0 + 5: x1 + 5] = True
-            np.testing.assert_array_equal(got, want, err_msg=str(ends[b, p]))
-
-
 @pytest.mark.parametrize("connectivity", [4, 8])
 def test_line_points_equal_cv2_line(connectivity):
     cv2 = pytest.importorskip("cv2")
@@ -277,8 +252,7 @@ def test_rain_equals_albumentations_add_rain():
     for blur in (7, 1, 4):  # odd, none, even (the box's anchor and its fixed-point ties)
         got = wx.rained(tf.constant(images), tf.constant(starts[..., 0], tf.int32),
                         tf.constant(starts[..., 1], tf.int32), tf.constant(x1, tf.int32),
-                        tf.constant(starts[..., 1] + length, tf.int32), 10 + length, 1, (200, 190, 180), blur,
-                        0.7).numpy()
+                        tf.constant(starts[..., 1] + length, tf.int32), 1, (200, 190, 180), blur, 0.7).numpy()
         for b in range(4):
             want = fpixel.add_rain(images[b], slants[b], length, 1, (200, 190, 180), blur, 0.7, starts[b])
             np.testing.assert_array_equal(got[b], want, err_msg=f"blur {blur}, slant {slants[b]}")
@@ -287,7 +261,7 @@ def test_rain_equals_albumentations_add_rain():
 def test_rain_drop_width_is_a_horizontal_run():
     images = np.zeros((1, 20, 30, 3), np.uint8)
     x0, y0 = tf.constant([[10, 20]], tf.int32), tf.constant([[2, 5]], tf.int32)
-    got = wx.rained(images, x0, y0, x0, y0 + 8, 8, 3, (100, 100, 100), 1, 1.0).numpy()[0, ..., 0]
+    got = wx.rained(images, x0, y0, x0, y0 + 8, 3, (100, 100, 100), 1, 1.0).numpy()[0, ..., 0]
     want = np.zeros((20, 30), np.uint8)
     want[2:11, 9:12] = 100
     want[5:14, 19:22] = 100

@@ -491,13 +491,15 @@ py::array_t<uint8_t> HlsLightness(U8Image images, I32Array tables, I32Array leve
   return out;
 }
 
-// Checks spans [4 (rows, starts, stops, values), B, K], the combine rule and the box side.
+// Checks spans [4 (rows, starts, stops, values), B, K] (or lines [5 (x0, y0, x1, y1, values),
+// B, K]: parts 5), the combine rule and the box side.
 tfgpuaug::SpanCombine SpanRasterArgs(const py::array& spans, int height, int width,
-                                     const std::string& combine, int box) {
-  if (spans.ndim() != 3 || spans.shape(0) != 4 || height < 0 || width < 0 || box < 1 ||
+                                     const std::string& combine, int box, int parts = 4) {
+  if (spans.ndim() != 3 || spans.shape(0) != parts || height < 0 || width < 0 || box < 1 ||
       (combine != "sum" && combine != "max" && combine != "last"))
     throw std::invalid_argument(
-        "need spans [4, B, K], height, width >= 0, combine 'sum', 'max' or 'last', box >= 1");
+        "need spans [4, B, K] (lines [5, B, K]), height, width >= 0, combine 'sum', 'max' or 'last', box >= "
+        "1");
   if (combine == "last") return tfgpuaug::SpanCombine::kLast;
   return combine == "max" ? tfgpuaug::SpanCombine::kMax : tfgpuaug::SpanCombine::kSum;
 }
@@ -553,6 +555,25 @@ py::array_t<uint8_t> GlassSwaps(U8Image images, I32Array seeds, U8Image apply, i
     } else {
       std::memcpy(out.mutable_data() + i * bytes, images.data() + i * bytes, bytes);
     }
+  }
+  return out;
+}
+
+py::array_t<int32_t> LineRaster(I32Array lines, int height, int width, int span_width,
+                                const std::string& combine, int box, int32_t fill) {
+  const tfgpuaug::SpanCombine how = SpanRasterArgs(lines, height, width, combine, box, 5);
+  if (span_width < 1) throw std::invalid_argument("need span_width >= 1");
+  const int64_t b = lines.shape(1), k = lines.shape(2), pixels = int64_t{height} * width;
+  py::array_t<int32_t> out({b, int64_t{height}, int64_t{width}});
+  std::vector<int32_t> painted(pixels);
+  std::vector<uint32_t> column_sums(width);
+  const int32_t* d = lines.data();
+  for (int64_t i = 0; i < b; ++i) {
+    int32_t* dst = out.mutable_data() + i * pixels;
+    auto part = [&](int j) { return d + j * b * k + i * k; };
+    tfgpuaug::LinePaintCpu(tfgpuaug::LineList{part(0), part(1), part(2), part(3), part(4), k}, height, width,
+                           span_width, how, fill, box > 1 ? painted.data() : dst);
+    if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
   }
   return out;
 }
@@ -1206,6 +1227,20 @@ py::array_t<uint8_t> GlassSwapsBatchGpu(U8Image images, I32Array seeds, U8Image 
   Download(dst, out);
   return out;
 }
+py::array_t<int32_t> LineRasterBatchGpu(I32Array lines, int height, int width, int span_width,
+                                        const std::string& combine, int box, int32_t fill) {
+  const tfgpuaug::SpanCombine how = SpanRasterArgs(lines, height, width, combine, box, 5);
+  if (span_width < 1) throw std::invalid_argument("need span_width >= 1");
+  const int64_t b = lines.shape(1), k = lines.shape(2);
+  py::array out = py::array_t<int32_t>({b, int64_t{height}, int64_t{width}});
+  DeviceBuffer ln = Upload(lines), painted(out.nbytes()), dst(out.nbytes());
+  const int32_t* d = ln.as<int32_t>();
+  Check(tfgpuaug::LineRasterGpu(d, d + b * k, d + 2 * b * k, d + 3 * b * k, d + 4 * b * k, int(b), k, height,
+                                width, span_width, how, fill, box, painted.as<int32_t>(), dst.as<int32_t>(),
+                                nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<int32_t> ChannelHistogramsBatchGpu(U8Image images) {
   if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
   const int64_t b = images.shape(0), c = images.shape(3);
@@ -1331,6 +1366,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("max_delta"), py::arg("iterations"),
         "GlassBlur's swaps of uint8 images [B, H, W, C] where apply [B] says, drawn from seeds [B], on the "
         "CPU.");
+  m.def("line_raster", &LineRaster, py::arg("lines"), py::arg("height"), py::arg("width"),
+        py::arg("span_width") = 1, py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
+        "Lines [5 (x0, y0, x1, y1, values), B, K] (cv2.line LINE_4, each pixel span_width columns) painted "
+        "into "
+        "int32 planes [B, height, width] as span_raster paints spans, on the CPU.");
   m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
         "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
@@ -1410,6 +1450,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("glass_swaps_gpu", &GlassSwapsBatchGpu, py::arg("images"), py::arg("seeds"), py::arg("apply"),
         py::arg("max_delta"), py::arg("iterations"),
         "GlassBlur's swaps on the GPU, two launches a round (take and bid, then give).");
+  m.def("line_raster_gpu", &LineRasterBatchGpu, py::arg("lines"), py::arg("height"), py::arg("width"),
+        py::arg("span_width") = 1, py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
+        "The line raster on the GPU: one thread a (line, plane row) pair, then the span raster's finishing "
+        "passes.");
   m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),

@@ -46,6 +46,37 @@ def span_raster(rows: TensorLike, starts: TensorLike, stops: TensorLike, values:
     return _loader.ops().tf_gpu_aug_span_raster(*spans, size, combine=combine, box=box, fill=fill)
 
 
+def line_raster(x0: TensorLike, y0: TensorLike, x1: TensorLike, y1: TensorLike, values: TensorLike,
+                height: Union[int, tf.Tensor], width: Union[int, tf.Tensor], span_width: int = 1,
+                combine: str = "sum", box: int = 1, fill: int = 0) -> tf.Tensor:
+    """Lines painted into int32 planes `[B, height, width]` (the LineRaster kernel op), as
+    `span_raster` paints spans: line k of image b from (x0, y0) to (x1, y1) as cv2.line draws it
+    4-connected (LINE_4, thickness 1, walked from its left end), each pixel widened to
+    `span_width` columns ((span_width - 1) // 2 of them left of it), with the value
+    `values[b, k]`; one span per row the line crosses, painted in the lines' order.
+
+    Args:
+      x0, y0, x1, y1, values: int32 `[B, K]`.
+      height, width: the plane's size.
+      span_width: columns each line pixel covers, 1 .. 255.
+      combine, box, fill: as `span_raster`'s ("last": the last line in the list covering a pixel).
+    """
+    if combine not in COMBINES:
+        raise ValueError(f"line_raster: combine must be one of {COMBINES}, got {combine!r}")
+    for name, v in (("box", box), ("span_width", span_width)):
+        if not isinstance(v, int) or not 1 <= v <= 255:
+            raise ValueError(f"line_raster: {name} must be a whole number in [1, 255], got {v!r}")
+    if not isinstance(fill, int) or not -2 ** 31 <= fill < 2 ** 31:
+        raise ValueError(f"line_raster: fill must be a 32-bit integer, got {fill!r}")
+    lines = [tf.convert_to_tensor(t, tf.int32) for t in (x0, y0, x1, y1, values)]
+    for name, t in zip(("x0", "y0", "x1", "y1", "values"), lines):
+        if t.shape.rank is not None and t.shape.rank != 2:
+            raise ValueError(f"line_raster: {name} must be int32 [B, K], got shape {t.shape}")
+    size = tf.stack([tf.cast(height, tf.int32), tf.cast(width, tf.int32)])
+    return _loader.ops().tf_gpu_aug_line_raster(*lines, size, span_width=span_width, combine=combine, box=box,
+                                                fill=fill)
+
+
 def flat_spans(*parts: tf.Tensor) -> list:
     """`[B, ...]` tensors as `[B, K]`."""
     return [tf.reshape(p, tf.stack([tf.shape(p)[0], -1])) for p in parts]
@@ -149,33 +180,3 @@ def line_points(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, max_
     y = y0[..., None] + step_y * tf.where(xm, along_minor, along_major)
     return x, y, on
 
-
-def line_row_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, max_steps, width: int = 1) -> tuple:
-    """cv2.line's 4-connected lines (LINE_4: the pixels `line_points` gives) as one span per row
-    they cross: rows, starts, stops `[B, ..., max_steps + 1]` (columns starts <= x < stops, each
-    pixel widened to `width` columns, (width - 1) // 2 of them left of it) and which of the
-    spans belong to the line. `max_steps` bounds max(|dx|, |dy|).
-
-    A row's pixels are one run. y-major, row j of the walk holds the minor offsets
-    ceil(m (j - 1) / M) .. ceil(m j / M) (M, m the major and minor extents); x-major, row r is
-    reached by the column steps j with ceil(m (j - 1) / M) <= r <= ceil(m j / M), that is
-    floor(M (r - 1) / m) + 1 .. floor(M r / m) + 1, at most M (all of 0 .. M when m = 0)."""
-    flip = x1 < x0  # OpenCV walks from the left end
-    x0, y0, x1, y1 = tf.where(flip, x1, x0), tf.where(flip, y1, y0), tf.where(flip, x0, x1), tf.where(flip, y0, y1)
-    dx, dy = x1 - x0, y1 - y0
-    x_major = (tf.abs(dx) >= tf.abs(dy))[..., None]
-    major = tf.maximum(tf.abs(dx), tf.abs(dy))[..., None]
-    minor = tf.minimum(tf.abs(dx), tf.abs(dy))[..., None]
-    r = tf.range(max_steps + 1)
-    reach = lambda jj: (minor * jj + major - 1) // tf.maximum(major, 1)  # noqa: E731  ceil(m jj / M)
-    some = tf.maximum(minor, 1)
-    first = tf.where(r == 0, 0, (major * (r - 1)) // some + 1)
-    last = tf.where(minor == 0, major, tf.minimum(major, (major * r) // some + 1))
-    low = tf.where(x_major, first, reach(tf.maximum(r - 1, 0)))
-    high = tf.where(x_major, last, reach(r))
-    on = r <= tf.where(x_major, minor, major)
-    step_x = tf.sign(dx)[..., None]
-    a, b = x0[..., None] + step_x * low, x0[..., None] + step_x * high
-    start = tf.minimum(a, b) - (width - 1) // 2
-    stop = tf.maximum(a, b) - (width - 1) // 2 + width
-    return y0[..., None] + tf.sign(dy)[..., None] * r, start, stop, on

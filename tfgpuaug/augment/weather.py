@@ -6,7 +6,6 @@ pass, with Albumentations' integer rules for where shapes go and its arithmetic 
 do (truncations included). Pixels an effect does not touch keep their bytes."""
 from __future__ import annotations
 
-import math
 from typing import Optional, Sequence, Tuple
 
 import tensorflow as tf
@@ -209,8 +208,7 @@ def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0)
     lean = _uniform(seeds[2], [n], *slant)
     x1 = tf.cast(tf.cast(x0, tf.float32) + lean[:, None], tf.int32)  # int32 cast truncates toward zero, as astype
     apply = tf.random.stateless_uniform([n], seeds[3]) < probability
-    return rained(images, x0, y0, x1, y0 + length, int(math.ceil(max(abs(s) for s in slant))) + length, drop_width,
-                  color, blur_value, brightness_coefficient, apply)
+    return rained(images, x0, y0, x1, y0 + length, drop_width, color, blur_value, brightness_coefficient, apply)
 
 
 def rain_tables(color, blur_value: int, brightness_coefficient: float) -> tf.Tensor:
@@ -228,19 +226,17 @@ def rain_tables(color, blur_value: int, brightness_coefficient: float) -> tf.Ten
     return tf.cast(tf.concat([rows, identity], 0), tf.uint8)[None]
 
 
-def rained(images: tf.Tensor, x0, y0, x1, y1, max_steps, drop_width: int, color, blur_value: int,
+def rained(images: tf.Tensor, x0, y0, x1, y1, drop_width: int, color, blur_value: int,
            brightness_coefficient: float, apply: Optional[tf.Tensor] = None) -> tf.Tensor:
-    """Drops from (x0, y0) to (x1, y1) (int32 `[B, D]`, at most `max_steps` steps long) drawn,
-    blurred, added and dimmed as RandomRain says, where `apply` `[B]` (None: everywhere) says:
-    the drop pixels in each blur window counted, then one LevelTables pass (rain_tables)."""
+    """Drops from (x0, y0) to (x1, y1) (int32 `[B, D]`) drawn, blurred, added and dimmed as
+    RandomRain says, where `apply` `[B]` (None: everywhere) says: the drop pixels in each blur
+    window counted, then one LevelTables pass (rain_tables)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
-    # A span per row a drop crosses; one SpanRaster pass: drop pixels marked once however many
-    # drops reach them (max), then the marks counted over each blur window (cv2.blur's window
-    # and border).
-    rows, starts, stops, on = raster.line_row_spans(x0, y0, x1, y1, max_steps, drop_width)
-    spans = raster.flat_spans(rows, starts, stops, tf.cast(on, tf.int32))
-    rows = raster.span_raster(*spans, height, width, combine="max", box=blur_value)
+    # One LineRaster pass: drop pixels marked once however many drops reach them (max), then the
+    # marks counted over each blur window (cv2.blur's window and border).
+    rows = raster.line_raster(x0, y0, x1, y1, tf.ones_like(x0), height, width, span_width=drop_width, combine="max",
+                              box=blur_value)
     if apply is not None:
         rows = tf.where(apply[:, None, None], rows, blur_value * blur_value + 1)
     return level_tables(images, rain_tables(color, blur_value, brightness_coefficient), rows)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "cc/kernels/common/border.h"
 
@@ -37,6 +38,26 @@ void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int3
     uint32_t sum = base;
     for (int x = 0; x < w; ++x) row[x] = sum += row[x];
   }
+}
+
+void LinePaintCpu(const LineList& lines, int h, int w, int span_width, SpanCombine combine, int32_t fill,
+                  int32_t* plane) {
+  std::vector<int32_t> rows, starts, stops, values;
+  for (int64_t k = 0; k < lines.count; ++k) {
+    const LineWalk l = LineWalkOf(lines, k);
+    int64_t first, last, y, start, stop;
+    LineRowsInside(l, h, &first, &last);
+    for (int64_t r = first; r <= last; ++r) {
+      LineRowSpan(l, r, span_width, &y, &start, &stop);
+      if (stop <= 0 || start >= w) continue;  // clipped to [0, w] below: every span fits int32
+      rows.push_back(int32_t(y));
+      starts.push_back(int32_t(start < 0 ? 0 : start));
+      stops.push_back(int32_t(stop > w ? w : stop));
+      values.push_back(lines.values[k]);
+    }
+  }
+  SpanPaintCpu(SpanList{rows.data(), starts.data(), stops.data(), values.data(), int64_t(rows.size())}, h, w,
+               combine, fill, plane);
 }
 
 void BoxSumsCpu(const int32_t* plane, int h, int w, int side, uint32_t* column_sums, int32_t* out) {

@@ -15,8 +15,22 @@ __global__ void FillKernel(int32_t* plane, size_t total, int32_t value) {
   }
 }
 
-// One thread a span: +value at its start and -value at its stop (sum), its pixels raised to its
-// value (max), or to its position in the list plus one (last: the largest is the last painter).
+// A span's effect on its row: +value at its start and -value at its stop (sum), its pixels raised
+// to its value (max), or to `mark`, its position in the list plus one (last: the largest is
+// the last painter).
+__device__ void PaintSpan(int32_t* row, int x0, int x1, int w, SpanCombine combine, int32_t value,
+                          int32_t mark) {
+  if (combine == SpanCombine::kSum) {
+    uint32_t* cells = reinterpret_cast<uint32_t*>(row);
+    atomicAdd(&cells[x0], static_cast<uint32_t>(value));
+    if (x1 < w) atomicAdd(&cells[x1], 0u - static_cast<uint32_t>(value));
+  } else {
+    const int32_t raise = combine == SpanCombine::kMax ? value : mark;
+    for (int x = x0; x < x1; ++x) atomicMax(&row[x], raise);
+  }
+}
+
+// One thread a span.
 __global__ void PaintKernel(const int32_t* rows, const int32_t* starts, const int32_t* stops,
                             const int32_t* values, int batch, int64_t per, int h, int w, SpanCombine combine,
                             int32_t* plane) {
@@ -27,15 +41,29 @@ __global__ void PaintKernel(const int32_t* rows, const int32_t* starts, const in
     int y, x0, x1;
     const int64_t k = int64_t(e - b * per);
     if (!ClipSpan(spans, k, h, w, &y, &x0, &x1)) continue;
-    int32_t* row = plane + (b * h + y) * size_t(w);
-    if (combine == SpanCombine::kSum) {
-      uint32_t* cells = reinterpret_cast<uint32_t*>(row);
-      atomicAdd(&cells[x0], static_cast<uint32_t>(spans.values[k]));
-      if (x1 < w) atomicAdd(&cells[x1], 0u - static_cast<uint32_t>(spans.values[k]));
-    } else {
-      const int32_t mark = combine == SpanCombine::kMax ? spans.values[k] : static_cast<int32_t>(k + 1);
-      for (int x = x0; x < x1; ++x) atomicMax(&row[x], mark);
-    }
+    PaintSpan(plane + (b * h + y) * size_t(w), x0, x1, w, combine, spans.values[k],
+              static_cast<int32_t>(k + 1));
+  }
+}
+
+// One thread a (line, row of the plane) pair: the line's span on that row, if it crosses it.
+__global__ void LinePaintKernel(const int32_t* x0s, const int32_t* y0s, const int32_t* x1s,
+                                const int32_t* y1s, const int32_t* values, int batch, int64_t per, int h,
+                                int w, int span_width, SpanCombine combine, int32_t* plane) {
+  const size_t per_image = size_t(per) * h;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < size_t(batch) * per_image;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / per_image;
+    const int64_t k = int64_t((e - b * per_image) / h), slot = int64_t((e - b * per_image) % h);
+    const LineList lines{x0s + b * per, y0s + b * per, x1s + b * per, y1s + b * per, values + b * per, per};
+    const LineWalk l = LineWalkOf(lines, k);
+    int64_t first, last, y, start, stop;
+    LineRowsInside(l, h, &first, &last);
+    if (first + slot > last) continue;
+    LineRowSpan(l, first + slot, span_width, &y, &start, &stop);
+    if (stop <= 0 || start >= w) continue;
+    PaintSpan(plane + (b * h + size_t(y)) * w, start < 0 ? 0 : int(start), stop > w ? w : int(stop), w,
+              combine, lines.values[k], static_cast<int32_t>(k + 1));
   }
 }
 
@@ -79,6 +107,22 @@ __global__ void BoxKernel(const int32_t* painted, int batch, int h, int w, int s
   }
 }
 
+// What follows the painting: the running sums (sum), the last painters' values (last), the box
+// sums.
+Status FinishRaster(const int32_t* values, int batch, int64_t per, int h, int w, SpanCombine combine,
+                    int32_t fill, int box, int32_t* plane, int32_t* out, cudaStream_t stream) {
+  const size_t pixels = size_t(batch) * h * w;
+  if (combine == SpanCombine::kSum) {
+    RowSumKernel<<<GridBlocks(size_t(batch) * h), kThreadsPerBlock, 0, stream>>>(plane, size_t(batch) * h, w,
+                                                                                 fill);
+  } else if (combine == SpanCombine::kLast) {
+    LastValueKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(values, per, size_t(h) * w, pixels,
+                                                                         fill, plane);
+  }
+  if (box > 1) BoxKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(plane, batch, h, w, box, out);
+  return LaunchStatus("span raster kernels");
+}
+
 }  // namespace
 
 Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* stops, const int32_t* values,
@@ -95,15 +139,24 @@ Status SpanRasterGpu(const int32_t* rows, const int32_t* starts, const int32_t* 
     PaintKernel<<<GridBlocks(span_count), kThreadsPerBlock, 0, stream>>>(
         rows, starts, stops, values, batch, spans_per_image, h, w, combine, plane);
   }
-  if (combine == SpanCombine::kSum) {
-    RowSumKernel<<<GridBlocks(size_t(batch) * h), kThreadsPerBlock, 0, stream>>>(plane, size_t(batch) * h, w,
-                                                                                 fill);
-  } else if (combine == SpanCombine::kLast) {
-    LastValueKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(values, spans_per_image,
-                                                                         size_t(h) * w, pixels, fill, plane);
+  return FinishRaster(values, batch, spans_per_image, h, w, combine, fill, box, plane, out, stream);
+}
+
+Status LineRasterGpu(const int32_t* x0, const int32_t* y0, const int32_t* x1, const int32_t* y1,
+                     const int32_t* values, int batch, int64_t lines_per_image, int h, int w, int span_width,
+                     SpanCombine combine, int32_t fill, int box, int32_t* painted, int32_t* out,
+                     cudaStream_t stream) {
+  const size_t pixels = size_t(batch) * h * w;
+  if (pixels == 0) return Status::Ok();
+  int32_t* plane = box > 1 ? painted : out;
+  FillKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(plane, pixels,
+                                                                  combine == SpanCombine::kMax ? fill : 0);
+  const size_t pairs = size_t(batch) * lines_per_image * h;
+  if (pairs > 0) {
+    LinePaintKernel<<<GridBlocks(pairs), kThreadsPerBlock, 0, stream>>>(
+        x0, y0, x1, y1, values, batch, lines_per_image, h, w, span_width, combine, plane);
   }
-  if (box > 1) BoxKernel<<<GridBlocks(pixels), kThreadsPerBlock, 0, stream>>>(painted, batch, h, w, box, out);
-  return LaunchStatus("span raster kernels");
+  return FinishRaster(values, batch, lines_per_image, h, w, combine, fill, box, plane, out, stream);
 }
 
 }  // namespace tfgpuaug
