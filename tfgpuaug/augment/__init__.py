@@ -27,7 +27,7 @@ from tfgpuaug.augment.linear_transformation import linear_transformation
 from tfgpuaug.augment.histogram_matching import histogram_matching
 from tfgpuaug.augment.fda import fda
 from tfgpuaug.augment.pixel_tables import channel_histograms, hls_lightness, level_tables
-from tfgpuaug.augment.raster import span_raster
+from tfgpuaug.augment.raster import line_raster, span_raster
 from tfgpuaug.augment.weather import random_fog, random_gravel, random_rain, random_shadow, random_snow
 from tfgpuaug.augment.pixel_distribution import pixel_distribution_adaptation
 from tfgpuaug.augment.grid_mask import grid_mask
@@ -57,5 +57,5 @@ __all__ = [
     "glass_blur",
     "linear_transformation", "histogram_matching", "fda",
     "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
-    "level_tables", "hls_lightness", "span_raster", "channel_histograms",
+    "level_tables", "hls_lightness", "span_raster", "line_raster", "channel_histograms",
 ]

@@ -211,35 +211,37 @@ def random_rain(images: Images, slant_range: Tuple[float, float] = (-10.0, 10.0)
     return rained(images, x0, y0, x1, y0 + length, drop_width, color, blur_value, brightness_coefficient, apply)
 
 
-def rain_tables(color, blur_value: int, brightness_coefficient: float) -> tf.Tensor:
-    """uint8 `[1, k^2 + 2, 3, 256]` (k the blur side): row n the level of v under n drop pixels
-    of the k x k window, rint(min(v + floor(colour n / k^2 + 1/2), 255) coefficient) (cv2.blur's
-    fixed-point mean, ties up; cv2.add's saturation; cv2.multiply's rounding, in double); the
-    last row the identity, for samples left alone."""
+def rain_tables(color, blur_value: int, brightness_coefficient: float, apply: Optional[tf.Tensor] = None) -> tf.Tensor:
+    """uint8 `[1, k^2 + 1, 3, 256]` (k the blur side; `[B, ...]` with `apply` `[B]`): row n the
+    level of v under n drop pixels of the k x k window, rint(min(v + floor(colour n / k^2 + 1/2),
+    255) coefficient) (cv2.blur's fixed-point mean, ties up; cv2.add's saturation; cv2.multiply's
+    rounding, in double); every row the identity for samples `apply` leaves alone."""
     area = blur_value * blur_value
     counts = tf.range(area + 1, dtype=tf.float64)[:, None, None]
     layer = tf.floor(tf.constant(color, tf.float64)[None, :, None] * counts * (1.0 / area) + 0.5)
     rows = tf.minimum(tf.range(256, dtype=tf.float64)[None, None, :] + layer, 255.0)
     if brightness_coefficient != 1.0:
         rows = tf.round(rows * brightness_coefficient)
-    identity = tf.broadcast_to(tf.range(256, dtype=tf.float64), [1, 3, 256])
-    return tf.cast(tf.concat([rows, identity], 0), tf.uint8)[None]
+    tables = tf.cast(rows, tf.uint8)[None]
+    if apply is None:
+        return tables
+    identity = tf.broadcast_to(tf.cast(tf.range(256), tf.uint8), tf.shape(tables))
+    return tf.where(apply[:, None, None, None], tables, identity)
 
 
 def rained(images: tf.Tensor, x0, y0, x1, y1, drop_width: int, color, blur_value: int,
            brightness_coefficient: float, apply: Optional[tf.Tensor] = None) -> tf.Tensor:
     """Drops from (x0, y0) to (x1, y1) (int32 `[B, D]`) drawn, blurred, added and dimmed as
     RandomRain says, where `apply` `[B]` (None: everywhere) says: the drop pixels in each blur
-    window counted, then one LevelTables pass (rain_tables)."""
+    window counted, then one LevelTables pass (rain_tables; the samples left alone take identity
+    tables, so no pass over the counts picks them out)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
     x1, y1 = raster.clip_end_column(x0, y0, x1, y1, width)
     # One LineRaster pass: drop pixels marked once however many drops reach them (max), then the
     # marks counted over each blur window (cv2.blur's window and border).
     rows = raster.line_raster(x0, y0, x1, y1, tf.ones_like(x0), height, width, span_width=drop_width, combine="max",
                               box=blur_value)
-    if apply is not None:
-        rows = tf.where(apply[:, None, None], rows, blur_value * blur_value + 1)
-    return level_tables(images, rain_tables(color, blur_value, brightness_coefficient), rows)
+    return level_tables(images, rain_tables(color, blur_value, brightness_coefficient, apply), rows)
 
 
 # --- RandomSnow ---------------------------------------------------------------------------------
