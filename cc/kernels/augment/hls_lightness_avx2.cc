@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "cc/kernels/augment/rgb_lanes_avx2.h"
+
 namespace tfgpuaug {
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
@@ -76,6 +78,7 @@ __attribute__((target("avx2"))) void HlsLightnessAvx2(const uint8_t* image, int6
                                                       const int32_t* levels, bool table_keeps_all,
                                                       uint8_t* out) {
   const V scale = _mm256_set1_ps(1.f / 255.f);
+  const ThreeChannels& rgb_lanes = ThreeChannelsFor(3);
   for (int64_t p = 0; p < n; p += 8) {
     const uint8_t* in = image + 3 * p;
     if (table_keeps_all && levels != nullptr &&
@@ -85,13 +88,11 @@ __attribute__((target("avx2"))) void HlsLightnessAvx2(const uint8_t* image, int6
       std::memcpy(out + 3 * p, in, 24);
       continue;
     }
-    alignas(32) float plane[3][8];
-    for (int j = 0; j < 8; ++j) {
-      for (int k = 0; k < 3; ++k) plane[k][j] = static_cast<float>(in[3 * j + k]);
-    }
-    const V r = _mm256_mul_ps(_mm256_load_ps(plane[0]), scale),
-            g = _mm256_mul_ps(_mm256_load_ps(plane[1]), scale);
-    const V b = _mm256_mul_ps(_mm256_load_ps(plane[2]), scale);
+    __m256i in_r, in_g, in_b;  // byte shuffles, not lanes written one by one (store forwarding)
+    LoadThree(rgb_lanes, in, &in_r, &in_g, &in_b);
+    const V r = _mm256_mul_ps(_mm256_cvtepi32_ps(in_r), scale),
+            g = _mm256_mul_ps(_mm256_cvtepi32_ps(in_g), scale);
+    const V b = _mm256_mul_ps(_mm256_cvtepi32_ps(in_b), scale);
     const V vmax = _mm256_max_ps(_mm256_max_ps(r, g), b), vmin = _mm256_min_ps(_mm256_min_ps(r, g), b);
     const __m256i lightness = _mm256_cvtps_epi32(
         _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(vmax, vmin), _mm256_set1_ps(0.5f)), _mm256_set1_ps(255.f)));
@@ -111,15 +112,10 @@ __attribute__((target("avx2"))) void HlsLightnessAvx2(const uint8_t* image, int6
     const V held = _mm256_cvtepi32_ps(_mm256_min_epi32(target, _mm256_set1_epi32(255)));
     V rgb[3];
     ToRgb8(hue, held, saturation, rgb);
-    alignas(32) int32_t kept[8];
-    alignas(32) float edited[3][8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(kept), keep);
-    for (int k = 0; k < 3; ++k) _mm256_store_ps(edited[k], rgb[k]);
-    for (int j = 0; j < 8; ++j) {
-      for (int k = 0; k < 3; ++k) {
-        out[3 * (p + j) + k] = kept[j] ? in[3 * j + k] : static_cast<uint8_t>(edited[k][j]);
-      }
-    }
+    // the edited levels are whole numbers in 0..255; kept pixels keep their bytes
+    StoreThree(_mm256_blendv_epi8(_mm256_cvttps_epi32(rgb[0]), in_r, keep),
+               _mm256_blendv_epi8(_mm256_cvttps_epi32(rgb[1]), in_g, keep),
+               _mm256_blendv_epi8(_mm256_cvttps_epi32(rgb[2]), in_b, keep), out + 3 * p);
   }
 }
 #endif
