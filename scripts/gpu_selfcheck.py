@@ -421,6 +421,13 @@ def run(k, report: Report, quick: bool = False) -> None:
     wide = np.random.default_rng(12).integers(0, 256, (b, 700, 500, 1), dtype=np.uint8)
     report.compare("glass_swaps past the grid cap", k.glass_swaps(wide, glass_seeds, glass_apply, 4, 1),
                    k.glass_swaps_gpu(wide, glass_seeds, glass_apply, 4, 1), 0)
+    # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
+    # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
+    # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap
+    plasma_seeds = np.array([0, 11, -5, 2 ** 31 - 1], np.int32)[:b]
+    for ph, pw, rough in ((h_, w_, 3.0), (224, 224, 0.5), (3, 2, 3.0), (1, 1, 1.0), (600, 520, 3.0)):
+        report.compare(f"plasma_pattern {ph}x{pw} roughness={rough}", k.plasma_pattern(plasma_seeds, ph, pw, rough),
+                       k.plasma_pattern_gpu(plasma_seeds, ph, pw, rough), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

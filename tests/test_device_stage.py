@@ -273,6 +273,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>LineRaster": {"size"},
     "TfGpuAug>ChannelHistograms": set(),
     "TfGpuAug>GlassSwaps": set(),
+    "TfGpuAug>PlasmaPattern": {"size"},
 }
 
 

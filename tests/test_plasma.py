@@ -1,11 +1,13 @@
 """PlasmaBrightnessContrast and PlasmaShadow (Albumentations'): the byte formulas against
-Albumentations' apply functions on the same fractal, the fractal's statistics against
-Albumentations' generator (same roughness, same size), its shape and normalisation, probability,
-inference, config and the refusals."""
+Albumentations' apply functions on the same fractal, the PlasmaPattern op against a numpy
+restatement of the diamond-square steps fed the op's hashed noise (bit for bit), the fractal's
+statistics against Albumentations' generator (same roughness, same size), its shape and
+normalisation, probability, inference, config and the refusals."""
 import numpy as np
 import pytest
 import tensorflow as tf
 
+import fixtures
 import tfgpuaug as tga
 from tfgpuaug.augment.plasma import (brightness_contrast_from_pattern, plasma_brightness_contrast, plasma_pattern,
                                      plasma_shadow, plasma_steps, shadow_from_pattern)
@@ -36,6 +38,60 @@ def test_pattern_shape_and_range(h, w):
     if h * w > 1:
         np.testing.assert_array_equal(p.reshape(5, -1).min(1), 0.0)
         np.testing.assert_allclose(p.reshape(5, -1).max(1), 1.0, atol=1e-6)  # (x - min) / span: within an ulp
+
+
+def numpy_plasma(seed, h, w, roughness):
+    """The op's fractal restated in numpy float32: noise (2u - 1) scale for the counter-hash
+    uniform u of (seed + step 0x632BE5AB, point); old points plus noise, diamonds from their
+    diagonal neighbours, edge points from their side neighbours (zero past the border), each
+    mean ((a + b) + (c + d)) / 4 taking noise where positive, else 0; min-max per step; crop,
+    min-max, clip."""
+    f32 = np.float32
+
+    def noise(step, index, scale):
+        u = fixtures.hash_uniform(np.uint32((seed + step * 0x632BE5AB) & 0xFFFFFFFF), np.asarray(index, np.uint32))
+        return (u * f32(2) - f32(1)) * f32(scale)
+
+    def point(a, b, c, d, z):
+        mean = ((a + b) + (c + d)) * f32(0.25)
+        return np.where(mean > 0, mean + z, f32(0)).astype(f32)
+
+    def normalised(x):
+        lo, span = x.min(), f32(x.max() - x.min())
+        scale = f32(1) / max(span, f32(1e-30)) if span > f32(2.220446049250313e-16) else f32(0)
+        return ((x - lo) * scale).astype(f32)
+
+    grid, g = noise(0, np.arange(9), 1.0).reshape(3, 3), 3
+    for s in range(plasma_steps(h, w)):
+        n = 2 * g - 1
+        z = noise(s + 1, np.arange(n * n).reshape(n, n), f32(float(f32(roughness)) ** s))
+        nxt = np.zeros((n, n), f32)
+        nxt[::2, ::2] = grid + z[::2, ::2]
+        nxt[1::2, 1::2] = point(nxt[:-1:2, :-1:2], nxt[:-1:2, 2::2], nxt[2::2, :-1:2], nxt[2::2, 2::2], z[1::2, 1::2])
+        p = np.pad(nxt, 1)
+        edges = point(p[:-2, 1:-1], p[1:-1, :-2], p[1:-1, 2:], p[2:, 1:-1], z)
+        nxt = np.where(np.add.outer(np.arange(n), np.arange(n)) % 2 == 1, edges, nxt)
+        grid, g = normalised(nxt), n
+    return np.clip(normalised(grid[:h, :w]), 0, 1)
+
+
+@pytest.mark.parametrize("h, w, roughness", [(224, 224, 3.0), (17, 40, 0.5), (3, 2, 3.0), (1, 1, 1.0), (65, 64, 1.7)])
+def test_pattern_op_equals_the_numpy_statement(h, w, roughness):
+    seeds = np.array([0, 7, -123456, 2 ** 31 - 1], np.int32)
+    got = tga._loader.ops().tf_gpu_aug_plasma_pattern(seeds, [h, w], roughness=roughness).numpy()
+    assert got.shape == (4, h, w)
+    for i, seed in enumerate(seeds):
+        np.testing.assert_array_equal(got[i], numpy_plasma(int(seed), h, w, roughness))
+    assert h * w == 1 or not np.array_equal(got[0], got[1])  # a single pixel normalises to 0
+
+
+def test_pattern_op_refusals():
+    ops = tga._loader.ops()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="size"):
+        ops.tf_gpu_aug_plasma_pattern([1], [40000, 3], roughness=3.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="roughness"):
+        ops.tf_gpu_aug_plasma_pattern([1], [4, 3], roughness=-1.0)
+    assert ops.tf_gpu_aug_plasma_pattern(np.zeros([0], np.int32), [4, 3], roughness=3.0).shape == (0, 4, 3)
 
 
 @pytest.mark.parametrize("roughness", [3.0, 0.5, 1.0])

@@ -22,6 +22,8 @@
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 #include "cc/kernels/augment/level_tables.h"
 #include "cc/kernels/augment/level_tables_cpu.h"
+#include "cc/kernels/augment/plasma.h"
+#include "cc/kernels/augment/plasma_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
@@ -52,6 +54,7 @@
 #include "cc/kernels/augment/glass_swaps_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
+#include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
@@ -574,6 +577,30 @@ py::array_t<int32_t> LineRaster(I32Array lines, int height, int width, int span_
     tfgpuaug::LinePaintCpu(tfgpuaug::LineList{part(0), part(1), part(2), part(3), part(4), k}, height, width,
                            span_width, how, fill, box > 1 ? painted.data() : dst);
     if (box > 1) tfgpuaug::BoxSumsCpu(painted.data(), height, width, box, column_sums.data(), dst);
+  }
+  return out;
+}
+
+// The plasma fractal's steps and noise scales for an h x w pattern and `roughness`.
+int PlasmaArgs(int h, int w, float roughness, float* scales) {
+  if (h < 1 || w < 1 || h > tfgpuaug::kPlasmaLargestSide || w > tfgpuaug::kPlasmaLargestSide ||
+      !(roughness > 0.f))
+    throw std::invalid_argument("need 1 <= height, width <= 32768 and roughness > 0");
+  const int steps = tfgpuaug::PlasmaSteps(h, w);
+  for (int s = 0; s < steps; ++s) scales[s] = static_cast<float>(std::pow(double(roughness), double(s)));
+  return steps;
+}
+
+py::array_t<float> PlasmaPattern(I32Array seeds, int height, int width, float roughness) {
+  float scales[16];
+  const int steps = PlasmaArgs(height, width, roughness, scales);
+  const int64_t b = seeds.shape(0), side = (int64_t{1} << (steps + 1)) + 1;
+  py::array_t<float> out({b, int64_t{height}, int64_t{width}});
+  std::vector<float> grids(2 * side * side);
+  for (int64_t i = 0; i < b; ++i) {
+    tfgpuaug::PlasmaPatternCpu(static_cast<uint32_t>(seeds.data()[i]), height, width, scales, steps,
+                               grids.data(), grids.data() + side * side,
+                               out.mutable_data() + i * height * width);
   }
   return out;
 }
@@ -1241,6 +1268,19 @@ py::array_t<int32_t> LineRasterBatchGpu(I32Array lines, int height, int width, i
   Download(dst, out);
   return out;
 }
+py::array_t<float> PlasmaPatternBatchGpu(I32Array seeds, int height, int width, float roughness) {
+  tfgpuaug::PlasmaScales scales{};
+  const int steps = PlasmaArgs(height, width, roughness, scales.value);
+  const int64_t b = seeds.shape(0), side = (int64_t{1} << (steps + 1)) + 1;
+  py::array out = py::array_t<float>({b, int64_t{height}, int64_t{width}});
+  DeviceBuffer sd = Upload(seeds), grids(size_t(2 * b * side * side) * sizeof(float)),
+               bounds(size_t(2 * b) * sizeof(float)), dst(out.nbytes());
+  Check(tfgpuaug::PlasmaPatternGpu(sd.as<int32_t>(), int(b), height, width, scales, steps, grids.as<float>(),
+                                   grids.as<float>() + b * side * side, bounds.as<float>(), dst.as<float>(),
+                                   nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<int32_t> ChannelHistogramsBatchGpu(U8Image images) {
   if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
   const int64_t b = images.shape(0), c = images.shape(3);
@@ -1371,6 +1411,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Lines [5 (x0, y0, x1, y1, values), B, K] (cv2.line LINE_4, each pixel span_width columns) painted "
         "into "
         "int32 planes [B, height, width] as span_raster paints spans, on the CPU.");
+  m.def("plasma_pattern", &PlasmaPattern, py::arg("seeds"), py::arg("height"), py::arg("width"),
+        py::arg("roughness") = 3.f, "Plasma fractals [B, height, width] in [0, 1] of seeds [B], on the CPU.");
   m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
         "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
@@ -1454,6 +1496,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("span_width") = 1, py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
         "The line raster on the GPU: one thread a (line, plane row) pair, then the span raster's finishing "
         "passes.");
+  m.def("plasma_pattern_gpu", &PlasmaPatternBatchGpu, py::arg("seeds"), py::arg("height"), py::arg("width"),
+        py::arg("roughness") = 3.f, "The plasma fractals on the GPU, five launches a step.");
   m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),

@@ -1,15 +1,15 @@
 """Albumentations' PlasmaBrightnessContrast and PlasmaShadow per sample: a plasma fractal
-(diamond-square, Albumentations' steps) drawn per sample in the graph, then brightness and
-contrast, or a shadow, weighted by it pixel by pixel. TensorFlow ops over the batch: the pattern
-is a map, not a stage's three numbers."""
+(diamond-square, Albumentations' steps) drawn per sample by the PlasmaPattern kernel op, then
+brightness and contrast, or a shadow, weighted by it pixel by pixel (TensorFlow ops over the
+batch: the pattern is a map, not a stage's three numbers)."""
 from __future__ import annotations
 
 import math
 from typing import Tuple
 
-import numpy as np
 import tensorflow as tf
 
+from tfgpuaug import _loader
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.photometric import _check_probability, _draws, check_range
 
@@ -21,66 +21,15 @@ def plasma_steps(height: int, width: int) -> int:
     return int(math.log2(side - 1) - 1)
 
 
-def _min_max(grid: tf.Tensor) -> tf.Tensor:
-    """cv2.normalize(NORM_MINMAX) to [0, 1] per sample; a flat grid becomes zeros."""
-    low = tf.reduce_min(grid, axis=[1, 2, 3], keepdims=True)
-    span = tf.reduce_max(grid, axis=[1, 2, 3], keepdims=True) - low
-    scale = tf.where(span > 2.220446049250313e-16, 1.0 / tf.maximum(span, 1e-30), 0.0)
-    return (grid - low) * scale
-
-
-def _interleave_columns(even: tf.Tensor, odd: tf.Tensor) -> tf.Tensor:
-    """[n, r, g, 1] and [n, r, g - 1, 1] to [n, r, 2g - 1, 1]: even columns from `even`, odd
-    from `odd`."""
-    n, r, g = tf.shape(even)[0], tf.shape(even)[1], tf.shape(even)[2]
-    pairs = tf.reshape(tf.stack([even[:, :, :-1], odd], axis=3), [n, r, 2 * g - 2, 1])
-    return tf.concat([pairs, even[:, :, -1:]], axis=2)
-
-
-def _where_positive(mean: tf.Tensor, noise: tf.Tensor) -> tf.Tensor:
-    return tf.where(mean > 0.0, mean + noise, 0.0)
-
-
-def _diamond_square(grid: tf.Tensor, scale: float, seed: tf.Tensor) -> tf.Tensor:
-    """One of Albumentations' steps on an [n, g, g, 1] grid, to [n, 2g - 1, 2g - 1, 1]: the old
-    points (even rows and columns) plus noise; the diamond step at odd rows and columns (the
-    mean of the four diagonal neighbours); the square step at the others (the mean of the
-    four edge neighbours, zeros past the border); a mean that is not positive leaves its point
-    at zero, as Albumentations' mask does; noise uniform in +-scale, one value a point.
-    Albumentations convolves the whole spread grid; every kernel tap that lands on a point not
-    yet set reads zero, so each lattice is computed alone here (a quarter of the grid each)."""
-    n, g = tf.shape(grid)[0], tf.shape(grid)[1]
-    s_old, s_diamond, s_rows, s_columns = tf.unstack(tf.random.experimental.stateless_split(seed, 4))
-    uniform = lambda shape, s: tf.random.stateless_uniform(shape, s, -scale, scale)  # noqa: E731
-    old = grid + uniform(tf.stack([n, g, g, 1]), s_old)
-    diamond = _where_positive(((old[:, :-1, :-1] + old[:, :-1, 1:]) + (old[:, 1:, :-1] + old[:, 1:, 1:])) * 0.25,
-                              uniform(tf.stack([n, g - 1, g - 1, 1]), s_diamond))
-    rows_padded = tf.pad(diamond, [[0, 0], [1, 1], [0, 0], [0, 0]])  # zero rows above and below
-    columns_padded = tf.pad(diamond, [[0, 0], [0, 0], [1, 1], [0, 0]])
-    # even rows, odd columns: old points left and right, diamond points above and below
-    across = _where_positive(((rows_padded[:, :-1] + old[:, :, :-1]) + (old[:, :, 1:] + rows_padded[:, 1:])) * 0.25,
-                             uniform(tf.stack([n, g, g - 1, 1]), s_rows))
-    # odd rows, even columns: old points above and below, diamond points left and right
-    down = _where_positive(((old[:, :-1] + columns_padded[:, :, :-1]) + (columns_padded[:, :, 1:] + old[:, 1:])) * 0.25,
-                           uniform(tf.stack([n, g - 1, g, 1]), s_columns))
-    even_rows = _interleave_columns(old, across)  # [n, g, 2g - 1]
-    odd_rows = _interleave_columns(down, diamond)  # [n, g - 1, 2g - 1]
-    width = 2 * g - 1
-    pairs = tf.reshape(tf.stack([even_rows[:, :-1], odd_rows], axis=2), [n, 2 * g - 2, width, 1])
-    return tf.concat([pairs, even_rows[:, -1:]], axis=1)
-
-
 def plasma_pattern(n, height: int, width: int, roughness: float, seed: tf.Tensor) -> tf.Tensor:
-    """`[n, height, width]` plasma fractals in [0, 1] (each min-max normalised): a 3 x 3 grid
-    uniform in [-1, 1), then `plasma_steps` diamond-square steps, step i's noise uniform in
-    +-roughness^i, each step's grid min-max normalised, cropped to the image's size and
-    normalised again (Albumentations' generate_plasma_pattern)."""
-    steps = plasma_steps(height, width)
-    seeds = tf.unstack(tf.random.experimental.stateless_split(seed, steps + 1))
-    grid = tf.random.stateless_uniform(tf.stack([n, 3, 3, 1]), seeds[0], -1.0, 1.0)
-    for i in range(steps):
-        grid = _min_max(_diamond_square(grid, float(np.float32(roughness ** i)), seeds[i + 1]))
-    return tf.clip_by_value(_min_max(grid[:, :height, :width]), 0.0, 1.0)[..., 0]
+    """`[n, height, width]` plasma fractals in [0, 1] (the PlasmaPattern kernel op), each min-max
+    normalised: a 3 x 3 grid uniform in [-1, 1), then `plasma_steps` diamond-square steps, step
+    i's noise uniform in +-roughness^i, each step's grid min-max normalised, cropped to the
+    image's size and normalised again (Albumentations' generate_plasma_pattern). The noise is a
+    counter hash of each sample's seed (drawn from `seed`), the step and the point."""
+    seeds = tf.random.stateless_uniform(tf.reshape(n, [1]), seed, minval=None, maxval=None, dtype=tf.int32)
+    return _loader.ops().tf_gpu_aug_plasma_pattern(seeds, tf.constant([height, width], tf.int32),
+                                                   roughness=float(roughness))
 
 
 def _static_size(images: tf.Tensor, name: str) -> Tuple[int, int]:

@@ -225,7 +225,7 @@ def rain_tables(color, blur_value: int, brightness_coefficient: float, apply: Op
     tables = tf.cast(rows, tf.uint8)[None]
     if apply is None:
         return tables
-    identity = tf.broadcast_to(tf.cast(tf.range(256), tf.uint8), tf.shape(tables))
+    identity = tf.cast(tf.range(256), tf.uint8)  # broadcast by the select (uint8 BroadcastTo has no GPU kernel)
     return tf.where(apply[:, None, None, None], tables, identity)
 
 
