@@ -24,9 +24,9 @@ absl::Status LaunchPlasmaPattern(CpuDevice, OpKernelContext* ctx, const float* s
   const int32_t* seeds = ctx->input(0).flat<int32_t>().data();
   float* o = out->flat<float>().data();
   ForEachImage(ctx, out->dim_size(0), [&](int64_t i) {
-    std::vector<float> grids(2 * side * side);
+    std::vector<float> grids(3 * side * side);
     PlasmaPatternCpu(static_cast<uint32_t>(seeds[i]), h, w, scales, steps, grids.data(),
-                     grids.data() + side * side, o + i * int64_t{h} * w);
+                     grids.data() + side * side, grids.data() + 2 * side * side, o + i * int64_t{h} * w);
   });
   return absl::OkStatus();
 }

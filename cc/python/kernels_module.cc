@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -596,10 +597,10 @@ py::array_t<float> PlasmaPattern(I32Array seeds, int height, int width, float ro
   const int steps = PlasmaArgs(height, width, roughness, scales);
   const int64_t b = seeds.shape(0), side = (int64_t{1} << (steps + 1)) + 1;
   py::array_t<float> out({b, int64_t{height}, int64_t{width}});
-  std::vector<float> grids(2 * side * side);
+  std::vector<float> grids(3 * side * side);
   for (int64_t i = 0; i < b; ++i) {
     tfgpuaug::PlasmaPatternCpu(static_cast<uint32_t>(seeds.data()[i]), height, width, scales, steps,
-                               grids.data(), grids.data() + side * side,
+                               grids.data(), grids.data() + side * side, grids.data() + 2 * side * side,
                                out.mutable_data() + i * height * width);
   }
   return out;
