@@ -35,7 +35,8 @@ TFGPUAUG_HD float PlasmaNoise(uint32_t seed, int step, uint32_t index, float sca
 // else zero (Albumentations' mask).
 TFGPUAUG_HD float PlasmaPoint(float a, float b, float c, float d, float noise) {
   const float mean = ((a + b) + (c + d)) * 0.25f;
-  return mean > 0.f ? mean + noise : 0.f;
+  const float raised = mean + noise;  // both arms computed: a select, not a branch the data decides
+  return mean > 0.f ? raised : 0.f;
 }
 
 // cv2.normalize(NORM_MINMAX)'s scale for a grid spanning [low, high]; a flat grid gets 0.

@@ -37,8 +37,32 @@ void PlasmaNoisePlane(uint32_t seed, int step, float scale, uint32_t count, floa
   for (uint32_t i = 0; i < count; ++i) out[i] = PlasmaNoise(seed, step, i, scale);
 }
 
-// The least and largest of count floats (branch-free selects the compiler vectorizes).
+// The least and largest of count floats (order does not matter to either).
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+__attribute__((target("avx2"))) void BoundsAvx2(const float* v, size_t count, float* low, float* high) {
+  __m256 lo = _mm256_set1_ps(v[0]), hi = lo;
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m256 x = _mm256_loadu_ps(v + i);
+    lo = _mm256_min_ps(lo, x);
+    hi = _mm256_max_ps(hi, x);
+  }
+  alignas(32) float l[8], h[8];
+  _mm256_store_ps(l, lo);
+  _mm256_store_ps(h, hi);
+  for (; i < count; ++i) {
+    l[0] = v[i] < l[0] ? v[i] : l[0];
+    h[0] = v[i] > h[0] ? v[i] : h[0];
+  }
+  *low = *std::min_element(l, l + 8);
+  *high = *std::max_element(h, h + 8);
+}
+#endif
+
 void Bounds(const float* v, size_t count, float* low, float* high) {
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) return BoundsAvx2(v, count, low, high);
+#endif
   float lo = v[0], hi = v[0];
   for (size_t i = 0; i < count; ++i) {
     lo = v[i] < lo ? v[i] : lo;
@@ -48,9 +72,6 @@ void Bounds(const float* v, size_t count, float* low, float* high) {
   *high = hi;
 }
 
-// Grid [g, g] -> next [2g - 1, 2g - 1]: the old points plus noise, then the diamonds (odd rows
-// and columns: their four diagonal neighbours), then the edge points (their four side
-// neighbours, zero past the border), then min-max normalised.
 void PlasmaStepCpu(uint32_t seed, int step, float scale, const float* grid, int g, float* noise,
                    float* next) {
   const int n = 2 * g - 1;
@@ -68,14 +89,25 @@ void PlasmaStepCpu(uint32_t seed, int step, float scale, const float* grid, int 
     float* row = next + size_t(y) * n;
     for (int x = 1; x < n; x += 2) row[x] = PlasmaPoint(up[x - 1], up[x + 1], down[x - 1], down[x + 1], z[x]);
   }
-  for (int y = 0; y < n; ++y) {
+  // edge points: on even rows between two old points (a diamond row above and below, or none
+  // past the border), on odd rows between two diamonds (none past the ends) under and over old
+  for (int y = 0; y < n; y += 2) {
     float* row = next + size_t(y) * n;
     const float* z = noise + size_t(y) * n;
-    for (int x = 1 - y % 2; x < n; x += 2) {
-      const float north = y > 0 ? row[x - n] : 0.f, south = y < n - 1 ? row[x + n] : 0.f;
-      const float west = x > 0 ? row[x - 1] : 0.f, east = x < n - 1 ? row[x + 1] : 0.f;
-      row[x] = PlasmaPoint(north, west, east, south, z[x]);
+    const float* up = y > 0 ? row - n : nullptr;
+    const float* down = y < n - 1 ? row + n : nullptr;
+    for (int x = 1; x < n; x += 2) {
+      row[x] = PlasmaPoint(up ? up[x] : 0.f, row[x - 1], row[x + 1], down ? down[x] : 0.f, z[x]);
     }
+  }
+  for (int y = 1; y < n; y += 2) {
+    float* row = next + size_t(y) * n;
+    const float* z = noise + size_t(y) * n;
+    const float* up = row - n;
+    const float* down = row + n;
+    row[0] = PlasmaPoint(up[0], 0.f, row[1], down[0], z[0]);
+    for (int x = 2; x < n - 1; x += 2) row[x] = PlasmaPoint(up[x], row[x - 1], row[x + 1], down[x], z[x]);
+    row[n - 1] = PlasmaPoint(up[n - 1], row[n - 2], 0.f, down[n - 1], z[n - 1]);
   }
   const size_t count = size_t(n) * n;
   float lo, hi;
