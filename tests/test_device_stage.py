@@ -274,6 +274,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>ChannelHistograms": set(),
     "TfGpuAug>GlassSwaps": set(),
     "TfGpuAug>PlasmaPattern": {"size"},
+    "TfGpuAug>PatternBlend": set(),
 }
 
 

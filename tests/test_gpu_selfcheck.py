@@ -70,6 +70,7 @@ def cpu_standin(**overrides):
     k.channel_histograms_gpu = kernels.channel_histograms
     k.glass_swaps_gpu = kernels.glass_swaps
     k.plasma_pattern_gpu = kernels.plasma_pattern
+    k.pattern_blend_gpu = kernels.pattern_blend
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize
     k.augment_batch_gpu = kernels.augment_batch
     for name, fn in overrides.items():

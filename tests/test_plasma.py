@@ -157,6 +157,40 @@ def test_brightness_contrast_bytes_equal_albumentations(channels, AF):
         assert diff.max() <= 1 and (diff == 0).mean() >= 0.999, (i, diff.max(), (diff == 0).mean())
 
 
+def test_blend_op_equals_the_numpy_statement():
+    """The PatternBlend op bit for bit: the shadow's float32 product truncated; the
+    brightness-contrast with its mean summed in 2^-24 steps (rint(x 2^24) in 64 bits), signed
+    factors and untouched samples included."""
+    f32 = np.float32
+    x = _images(5, 21, 30, 3, seed=4)
+    pattern = plasma_pattern(5, 21, 30, 3.0, tf.constant([1, 9])).numpy()
+    intensity = f32([0.3, 0.7, 0.0, 1.0, 0.5])
+    shadow = shadow_from_pattern(tf.constant(x), tf.constant(intensity), tf.constant(pattern)).numpy()
+    want = np.clip(x.astype(f32) * (f32(1) - pattern * intensity[:, None, None])[..., None], 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(shadow, want)
+    b, c = f32([0.2, -0.3, 0.0, 0.3, 1.0]), f32([0.25, 0.3, 0.0, -0.3, -1.0])
+    got = brightness_contrast_from_pattern(tf.constant(x), tf.constant(b), tf.constant(c),
+                                           tf.constant(pattern)).numpy()
+    for i in range(5):
+        p = pattern[i][..., None]
+        v = np.clip(x[i].astype(f32) / f32(255) + p * b[i], 0, 1).astype(f32)
+        total = int(np.floor(v.astype(f32) * f32(2 ** 24) + f32(0.5)).astype(np.uint64).sum())
+        mean = f32(total / 2 ** 24 / v.size)
+        w = p * c[i] + f32(1)
+        y = np.clip(np.clip(v * w, 0, 1) + mean * (f32(1) - w), 0, 1)
+        np.testing.assert_array_equal(got[i], np.rint(y * f32(255)).astype(np.uint8), err_msg=str(i))
+    np.testing.assert_array_equal(got[2], x[2])  # b = c = 0: the bytes as they are
+
+
+def test_blend_op_refusals():
+    ops = tga._loader.ops()
+    images, pattern = np.zeros((2, 4, 5, 3), np.uint8), np.zeros((2, 4, 5), np.float32)
+    with pytest.raises((tf.errors.InvalidArgumentError, ValueError), match="patterns|Dimension"):
+        ops.tf_gpu_aug_pattern_blend(images, pattern[:, :3], np.zeros((2, 2), np.float32), mode="shadow")
+    with pytest.raises((tf.errors.InvalidArgumentError, ValueError), match="factors|Dimension|2"):
+        ops.tf_gpu_aug_pattern_blend(images, pattern, np.zeros((2, 3), np.float32), mode="shadow")
+
+
 def test_negative_factors_darken_and_flatten():
     """Where Albumentations 2.0.8 clips p b and p c at zero (its negative factors do nothing),
     negative brightness darkens and negative contrast pulls towards the mean."""

@@ -23,6 +23,7 @@
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 #include "cc/kernels/augment/level_tables.h"
 #include "cc/kernels/augment/level_tables_cpu.h"
+#include "cc/kernels/augment/pattern_blend_cpu.h"
 #include "cc/kernels/augment/plasma.h"
 #include "cc/kernels/augment/plasma_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
@@ -55,6 +56,7 @@
 #include "cc/kernels/augment/glass_swaps_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
+#include "cc/kernels/augment/pattern_blend_gpu.h"
 #include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
@@ -602,6 +604,32 @@ py::array_t<float> PlasmaPattern(I32Array seeds, int height, int width, float ro
     tfgpuaug::PlasmaPatternCpu(static_cast<uint32_t>(seeds.data()[i]), height, width, scales, steps,
                                grids.data(), grids.data() + side * side, grids.data() + 2 * side * side,
                                out.mutable_data() + i * height * width);
+  }
+  return out;
+}
+
+// The plasma blend's mode; images [B, H, W, C], patterns [B, H, W], factors [B, 2] checked here.
+tfgpuaug::PatternBlendMode PatternBlendArgs(const U8Image& images, const F32Array& patterns,
+                                            const F32Array& factors, const std::string& mode) {
+  if (images.ndim() != 4 || patterns.ndim() != 3 || factors.ndim() != 2 ||
+      patterns.shape(0) != images.shape(0) || patterns.shape(1) != images.shape(1) ||
+      patterns.shape(2) != images.shape(2) || factors.shape(0) != images.shape(0) || factors.shape(1) != 2 ||
+      (mode != "shadow" && mode != "brightness_contrast"))
+    throw std::invalid_argument(
+        "need images [B, H, W, C], patterns [B, H, W], factors [B, 2], mode 'shadow' or "
+        "'brightness_contrast'");
+  return mode == "shadow" ? tfgpuaug::PatternBlendMode::kShadow
+                          : tfgpuaug::PatternBlendMode::kBrightnessContrast;
+}
+
+py::array_t<uint8_t> PatternBlend(U8Image images, F32Array patterns, F32Array factors,
+                                  const std::string& mode) {
+  const tfgpuaug::PatternBlendMode how = PatternBlendArgs(images, patterns, factors, mode);
+  const int64_t b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  for (int64_t i = 0; i < b; ++i) {
+    tfgpuaug::PatternBlendCpu(images.data() + i * h * w * c, h, w, int(c), patterns.data() + i * h * w,
+                              factors.data() + 2 * i, how, out.mutable_data() + i * h * w * c);
   }
   return out;
 }
@@ -1282,6 +1310,18 @@ py::array_t<float> PlasmaPatternBatchGpu(I32Array seeds, int height, int width, 
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> PatternBlendBatchGpu(U8Image images, F32Array patterns, F32Array factors,
+                                          const std::string& mode) {
+  const tfgpuaug::PatternBlendMode how = PatternBlendArgs(images, patterns, factors, mode);
+  const int64_t b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), pt = Upload(patterns), fc = Upload(factors),
+               sums(size_t(b) * sizeof(unsigned long long)), dst(out.nbytes());
+  Check(tfgpuaug::PatternBlendGpu(src.as<uint8_t>(), int(b), h * w, int(c), pt.as<float>(), fc.as<float>(),
+                                  how, sums.as<unsigned long long>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<int32_t> ChannelHistogramsBatchGpu(U8Image images) {
   if (images.ndim() != 4) throw std::invalid_argument("need images [B, H, W, C]");
   const int64_t b = images.shape(0), c = images.shape(3);
@@ -1414,6 +1454,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "int32 planes [B, height, width] as span_raster paints spans, on the CPU.");
   m.def("plasma_pattern", &PlasmaPattern, py::arg("seeds"), py::arg("height"), py::arg("width"),
         py::arg("roughness") = 3.f, "Plasma fractals [B, height, width] in [0, 1] of seeds [B], on the CPU.");
+  m.def("pattern_blend", &PatternBlend, py::arg("images"), py::arg("patterns"), py::arg("factors"),
+        py::arg("mode"), "The plasma blends ('shadow', 'brightness_contrast') of uint8 images on the CPU.");
   m.def("channel_histograms", &ChannelHistograms, py::arg("images"),
         "Level counts [B, C, 256] of each channel of uint8 images [B, H, W, C] on the CPU.");
   m.def("hls_lightness", &HlsLightness, py::arg("images"), py::arg("tables"), py::arg("levels"),
@@ -1499,6 +1541,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "passes.");
   m.def("plasma_pattern_gpu", &PlasmaPatternBatchGpu, py::arg("seeds"), py::arg("height"), py::arg("width"),
         py::arg("roughness") = 3.f, "The plasma fractals on the GPU, five launches a step.");
+  m.def("pattern_blend_gpu", &PatternBlendBatchGpu, py::arg("images"), py::arg("patterns"),
+        py::arg("factors"), py::arg("mode"),
+        "The plasma blends on the GPU (one launch, or three with the means).");
   m.def("channel_histograms_gpu", &ChannelHistogramsBatchGpu, py::arg("images"),
         "The per-channel level counts on the GPU (shared-memory counts up to 4 channels, global beyond).");
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),

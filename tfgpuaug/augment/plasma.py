@@ -1,7 +1,7 @@
 """Albumentations' PlasmaBrightnessContrast and PlasmaShadow per sample: a plasma fractal
 (diamond-square, Albumentations' steps) drawn per sample by the PlasmaPattern kernel op, then
-brightness and contrast, or a shadow, weighted by it pixel by pixel (TensorFlow ops over the
-batch: the pattern is a map, not a stage's three numbers)."""
+brightness and contrast, or a shadow, weighted by it pixel by pixel by the PatternBlend kernel
+op."""
 from __future__ import annotations
 
 import math
@@ -47,27 +47,23 @@ def check_roughness(roughness: float) -> float:
 
 
 def shadow_from_pattern(images: tf.Tensor, intensity: tf.Tensor, pattern: tf.Tensor) -> tf.Tensor:
-    """v (1 - intensity pattern), float32, clipped and truncated (Albumentations' apply_plasma_shadow)."""
-    weights = 1.0 - pattern * intensity[:, None, None]
-    out = tf.cast(images, tf.float32) * weights[..., None]
-    return tf.cast(tf.clip_by_value(out, 0.0, 255.0), tf.uint8)
+    """v (1 - intensity pattern), float32, clipped and truncated (Albumentations'
+    apply_plasma_shadow), by the PatternBlend kernel op."""
+    factors = tf.stack([intensity, tf.zeros_like(intensity)], axis=1)
+    return _loader.ops().tf_gpu_aug_pattern_blend(images, pattern, factors, mode="shadow")
 
 
 def brightness_contrast_from_pattern(images: tf.Tensor, brightness: tf.Tensor, contrast: tf.Tensor,
                                      pattern: tf.Tensor) -> tf.Tensor:
     """Albumentations' apply_plasma_brightness_contrast in float32, each step clipped to [0, 1]
     as its albucore operations clip: x = clip(v / 255 + p b); w = p c + 1; x = clip(x w);
-    x = clip(x + mean (1 - w)), the mean of the brightened sample; rint(255 x) half to even.
+    x = clip(x + mean (1 - w)), the mean of the brightened sample; rint(255 x) half to even (the
+    PatternBlend kernel op; the mean summed in 2^-24 steps, so either device gets the same one).
     Albumentations also clips p b and p c to [0, 1], so its negative brightness and contrast do
-    nothing; here they darken and flatten, as their ranges promise (equal bytes for b, c >= 0)."""
-    x = tf.cast(images, tf.float32) / 255.0
-    p = pattern[..., None]
-    x = tf.clip_by_value(x + p * brightness[:, None, None, None], 0.0, 1.0)
-    weights = p * contrast[:, None, None, None] + 1.0
-    mean = tf.reduce_mean(x, axis=[1, 2, 3], keepdims=True)
-    x = tf.clip_by_value(x * weights, 0.0, 1.0)
-    x = tf.clip_by_value(x + mean * (1.0 - weights), 0.0, 1.0)
-    return tf.cast(tf.math.round(x * 255.0), tf.uint8)  # half to even
+    nothing; here they darken and flatten, as their ranges promise (equal bytes for b, c >= 0,
+    but for the mean's rounding)."""
+    factors = tf.stack([brightness, contrast], axis=1)
+    return _loader.ops().tf_gpu_aug_pattern_blend(images, pattern, factors, mode="brightness_contrast")
 
 
 def plasma_shadow(images: Images, shadow_intensity_range: Range = (0.3, 0.7), roughness: float = 3.0,
