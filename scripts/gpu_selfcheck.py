@@ -389,7 +389,7 @@ def run(k, report: Report, quick: bool = False) -> None:
     # over one pixel (sum in any atomic order, max, last painter); more (line, row) pairs than
     # the grid cap
     line_rng = np.random.default_rng(10)
-    line_sizes = ((h_, w_, 60), (5, 7, 12)) + (() if quick else ((240, 64, 1_100_000 // (b * 240) + 1),))
+    line_sizes = ((h_, w_, 60), (5, 7, 12), (240, 64, 1_100_000 // (b * 240) + 1))
     for sh, sw, count in line_sizes:
         ends = line_rng.integers(-6, max(sh, sw) + 6, (4, b, count))
         ends[:, 0, :2] = [[-2 ** 31, 3], [-2 ** 31, -2 ** 31], [2 ** 31 - 1, 3], [2 ** 31 - 1, 2 ** 31 - 1]]
@@ -419,18 +419,14 @@ def run(k, report: Report, quick: bool = False) -> None:
     thin = np.ascontiguousarray(images[:, :8])
     report.compare("glass_swaps no interior", k.glass_swaps(thin, glass_seeds, glass_apply, 4, 2),
                    k.glass_swaps_gpu(thin, glass_seeds, glass_apply, 4, 2), 0)
-    if not quick:  # see the plasma cases below
-        wide = np.random.default_rng(12).integers(0, 256, (b, 700, 500, 1), dtype=np.uint8)
-        report.compare("glass_swaps past the grid cap", k.glass_swaps(wide, glass_seeds, glass_apply, 4, 1),
-                       k.glass_swaps_gpu(wide, glass_seeds, glass_apply, 4, 1), 0)
+    wide = np.random.default_rng(12).integers(0, 256, (b, 700, 500, 1), dtype=np.uint8)
+    report.compare("glass_swaps past the grid cap", k.glass_swaps(wide, glass_seeds, glass_apply, 4, 1),
+                   k.glass_swaps_gpu(wide, glass_seeds, glass_apply, 4, 1), 0)
     # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
     # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
     # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap
     plasma_seeds = np.array([0, 11, -5, 2 ** 31 - 1], np.int32)[:b]
-    # The large cases (thousands of blocks in dozens of launches) are left to the full run: under
-    # the TSan lane's fibers (--quick) the emulator's TSan shadow stack grows with every block run
-    # and past ThreadSanitizer's 65536 frames it aborts; the glass and line cases above too.
-    plasma_sizes = ((h_, w_, 3.0), (3, 2, 3.0), (1, 1, 1.0)) + (() if quick else ((224, 224, 0.5), (600, 520, 3.0)))
+    plasma_sizes = ((h_, w_, 3.0), (3, 2, 3.0), (1, 1, 1.0), (224, 224, 0.5), (600, 520, 3.0))
     for ph, pw, rough in plasma_sizes:
         report.compare(f"plasma_pattern {ph}x{pw} roughness={rough}", k.plasma_pattern(plasma_seeds, ph, pw, rough),
                        k.plasma_pattern_gpu(plasma_seeds, ph, pw, rough), 0)
@@ -445,12 +441,11 @@ def run(k, report: Report, quick: bool = False) -> None:
         for mode in ("shadow", "brightness_contrast"):
             report.compare(f"pattern_blend {mode} channels={c}", k.pattern_blend(imgs, pats, blend_factors, mode),
                            k.pattern_blend_gpu(imgs, pats, blend_factors, mode), 0)
-    if not quick:
-        big = blend_rng.integers(0, 256, (b, 300, 250, 3), dtype=np.uint8)
-        big_pats = blend_rng.uniform(0, 1, big.shape[:3]).astype(np.float32)
-        report.compare("pattern_blend brightness_contrast 300x250",
-                       k.pattern_blend(big, big_pats, blend_factors, "brightness_contrast"),
-                       k.pattern_blend_gpu(big, big_pats, blend_factors, "brightness_contrast"), 0)
+    big = blend_rng.integers(0, 256, (b, 300, 250, 3), dtype=np.uint8)
+    big_pats = blend_rng.uniform(0, 1, big.shape[:3]).astype(np.float32)
+    report.compare("pattern_blend brightness_contrast 300x250",
+                   k.pattern_blend(big, big_pats, blend_factors, "brightness_contrast"),
+                   k.pattern_blend_gpu(big, big_pats, blend_factors, "brightness_contrast"), 0)
     # flip, per-sample flags
     hz, vt = np.array([1, 0, 1, 0], bool), np.array([0, 0, 1, 1], bool)
     for c in (1, 2, 3, 4):  # whole pixels moved as 1-, 2- and 4-byte words

@@ -268,13 +268,28 @@ thread_local FiberStacks t_fiber_stacks;
 
 #if TFGPUAUG_EMU_TSAN
 // TSan's fiber contexts, kept per host thread for the same reason (creating one maps memory).
+// A fiber that finishes never returns from FiberMain, so every run leaves FiberMain's frames
+// on its TSan fiber's shadow stack; past 65536 frames TSan CHECK-fails (and then deadlocks
+// printing it). A context is therefore replaced after kRunsPerTsanFiber runs: the stack stays
+// a few thousand frames deep and creation is paid once per that many block runs.
+constexpr unsigned kRunsPerTsanFiber = 1024;
 struct TsanFibers {
   std::vector<void*> fibers;
+  std::vector<unsigned> runs;
   ~TsanFibers() {
     for (void* f : fibers) __tsan_destroy_fiber(f);
   }
-  void* At(size_t i) {
-    while (fibers.size() <= i) fibers.push_back(__tsan_create_fiber(0));
+  // The context for thread i's next block run (never the running fiber: called by the scheduler).
+  void* ForRun(size_t i) {
+    while (fibers.size() <= i) {
+      fibers.push_back(__tsan_create_fiber(0));
+      runs.push_back(0);
+    }
+    if (++runs[i] > kRunsPerTsanFiber) {
+      __tsan_destroy_fiber(fibers[i]);
+      fibers[i] = __tsan_create_fiber(0);
+      runs[i] = 1;
+    }
     return fibers[i];
   }
 };
@@ -504,7 +519,6 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
   t_block = &b;
 #if TFGPUAUG_EMU_TSAN
   b.scheduler_fiber = __tsan_get_current_fiber();
-  for (size_t i = 0; i < threads; ++i) b.fibers[i].tsan = t_tsan_fibers.At(i);
 #endif
   const bool always_fibers = std::getenv("TFGPUAUG_CUDA_EMU_FIBERS") != nullptr;
   bool ok = true;
@@ -521,6 +535,9 @@ void RunGrid(dim3 grid, dim3 block, void (*body)(void*), void* context) {
               Put(f.waiting, false);
               Put(f.barriers, 0);
               f.asan_fake_stack = nullptr;
+#if TFGPUAUG_EMU_TSAN
+              f.tsan = t_tsan_fibers.ForRun(i);
+#endif
               f.state = ThreadState{dim3(tx, ty, tz), dim3(bx, by, bz), block, grid};
             }
           }
