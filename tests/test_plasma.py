@@ -89,6 +89,8 @@ def test_pattern_op_refusals():
     ops = tga._loader.ops()
     with pytest.raises(tf.errors.InvalidArgumentError, match="size"):
         ops.tf_gpu_aug_plasma_pattern([1], [40000, 3], roughness=3.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[0, 8192\], got 3, 8193"):
+        ops.tf_gpu_aug_plasma_pattern([1], [3, 8193], roughness=3.0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="roughness"):
         ops.tf_gpu_aug_plasma_pattern([1], [4, 3], roughness=-1.0)
     assert ops.tf_gpu_aug_plasma_pattern(np.zeros([0], np.int32), [4, 3], roughness=3.0).shape == (0, 4, 3)
@@ -253,3 +255,12 @@ def test_dynamic_size_refused_with_a_message():
 
     with pytest.raises(ValueError, match="static height and width"):
         shadow.get_concrete_function()
+
+
+def test_oversized_images_refused_with_a_message():
+    @tf.function(input_signature=[tf.TensorSpec([1, 8193, 16, 3], tf.uint8)])
+    def contrast(images):
+        return plasma_brightness_contrast(images, seed=1)
+
+    with pytest.raises(ValueError, match="up to 8192 pixels on a side"):
+        contrast.get_concrete_function()

@@ -10,6 +10,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -33,10 +34,11 @@ absl::Status LaunchGlassSwaps(CpuDevice, OpKernelContext* ctx, int max_delta, in
       std::memcpy(dst + i * bytes, src + i * bytes, bytes);
       return;
     }
-    std::vector<uint8_t> before(bytes);
-    std::vector<int64_t> targets(choosers);
+    std::vector<uint8_t> own_before;
+    std::vector<int64_t> own_targets;
     GlassSwapsCpu(src + i * bytes, h, w, c, max_delta, iterations, static_cast<uint32_t>(seeds[i]),
-                  before.data(), targets.data(), dst + i * bytes);
+                  PoolThreadScratch(bytes, own_before), PoolThreadScratch(size_t(choosers), own_targets),
+                  dst + i * bytes);
   });
   return absl::OkStatus();
 }

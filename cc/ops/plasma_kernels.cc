@@ -9,6 +9,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -24,9 +25,10 @@ absl::Status LaunchPlasmaPattern(CpuDevice, OpKernelContext* ctx, const float* s
   const int32_t* seeds = ctx->input(0).flat<int32_t>().data();
   float* o = out->flat<float>().data();
   ForEachImage(ctx, out->dim_size(0), [&](int64_t i) {
-    std::vector<float> grids(3 * side * side);
-    PlasmaPatternCpu(static_cast<uint32_t>(seeds[i]), h, w, scales, steps, grids.data(),
-                     grids.data() + side * side, grids.data() + 2 * side * side, o + i * int64_t{h} * w);
+    std::vector<float> own;
+    float* grids = PoolThreadScratch(3 * side * side, own);
+    PlasmaPatternCpu(static_cast<uint32_t>(seeds[i]), h, w, scales, steps, grids, grids + side * side,
+                     grids + 2 * side * side, o + i * int64_t{h} * w);
   });
   return absl::OkStatus();
 }
@@ -64,8 +66,7 @@ class PlasmaPatternOp : public ::tfgpuaug::GuardedOpKernel {
     if (out->NumElements() == 0) return;
     const int steps = PlasmaSteps(static_cast<int>(h), static_cast<int>(w));
     float scales[16];
-    // roughness^s in double then float, as Python's float(np.float32(roughness ** s))
-    for (int s = 0; s < steps; ++s) scales[s] = static_cast<float>(std::pow(double(roughness_), double(s)));
+    PlasmaNoiseScales(roughness_, steps, scales);
     OP_REQUIRES_OK(ctx, LaunchPlasmaPattern(Device(), ctx, scales, steps, out));
   }
 

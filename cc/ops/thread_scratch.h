@@ -1,7 +1,8 @@
-// Float scratch for per-image work on the intra-op pool's threads: each thread keeps one
-// buffer across images and calls (a batch's worth of fresh pages from allocate_temp cost more
-// than the work: 115 MB for UnsharpMask at 224x224), up to 16 MB; larger requests use the
-// caller's own buffer, freed when the image is done.
+// Scratch for per-image work on the intra-op pool's threads: each thread keeps one buffer of
+// each element type across images and calls (a batch's worth of fresh pages from allocate_temp
+// cost more than the work: 115 MB for UnsharpMask at 224x224), up to 16 MB; larger requests
+// use the caller's own buffer, freed when the image is done. One buffer a type: a caller that
+// needs two at once takes them of different types.
 #ifndef TFGPUAUG_CC_OPS_THREAD_SCRATCH_H_
 #define TFGPUAUG_CC_OPS_THREAD_SCRATCH_H_
 
@@ -10,13 +11,15 @@
 
 namespace tfgpuaug {
 
-constexpr size_t kKeptScratchFloats = size_t{4} << 20;
+constexpr size_t kKeptScratchBytes = size_t{16} << 20;
 
-// `floats` of scratch: the thread's kept buffer, or `own` (resized) beyond the kept size.
-inline float* PoolThreadScratch(size_t floats, std::vector<float>& own) {
-  thread_local std::vector<float> kept;
-  std::vector<float>& scratch = floats <= kKeptScratchFloats ? kept : own;
-  if (scratch.size() < floats) scratch.resize(floats);
+// `count` elements of scratch: the thread's kept buffer of T, or `own` (resized) beyond the
+// kept size. Not zeroed between uses.
+template <typename T>
+T* PoolThreadScratch(size_t count, std::vector<T>& own) {
+  thread_local std::vector<T> kept;
+  std::vector<T>& scratch = count <= kKeptScratchBytes / sizeof(T) ? kept : own;
+  if (scratch.size() < count) scratch.resize(count);
   return scratch.data();
 }
 

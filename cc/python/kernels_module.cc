@@ -588,9 +588,10 @@ py::array_t<int32_t> LineRaster(I32Array lines, int height, int width, int span_
 int PlasmaArgs(int h, int w, float roughness, float* scales) {
   if (h < 1 || w < 1 || h > tfgpuaug::kPlasmaLargestSide || w > tfgpuaug::kPlasmaLargestSide ||
       !(roughness > 0.f))
-    throw std::invalid_argument("need 1 <= height, width <= 32768 and roughness > 0");
+    throw std::invalid_argument("need 1 <= height, width <= " + std::to_string(tfgpuaug::kPlasmaLargestSide) +
+                                " and roughness > 0");
   const int steps = tfgpuaug::PlasmaSteps(h, w);
-  for (int s = 0; s < steps; ++s) scales[s] = static_cast<float>(std::pow(double(roughness), double(s)));
+  tfgpuaug::PlasmaNoiseScales(roughness, steps, scales);
   return steps;
 }
 

@@ -14,6 +14,9 @@ from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.photometric import _check_probability, _draws, check_range
 
 Range = Tuple[float, float]
+PLASMA_LARGEST_SIDE = 8192  # the op's limit: its last grid of 8193^2 points takes 805 MB a sample
+
+
 def plasma_steps(height: int, width: int) -> int:
     """Albumentations' number of diamond-square steps from a 3 x 3 grid: the grid reaches
     2^k + 1 >= the longer side (k >= 1)."""
@@ -37,6 +40,10 @@ def _static_size(images: tf.Tensor, name: str) -> Tuple[int, int]:
     if height is None or width is None:
         raise ValueError(f"{name} needs images of a static height and width (the fractal's number of steps is set "
                          f"when the graph is built), got shape {images.shape}: resize or crop to a fixed size first")
+    if max(height, width) > PLASMA_LARGEST_SIDE:
+        raise ValueError(f"{name} draws plasma fractals up to {PLASMA_LARGEST_SIDE} pixels on a side (each takes "
+                         f"hundreds of MB of scratch beyond that), got images of shape {images.shape}: apply it "
+                         f"after resizing")
     return int(height), int(width)
 
 

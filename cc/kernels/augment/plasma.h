@@ -6,6 +6,7 @@
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_PLASMA_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_PLASMA_H_
 
+#include <cmath>
 #include <cstdint>
 
 #include "cc/kernels/common/counter_hash.h"
@@ -13,7 +14,10 @@
 
 namespace tfgpuaug {
 
-constexpr int kPlasmaLargestSide = 1 << 15;  // the last grid's points stay countable in 32 bits
+// Patterns up to 8192 on a side: the last grid then has 8193^2 points, and the CPU's three
+// grids of scratch take 805 MB a sample (the GPU's two, a batch at once), so larger sizes are
+// refused rather than allocated.
+constexpr int kPlasmaLargestSide = 1 << 13;
 
 // Diamond-square steps from 3 x 3: the grid reaches 2^k + 1 >= max(h, w, 3), k steps - 1 (the
 // grid after s steps has side 2^(s + 1) + 1).
@@ -22,6 +26,12 @@ inline int PlasmaSteps(int h, int w) {
   int k = 1;
   while ((1 << k) + 1 < longest) ++k;
   return k - 1;
+}
+
+// The noise scales of steps 0 .. steps - 1: roughness^s in double, then float, as Python's
+// float(np.float32(roughness ** s)). Host only.
+inline void PlasmaNoiseScales(float roughness, int steps, float* scales) {
+  for (int s = 0; s < steps; ++s) scales[s] = static_cast<float>(std::pow(double(roughness), double(s)));
 }
 
 // Noise uniform in [-scale, scale) (open at both ends in practice) for point `index` of the
