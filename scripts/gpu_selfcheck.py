@@ -320,21 +320,37 @@ def run(k, report: Report, quick: bool = False) -> None:
             imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
             report.compare(f"filter2d side={side} channels={c}", k.filter2d(imgs, kernels),
                            k.filter2d_gpu(imgs, kernels), 0)
+            # the octant path (Defocus, RingingOvershoot): orbits of one, four and eight taps
+            # summed in integers, the octant of lopsided kernels too
+            report.compare(f"filter2d symmetric side={side} channels={c}", k.filter2d(imgs, kernels, False, True),
+                           k.filter2d_gpu(imgs, kernels, False, True), 0)
         narrow = np.ascontiguousarray(images[:, :5, :6])
-        report.compare(f"filter2d side={side} on a 5x6 image", k.filter2d(narrow, kernels),
-                       k.filter2d_gpu(narrow, kernels), 0)
+        for symmetric in (False, True):
+            report.compare(f"filter2d side={side} symmetric={symmetric} on a 5x6 image",
+                           k.filter2d(narrow, kernels, False, symmetric), k.filter2d_gpu(narrow, kernels, False, symmetric),
+                           0)
+    # the octant path's widest frame on rows of 32-element steps, 16-element steps and single
+    # elements (37 x 3 = 111 bytes a row)
+    wide_kernels = filter_rng.uniform(-0.01, 0.03, (b, 63, 63)).astype(np.float32)
+    odd_rows = filter_rng.integers(0, 256, (b, 9, 37, 3), dtype=np.uint8)
+    report.compare("filter2d symmetric side=63 on a 9x37 image", k.filter2d(odd_rows, wide_kernels, False, True),
+                   k.filter2d_gpu(odd_rows, wide_kernels, False, True), 0)
     bad = np.zeros((b, 3, 3), np.float32)
     bad[:, 1, 1] = 1.0
     bad[0, 0, 0] = np.nan
     report.compare("filter2d NaN tap", k.filter2d(images, bad), k.filter2d_gpu(images, bad), 0)
+    bad[0, 2, 2] = np.nan  # in the octant
+    report.compare("filter2d symmetric NaN tap", k.filter2d(images, bad, False, True),
+                   k.filter2d_gpu(images, bad, False, True), 0)
     # ties rounded up (cv2.GaussianBlur's 8-bit rounding): binomial taps in 1/16ths, whose sums
     # often end in half a level, and OpenCV's 8-bit Gaussian taps in 1/256ths
     binomial = np.tile((np.outer([1, 2, 1], [1, 2, 1]) / 16.0).astype(np.float32)[None], (b, 1, 1))
     taps8 = np.array([2, 53, 146, 53, 2], np.float64)
     gaussian8 = np.tile((np.outer(taps8, taps8) / 65536.0).astype(np.float32)[None], (b, 1, 1))
     for name, kern in (("binomial 3", binomial), ("8-bit gaussian 5", gaussian8)):
-        report.compare(f"filter2d ties up {name}", k.filter2d(images, kern, True),
-                       k.filter2d_gpu(images, kern, True), 0)
+        for symmetric in (False, True):
+            report.compare(f"filter2d ties up {name} symmetric={symmetric}", k.filter2d(images, kern, True, symmetric),
+                           k.filter2d_gpu(images, kern, True, symmetric), 0)
     # per-pixel level tables (LevelTables: RandomShadow, RandomRain, RandomFog): one set for the
     # batch or one per image, one table for every channel or one each, row indices out of range
     # on both sides (clamped), no rows at all

@@ -93,6 +93,62 @@ def test_filter2d_refusals():
     assert (kb.filter2d(images + 9, tf.constant(nan)).numpy() == 0).all()  # NaN sums give 0, never UB
 
 
+def octant_extension(kernels):
+    """Each kernel as the symmetric filter reads it: tap (i, j) takes the octant's value at
+    (centre + max(|i|, |j|), centre + min(|i|, |j|))."""
+    k = kernels.shape[-1]
+    c = k // 2
+    ax = np.abs(np.arange(k) - c)
+    big, small = np.maximum(ax[:, None], ax[None, :]), np.minimum(ax[:, None], ax[None, :])
+    return kernels[:, c + big, c + small]
+
+
+@pytest.mark.parametrize("shape,k", [((6, 40, 36, 3), 7), ((4, 24, 31, 1), 13), ((4, 20, 22, 4), 21),
+                                     ((4, 5, 6, 3), 21), ((4, 1, 1, 3), 3), ((3, 9, 37, 3), 63)])
+def test_symmetric_filter2d_equals_numpy_correlation(shape, k):
+    """The octant path against float64 numpy with the octant's symmetric extension (row widths
+    of 32-element steps, 16-element steps and single elements; kernels whose reach is below
+    their frame; signed taps), and against the general path on symmetric kernels."""
+    images = natural_images(*shape, seed=k)
+    kernels = octant_extension(random_kernels(shape[0], k, seed=k + 1) + np.float32(0.01)
+                               * np.random.default_rng(k).uniform(-1, 1, (shape[0], k, k)).astype(np.float32))
+    kernels[3::4] = 0.0
+    kernels[3::4, k // 2, k // 2] = 1.0
+    assert (kernels == kernels.transpose(0, 2, 1)).all() and (kernels == kernels[:, ::-1]).all()
+    out = kb.filter2d(tf.constant(images), tf.constant(kernels), symmetric=True).numpy()
+    general = kb.filter2d(tf.constant(images), tf.constant(kernels)).numpy()
+    for i in range(shape[0]):
+        want = numpy_filter2d(images[i], kernels[i])
+        for got in (out[i], general[i]):
+            diff = np.abs(got.astype(int) - want)
+            assert diff.max() <= 1 and (diff == 0).mean() >= 0.999, (i, diff.max(), (diff == 0).mean())
+    np.testing.assert_array_equal(out[3::4], images[3::4])  # the identity kernel copies
+
+
+def test_symmetric_filter2d_reads_only_the_octant():
+    images = natural_images(4, 30, 33, 3, seed=5)
+    kernels = random_kernels(4, 9, seed=6)  # lopsided ones among them
+    out = kb.filter2d(tf.constant(images), tf.constant(kernels), symmetric=True).numpy()
+    extended = octant_extension(kernels)
+    for i in range(4):
+        diff = np.abs(out[i].astype(int) - numpy_filter2d(images[i], extended[i]))
+        assert diff.max() <= 1 and (diff == 0).mean() >= 0.999, (i, diff.max(), (diff == 0).mean())
+
+
+def test_radial_kernels_have_the_eight_symmetries():
+    """Defocus and RingingOvershoot filter through the octant path: their kernels must be what it
+    reads (equal to their flips and transposes, to a float's last bit)."""
+    radius = tf.constant([1, 3, 8, 9, 12, 31])
+    sigma = tf.constant([0.1, 0.3, 0.5, 0.25, 0.45, 0.4], tf.float64)
+    discs = kb.disc_kernels(radius, sigma, kb.defocus_side(31)).numpy()
+    sincs = kb.sinc_kernels(tf.constant([3, 7, 15, 63], tf.float64), tf.constant([0.5, 0.8, 1.6, 3.0], tf.float64),
+                            63).numpy()
+    for kernels in (discs, sincs):
+        for image in (kernels.transpose(0, 2, 1), kernels[:, ::-1], kernels[:, :, ::-1]):
+            np.testing.assert_allclose(image, kernels, rtol=3e-7, atol=1e-12)
+        np.testing.assert_allclose(octant_extension(kernels), kernels, rtol=3e-7, atol=1e-12)
+
+
 class PinnedRandom:
     """Stands in for Albumentations' py_random: uniform and randint return the pinned values in
     order, random the pinned coin."""
@@ -137,7 +193,7 @@ def test_defocus_equals_albumentations(radius, sigma):
     k = kb.defocus_side(12)
     kernels = kb.disc_kernels(tf.constant([radius]), tf.constant([sigma], tf.float64), k)
     assert A.__version__ >= "2"
-    out = kb.filter2d(tf.constant(images), kernels).numpy()[0]
+    out = kb.filter2d(tf.constant(images), kernels, symmetric=True).numpy()[0]  # as Defocus filters
     want = fblur.defocus(images[0], radius, sigma)
     diff = np.abs(out.astype(int) - want)
     assert diff.max() <= 1 and (diff == 0).mean() >= 0.995, (diff.max(), (diff == 0).mean())

@@ -18,7 +18,7 @@ using tensorflow::OpKernelContext;
 using tensorflow::Tensor;
 namespace errors = tensorflow::errors;
 
-absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, bool ties_up, Tensor* out) {
+absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, bool ties_up, bool symmetric, Tensor* out) {
   const Tensor& images = ctx->input(0);
   const int64_t b = images.dim_size(0);
   const int h = images.dim_size(1), w = images.dim_size(2), c = images.dim_size(3);
@@ -29,15 +29,22 @@ absl::Status LaunchFilter2D(CpuDevice, OpKernelContext* ctx, bool ties_up, Tenso
   const float* kernels = ctx->input(1).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   ForEachImage(ctx, b, [&](int64_t i) {
+    const float* kernel = kernels + i * side * side;
+    if (symmetric) {
+      std::vector<uint16_t> own;
+      Filter2DSymmetricCpu(in + i * per, h, w, c, kernel, side, ties_up,
+                           PoolThreadScratch(Filter2DSymmetricScratch(h, w, c, side), own), o + i * per);
+      return;
+    }
     std::vector<float> own;
-    float* scratch = PoolThreadScratch(scratch_floats, own);
-    Filter2DCpu(in + i * per, h, w, c, kernels + i * side * side, side, ties_up, scratch, o + i * per);
+    Filter2DCpu(in + i * per, h, w, c, kernel, side, ties_up, PoolThreadScratch(scratch_floats, own),
+                o + i * per);
   });
   return absl::OkStatus();
 }
 
 #if GOOGLE_CUDA
-absl::Status LaunchFilter2D(GpuDevice, OpKernelContext* ctx, bool ties_up, Tensor* out);
+absl::Status LaunchFilter2D(GpuDevice, OpKernelContext* ctx, bool ties_up, bool symmetric, Tensor* out);
 #endif
 
 namespace {
@@ -47,6 +54,7 @@ class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   explicit Filter2DOp(tensorflow::OpKernelConstruction* ctx) : GuardedOpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("ties_up", &ties_up_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("symmetric", &symmetric_));
   }
 
   void ComputeGuarded(OpKernelContext* ctx) override {
@@ -63,11 +71,12 @@ class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;
-    OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, ties_up_, out));
+    OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, ties_up_, symmetric_, out));
   }
 
  private:
   bool ties_up_ = false;
+  bool symmetric_ = false;
 };
 
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Filter2D").Device(tensorflow::DEVICE_CPU), Filter2DOp<CpuDevice>);

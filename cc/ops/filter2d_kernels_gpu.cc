@@ -9,7 +9,7 @@
 
 namespace tfgpuaug {
 
-absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, bool ties_up,
+absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, bool ties_up, bool symmetric,
                             tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);
   tensorflow::Tensor reach;
@@ -18,7 +18,7 @@ absl::Status LaunchFilter2D(GpuDevice, tensorflow::OpKernelContext* ctx, bool ti
   return ToTfStatus(Filter2DGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
                                 static_cast<int>(images.dim_size(1)), static_cast<int>(images.dim_size(2)),
                                 static_cast<int>(images.dim_size(3)), ctx->input(1).flat<float>().data(),
-                                static_cast<int>(ctx->input(1).dim_size(1)), ties_up,
+                                static_cast<int>(ctx->input(1).dim_size(1)), ties_up, symmetric,
                                 reach.flat<int32_t>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
                     "");
 }

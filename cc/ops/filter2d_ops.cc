@@ -14,6 +14,7 @@ REGISTER_OP("TfGpuAug>Filter2D")
     .Input("kernels: float")
     .Output("filtered: uint8")
     .Attr("ties_up: bool = false")
+    .Attr("symmetric: bool = false")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle images, kernels;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
@@ -28,7 +29,11 @@ REGISTER_OP("TfGpuAug>Filter2D")
 cv2.filter2D of each uint8 image of [B, H, W, C] with its own kernel of kernels [B, K, K]
 (K odd, at most 63): the correlation about the kernel's centre, reflect-101 border, every
 channel, each sum in float32 rounded to the nearest level (ties to even, as cv2.filter2D, or
-up with ties_up, as cv2.GaussianBlur's 8-bit fixed point) and saturated.
+up with ties_up, as cv2.GaussianBlur's 8-bit fixed point) and saturated. With symmetric, each
+kernel is read only in its octant (rows K/2 .. K-1, columns K/2 .. that row), each tap standing
+for the eight (or four, or one) taps the square's symmetries map it to, whose bytes are summed
+in integers before one multiply-add: fewer loads and multiplies, the same filter for kernels
+with those symmetries (Defocus's, RingingOvershoot's).
 )doc");
 
 }  // namespace tensorflow

@@ -434,14 +434,22 @@ int Filter2DShape(const py::array& images, const F32Array& kernels) {
   return int(kernels.shape(1));
 }
 
-py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels, bool ties_up) {
+py::array_t<uint8_t> Filter2D(U8Image images, F32Array kernels, bool ties_up, bool symmetric) {
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array_t<uint8_t> out({b, h, w, c});
-  std::vector<float> scratch(tfgpuaug::Filter2DScratchFloats(h, w, c, side));
+  std::vector<float> scratch(symmetric ? 0 : tfgpuaug::Filter2DScratchFloats(h, w, c, side));
+  std::vector<uint16_t> scratch16(symmetric ? tfgpuaug::Filter2DSymmetricScratch(h, w, c, side) : 0);
   for (int i = 0; i < b; ++i) {
-    tfgpuaug::Filter2DCpu(images.data() + int64_t{i} * h * w * c, h, w, c, kernels.data() + i * side * side,
-                          side, ties_up, scratch.data(), out.mutable_data() + int64_t{i} * h * w * c);
+    const uint8_t* image = images.data() + int64_t{i} * h * w * c;
+    uint8_t* dst = out.mutable_data() + int64_t{i} * h * w * c;
+    if (symmetric) {
+      tfgpuaug::Filter2DSymmetricCpu(image, h, w, c, kernels.data() + i * side * side, side, ties_up,
+                                     scratch16.data(), dst);
+    } else {
+      tfgpuaug::Filter2DCpu(image, h, w, c, kernels.data() + i * side * side, side, ties_up, scratch.data(),
+                            dst);
+    }
   }
   return out;
 }
@@ -1226,13 +1234,13 @@ py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I3
   Download(dst, out);
   return out;
 }
-py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels, bool ties_up) {
+py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels, bool ties_up, bool symmetric) {
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, h, w, c});
   DeviceBuffer src = Upload(images), kn = Upload(kernels), reach(size_t(b) * sizeof(int)), dst(out.nbytes());
-  Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, ties_up, reach.as<int>(),
-                              dst.as<uint8_t>(), nullptr));
+  Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, ties_up, symmetric,
+                              reach.as<int>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -1463,8 +1471,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "RGB images [B, H, W, 3] with their 8-bit HLS lightness rewritten by tables [1 or B, 256] and "
         "levels [B, H, W] (or empty) on the CPU.");
   m.def("filter2d", &Filter2D, py::arg("images"), py::arg("kernels"), py::arg("ties_up") = false,
+        py::arg("symmetric") = false,
         "cv2.filter2D of each image of a batch [B, H, W, C] with its kernel of kernels [B, K, K] on the CPU "
-        "(reflect-101, rounded and saturated).");
+        "(reflect-101, rounded and saturated; symmetric: each kernel read in its octant).");
   m.def("unsharp_mask", &UnsharpMask, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"),
         "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
@@ -1550,6 +1559,7 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("hls_lightness_gpu", &HlsLightnessBatchGpu, py::arg("images"), py::arg("tables"), py::arg("levels"),
         "The 8-bit HLS lightness edit on the GPU, the batch in one launch.");
   m.def("filter2d_gpu", &Filter2DBatchGpu, py::arg("images"), py::arg("kernels"), py::arg("ties_up") = false,
+        py::arg("symmetric") = false,
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");

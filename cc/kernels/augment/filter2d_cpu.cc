@@ -1,5 +1,6 @@
 #include "cc/kernels/augment/filter2d_cpu.h"
 
+#include <cstring>
 #include <vector>
 
 #include "cc/kernels/augment/filter2d.h"
@@ -13,6 +14,22 @@ namespace {
 struct Tap {
   size_t offset;
   float weight;
+};
+
+// A tap of the octant and where its orbit's points are read: in the row's vertical pairs (row
+// y - i plus row y + i of the padded plane, i = 0 .. r; i = 0 the row alone), so an orbit of
+// eight points is four loads, of four two or three, the centre one.
+struct Orbit {
+  float weight;
+  int count;
+  size_t offsets[4];
+};
+
+// Consecutive orbits of one load count (the octant's rows run 3, 4, ..., 4, 2): the vector
+// loops take each run with its count fixed, so the loads unroll without a branch a point.
+struct OrbitRun {
+  int count;
+  size_t begin, end;
 };
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
@@ -52,23 +69,103 @@ __attribute__((target("avx2,fma"))) size_t RowAvx2Fma(const float* row, size_t n
   }
   return i;
 }
+
+// Sixteen elements' orbit sum: its pairs' sums, added as 16-bit lanes (at most 8 x 255).
+template <int kCount>
+__attribute__((target("avx2"))) inline __m256i OrbitSum16(const uint16_t* p, const size_t* offsets) {
+  __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + offsets[0]));
+  for (int m = 1; m < kCount; ++m)
+    s = _mm256_add_epi16(s, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + offsets[m])));
+  return s;
+}
+
+// acc[0] (elements 0-7) and acc[1] (8-15) += weight x the sixteen sums, fused.
+__attribute__((target("avx2,fma"))) inline void AddOrbit16(__m256i sums, __m256 weight, __m256* acc) {
+  const __m256 low = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(sums)));
+  const __m256 high = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(sums, 1)));
+  acc[0] = _mm256_fmadd_ps(weight, low, acc[0]);
+  acc[1] = _mm256_fmadd_ps(weight, high, acc[1]);
+}
+
+// kSteps groups of sixteen elements at p: every orbit of the run, in order.
+template <int kCount, int kSteps>
+__attribute__((target("avx2,fma"))) inline void AddRun(const uint16_t* p, const Orbit* begin,
+                                                       const Orbit* end, __m256* acc) {
+  for (const Orbit* o = begin; o != end; ++o) {
+    const __m256 weight = _mm256_set1_ps(o->weight);
+    for (int v = 0; v < kSteps; ++v)
+      AddOrbit16(OrbitSum16<kCount>(p + 16 * v, o->offsets), weight, acc + 2 * v);
+  }
+}
+
+template <int kSteps>
+__attribute__((target("avx2,fma"))) inline void AddRuns(const uint16_t* p, const Orbit* orbits,
+                                                        const OrbitRun* runs, size_t run_count, __m256* acc) {
+  for (size_t u = 0; u < run_count; ++u) {
+    const Orbit *begin = orbits + runs[u].begin, *end = orbits + runs[u].end;
+    switch (runs[u].count) {
+      case 4:
+        AddRun<4, kSteps>(p, begin, end, acc);
+        break;
+      case 3:
+        AddRun<3, kSteps>(p, begin, end, acc);
+        break;
+      case 2:
+        AddRun<2, kSteps>(p, begin, end, acc);
+        break;
+      default:
+        AddRun<1, kSteps>(p, begin, end, acc);
+    }
+  }
+}
+
+// Elements [0, n) of one output row of the symmetric filter, as RowAvx2Fma: 32 elements a step,
+// then 16. Returns where the vector loops stopped.
+__attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* row, size_t n,
+                                                               const Orbit* orbits, const OrbitRun* runs,
+                                                               size_t run_count, bool ties_up, uint8_t* out) {
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    AddRuns<2>(row + i, orbits, runs, run_count, a);
+    for (int v = 0; v < 4; ++v) StoreSums8(a[v], ties_up, out + i + 8 * v);
+  }
+  for (; i + 16 <= n; i += 16) {
+    __m256 a[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+    AddRuns<1>(row + i, orbits, runs, run_count, a);
+    StoreSums8(a[0], ties_up, out + i);
+    StoreSums8(a[1], ties_up, out + i + 8);
+  }
+  return i;
+}
 #endif
+
+// The image into `plane` ((h + 2 r) x (w + 2 r) x c): rows and columns reflect-101 beyond it.
+template <typename T>
+void PadPlane(const uint8_t* image, int h, int w, int c, int r, T* plane) {
+  const int padded_w = w + 2 * r;
+  const size_t stride = size_t(padded_w) * c, n = size_t(w) * c;
+  for (int py = 0; py < h + 2 * r; ++py) {
+    const uint8_t* src = image + size_t(Reflect101(py - r, h)) * n;
+    T* dst = plane + size_t(py) * stride;
+    const auto border = [&](int px) {
+      const uint8_t* pixel = src + size_t(Reflect101(px - r, w)) * c;
+      for (int k = 0; k < c; ++k) dst[size_t(px) * c + k] = T(pixel[k]);
+    };
+    for (int px = 0; px < r; ++px) border(px);
+    for (int px = r + w; px < padded_w; ++px) border(px);
+    T* middle = dst + size_t(r) * c;  // the row itself: one widening copy (vectorised)
+    for (size_t e = 0; e < n; ++e) middle[e] = T(src[e]);
+  }
+}
 
 }  // namespace
 
 void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side, bool ties_up,
                  float* scratch, uint8_t* out) {
   const int r = Filter2DReach(kernel, side), centre = side / 2;
-  const int padded_w = w + 2 * r;
-  const size_t stride = size_t(padded_w) * c, n = size_t(w) * c;
-  for (int py = 0; py < h + 2 * r; ++py) {  // the plane: rows and columns reflect-101 beyond the image
-    const uint8_t* src = image + size_t(Reflect101(py - r, h)) * n;
-    float* dst = scratch + size_t(py) * stride;
-    for (int px = 0; px < padded_w; ++px) {
-      const uint8_t* pixel = src + size_t(Reflect101(px - r, w)) * c;
-      for (int k = 0; k < c; ++k) dst[size_t(px) * c + k] = float(pixel[k]);
-    }
-  }
+  const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c;
+  PadPlane(image, h, w, c, r, scratch);
   std::vector<Tap> taps;
   for (int i = -r; i <= r; ++i) {
     for (int j = -r; j <= r; ++j) {
@@ -87,6 +184,60 @@ void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel,
       float acc = 0.f;
       for (const Tap& t : taps) acc = fmaf(t.weight, row[t.offset + i], acc);
       dst[i] = Filter2DByte(acc, ties_up);
+    }
+  }
+}
+
+void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side,
+                          bool ties_up, uint16_t* scratch, uint8_t* out) {
+  const int r = Filter2DReach(kernel, side), centre = side / 2;
+  const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c;
+  PadPlane(image, h, w, c, r, scratch);
+  uint16_t* pairs = scratch + size_t(h + 2 * r) * stride;  // r + 1 rows of `stride`
+  std::vector<Orbit> orbits;
+  for (int i = 0; i <= r; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const float weight = kernel[(centre + i) * side + centre + j];
+      if (weight == 0.f) continue;
+      Orbit o{weight, 0, {}};
+      int rows[8], cols[8];
+      const int points = Filter2DOrbit(i, j, rows, cols);
+      for (int m = 0; m < points; ++m) {  // (row, col) and (-row, col) are one pair load
+        const size_t offset = size_t(rows[m] < 0 ? -rows[m] : rows[m]) * stride + size_t(cols[m] + r) * c;
+        bool seen = false;
+        for (int q = 0; q < o.count; ++q) seen = seen || o.offsets[q] == offset;
+        if (!seen) o.offsets[o.count++] = offset;
+      }
+      orbits.push_back(o);
+    }
+  }
+  std::vector<OrbitRun> runs;
+  for (size_t t = 0; t < orbits.size(); ++t) {
+    if (runs.empty() || runs.back().count != orbits[t].count) runs.push_back({orbits[t].count, t, t});
+    runs.back().end = t + 1;
+  }
+  for (int y = 0; y < h; ++y) {
+    const uint16_t* middle = scratch + size_t(y + r) * stride;
+    std::memcpy(pairs, middle, stride * sizeof(uint16_t));
+    for (int i = 1; i <= r; ++i) {
+      const uint16_t *above = middle - size_t(i) * stride, *below = middle + size_t(i) * stride;
+      uint16_t* pair = pairs + size_t(i) * stride;
+      for (size_t e = 0; e < stride; ++e) pair[e] = uint16_t(above[e] + below[e]);
+    }
+    uint8_t* dst = out + size_t(y) * n;
+    size_t e = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+    if (CpuHasAvx2Fma())
+      e = SymmetricRowAvx2Fma(pairs, n, orbits.data(), runs.data(), runs.size(), ties_up, dst);
+#endif
+    for (; e < n; ++e) {
+      float acc = 0.f;
+      for (const Orbit& o : orbits) {
+        int sum = 0;
+        for (int m = 0; m < o.count; ++m) sum += pairs[o.offsets[m] + e];
+        acc = fmaf(o.weight, float(sum), acc);
+      }
+      dst[e] = Filter2DByte(acc, ties_up);
     }
   }
 }

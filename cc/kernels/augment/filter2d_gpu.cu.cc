@@ -16,7 +16,7 @@ __global__ void Filter2DReachKernel(const float* kernels, int batch, int side, i
 }
 
 __global__ void Filter2DKernel(const uint8_t* images, int batch, int h, int w, int c, const float* kernels,
-                               int side, bool ties_up, const int* reach, uint8_t* out) {
+                               int side, bool ties_up, bool symmetric, const int* reach, uint8_t* out) {
   const size_t per = size_t(h) * w * c, stride = size_t(w) * c;
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < per * batch;
        e += size_t(blockDim.x) * gridDim.x) {
@@ -25,20 +25,23 @@ __global__ void Filter2DKernel(const uint8_t* images, int batch, int h, int w, i
     const size_t within = i % stride;
     const int x = static_cast<int>(within / c), k = static_cast<int>(within % c);
     const float* kernel = kernels + b * size_t(side) * side;
-    out[e] = Filter2DByte(Filter2DSum(images + b * per, h, w, c, y, x, k, kernel, side, reach[b]), ties_up);
+    const uint8_t* image = images + b * per;
+    const float sum = symmetric ? Filter2DSymmetricSum(image, h, w, c, y, x, k, kernel, side, reach[b])
+                                : Filter2DSum(image, h, w, c, y, x, k, kernel, side, reach[b]);
+    out[e] = Filter2DByte(sum, ties_up);
   }
 }
 
 }  // namespace
 
 Status Filter2DGpu(const uint8_t* images, int batch, int h, int w, int c, const float* kernels, int side,
-                   bool ties_up, int* reach, uint8_t* out, cudaStream_t stream) {
+                   bool ties_up, bool symmetric, int* reach, uint8_t* out, cudaStream_t stream) {
   if (batch == 0) return Status::Ok();  // nothing to launch (a grid of no blocks is an error)
   Filter2DReachKernel<<<(batch + kThreadsPerBlock - 1) / kThreadsPerBlock, kThreadsPerBlock, 0, stream>>>(
       kernels, batch, side, reach);
   const size_t total = size_t(batch) * h * w * c;
   Filter2DKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, h, w, c, kernels, side,
-                                                                     ties_up, reach, out);
+                                                                     ties_up, symmetric, reach, out);
   return LaunchStatus("filter2d kernels");
 }
 

@@ -12,9 +12,10 @@
 namespace tfgpuaug {
 
 // images [batch, h, w, c] and kernels [batch, side, side] (device, side odd) -> out; `reach`
-// device scratch of `batch` ints; ties_up: Filter2DByte's rounding.
+// device scratch of `batch` ints; ties_up: Filter2DByte's rounding; symmetric: the kernels read
+// in their octant (Filter2DSymmetricSum).
 Status Filter2DGpu(const uint8_t* images, int batch, int h, int w, int c, const float* kernels, int side,
-                   bool ties_up, int* reach, uint8_t* out, cudaStream_t stream);
+                   bool ties_up, bool symmetric, int* reach, uint8_t* out, cudaStream_t stream);
 
 }  // namespace tfgpuaug
 
