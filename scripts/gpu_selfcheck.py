@@ -327,8 +327,8 @@ def run(k, report: Report, quick: bool = False) -> None:
         narrow = np.ascontiguousarray(images[:, :5, :6])
         for symmetric in (False, True):
             report.compare(f"filter2d side={side} symmetric={symmetric} on a 5x6 image",
-                           k.filter2d(narrow, kernels, False, symmetric), k.filter2d_gpu(narrow, kernels, False, symmetric),
-                           0)
+                           k.filter2d(narrow, kernels, False, symmetric),
+                           k.filter2d_gpu(narrow, kernels, False, symmetric), 0)
     # the octant path's widest frame on rows of 32-element steps, 16-element steps and single
     # elements (37 x 3 = 111 bytes a row)
     wide_kernels = filter_rng.uniform(-0.01, 0.03, (b, 63, 63)).astype(np.float32)
