@@ -79,12 +79,23 @@ __attribute__((target("avx2"))) inline __m256i OrbitSum16(const uint16_t* p, con
   return s;
 }
 
-// acc[0] (elements 0-7) and acc[1] (8-15) += weight x the sixteen sums, fused.
+// acc[0] += weight x sums of elements 0-3 and 8-11, acc[1] of 4-7 and 12-15 (the halves of
+// each 128-bit lane; Store16 puts them back in order), fused. Each sum s becomes a float by
+// its bits: 0x4B00 above s is 2^23 + s, and subtracting 2^23 leaves s exactly: two in-lane
+// operations a vector where a conversion takes a lane crossing and a convert.
 __attribute__((target("avx2,fma"))) inline void AddOrbit16(__m256i sums, __m256 weight, __m256* acc) {
-  const __m256 low = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(sums)));
-  const __m256 high = _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(sums, 1)));
+  const __m256i magic = _mm256_set1_epi16(0x4B00);
+  const __m256 two23 = _mm256_set1_ps(8388608.f);
+  const __m256 low = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_unpacklo_epi16(sums, magic)), two23);
+  const __m256 high = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_unpackhi_epi16(sums, magic)), two23);
   acc[0] = _mm256_fmadd_ps(weight, low, acc[0]);
   acc[1] = _mm256_fmadd_ps(weight, high, acc[1]);
+}
+
+// The bytes of sixteen elements accumulated by AddOrbit16, in order.
+__attribute__((target("avx2"))) inline void Store16(const __m256* acc, bool ties_up, uint8_t* dst) {
+  StoreSums8(_mm256_permute2f128_ps(acc[0], acc[1], 0x20), ties_up, dst);
+  StoreSums8(_mm256_permute2f128_ps(acc[0], acc[1], 0x31), ties_up, dst + 8);
 }
 
 // kSteps groups of sixteen elements at p: every orbit of the run, in order.
@@ -128,13 +139,13 @@ __attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* r
   for (; i + 32 <= n; i += 32) {
     __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     AddRuns<2>(row + i, orbits, runs, run_count, a);
-    for (int v = 0; v < 4; ++v) StoreSums8(a[v], ties_up, out + i + 8 * v);
+    Store16(a, ties_up, out + i);
+    Store16(a + 2, ties_up, out + i + 16);
   }
   for (; i + 16 <= n; i += 16) {
     __m256 a[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
     AddRuns<1>(row + i, orbits, runs, run_count, a);
-    StoreSums8(a[0], ties_up, out + i);
-    StoreSums8(a[1], ties_up, out + i + 8);
+    Store16(a, ties_up, out + i);
   }
   return i;
 }
