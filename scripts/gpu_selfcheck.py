@@ -241,6 +241,16 @@ def run(k, report: Report, quick: bool = False) -> None:
                 report.compare(f"remap_radial channels={c} border={border} bilinear={bilinear}",
                                k.remap_radial(imgs, coefficients, bilinear, border, 77.0),
                                k.remap_radial_gpu(imgs, coefficients, bilinear, border, 77.0), 0)
+    # a radial map per channel (ChromaticAberration's red and blue): the CPU copies channels of
+    # zero coefficients and remaps the others as planes, the GPU remaps every element
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        per_channel = np.stack([np.roll(coefficients, -ch, axis=0) for ch in range(c)], axis=1)
+        for border in (0, 1, 4):
+            for bilinear in (True, False):
+                report.compare(f"remap_radial per channel channels={c} border={border} bilinear={bilinear}",
+                               k.remap_radial(imgs, per_channel, bilinear, border, 77.0),
+                               k.remap_radial_gpu(imgs, per_channel, bilinear, border, 77.0), 0)
     # separable resampling (CropAndPad's tables): indices inside, before and past the image (the
     # fill), weights in [0, 1), nearest rows (weight 0), another output size
     rows = rng.integers(-3, h + 3, (b, 31, 2)).astype(np.int32)

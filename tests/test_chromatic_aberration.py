@@ -56,6 +56,28 @@ def test_kernel_equals_remap_through_the_maps(channels, border):
     np.testing.assert_array_equal(remap_radial(tf.constant(x[2:3]), k[2:3]).numpy(), x[2:3])  # k = 0: identity
 
 
+@pytest.mark.parametrize("channels", [1, 3, 4])
+@pytest.mark.parametrize("border", ["replicate", "constant", "wrap"])
+def test_map_per_channel_equals_remapping_each_channel(channels, border):
+    """RemapRadial with coefficients [B, C, 2] against each channel remapped on its own through
+    [B, 2]: the same bytes (zero-coefficient channels copied, the others remapped as planes);
+    identity channels keep their bytes."""
+    x = np.stack([fixtures.photo(37, 53, channels, seed=i) for i in range(4)])
+    rng = np.random.default_rng(channels)
+    k = rng.uniform(-0.3, 0.3, (4, channels, 2)).astype(np.float32)
+    k[:, 1 % channels] = 0.0
+    k[3] = 0.0
+    for interpolation in ("bilinear", "nearest"):
+        ours = remap_radial(tf.constant(x), k, interpolation, border, 7.0).numpy()
+        for ch in range(channels):
+            alone = remap_radial(tf.constant(x[..., ch:ch + 1]), k[:, ch], interpolation, border, 7.0).numpy()
+            np.testing.assert_array_equal(ours[..., ch:ch + 1], alone, err_msg=f"{interpolation} channel {ch}")
+        np.testing.assert_array_equal(ours[..., 1 % channels], x[..., 1 % channels])
+        np.testing.assert_array_equal(ours[3], x[3])
+    with pytest.raises(ValueError, match=r"\[B, C, 2\]"):
+        remap_radial(tf.constant(x), np.zeros([4, channels + 1, 2], np.float32))
+
+
 @pytest.mark.parametrize("interpolation, flag", [("bilinear", 1), ("nearest", 0)])
 def test_bytes_equal_albumentations(interpolation, flag, cv2):
     """Albumentations' function at the same coefficients: at most one level apart (the maps'

@@ -1,7 +1,7 @@
 """Albumentations' ChromaticAberration: the red and blue channels each resampled through its own
 radial lens distortion (OpenCV's undistortion map with coefficients k1, k2 drawn per sample),
-green kept, by the project's RemapRadial kernel (the map computed per pixel, not read) with
-OpenCV's replicated border."""
+green kept, by the project's RemapRadial kernel (a map per channel, computed per pixel, not
+read) with OpenCV's replicated border."""
 from __future__ import annotations
 
 from typing import Optional, Tuple, Union
@@ -75,10 +75,12 @@ def chromatic_aberration(images: Images, primary_distortion_limit: Limit = (-0.0
         blue2 = _matched(red2, blue2, mode == "green_purple")
     applied = tf.random.stateless_uniform([n], seeds[4]) < probability
     red1, red2, blue1, blue2 = (tf.where(applied, k, 0.0) for k in (red1, red2, blue1, blue2))
-    # the maps computed in the kernel (RemapRadial): no [B, H, W, 2] map in memory
-    red = remap_radial(images[..., 0:1], tf.stack([red1, red2], 1), interpolation, "replicate")
-    blue = remap_radial(images[..., 2:3], tf.stack([blue1, blue2], 1), interpolation, "replicate")
-    return tf.concat([red, images[..., 1:2], blue, images[..., 3:]], axis=-1)
+    # one RemapRadial call with a map per channel (computed in the kernel: no [B, H, W, 2] map in
+    # memory); green and alpha take (0, 0), the identity, which keeps their bytes
+    zero = tf.zeros_like(red1)
+    per_channel = [[red1, red2], [zero, zero], [blue1, blue2]] + [[zero, zero]] * (images.shape[-1] - 3)
+    coefficients = tf.stack([tf.stack(pair, 1) for pair in per_channel], 1)
+    return remap_radial(images, coefficients, interpolation, "replicate")
 
 
 class ChromaticAberration(_PerSample):

@@ -101,19 +101,25 @@ def remap_radial(images: Images, coefficients: tf.Tensor, interpolation: str = "
                  border_mode: str = "constant", fill: float = 0.0) -> tf.Tensor:
     """`remap` through one radial lens map per image, computed in the kernel: the map of
     cv2.initUndistortRectifyMap for the camera with focal lengths (W, H), centre (W / 2, H / 2)
-    and distortion (k1, k2, 0, 0), `coefficients` `[B, 2]` = (k1, k2). Returns the images' shape.
+    and distortion (k1, k2, 0, 0), `coefficients` `[B, 2]` = (k1, k2), or `[B, C, 2]` for a map
+    per channel. Returns the images' shape.
 
     Args:
       images: uint8 `[B, H, W, C]`.
-      coefficients: float32 `[B, 2]`, (k1, k2) per image.
+      coefficients: float32 `[B, 2]`, (k1, k2) per image, or `[B, C, 2]`, (k1, k2) per channel
+        of each image (a channel of (0, 0) keeps its bytes: the identity map).
       interpolation: "bilinear" or "nearest".
       border_mode: OpenCV's border rule, as `remap`.
       fill: the value outside the image for "constant" (0..255).
     """
     images = _checked_remap_input("remap_radial", images, interpolation, border_mode, fill)
     coefficients = tf.convert_to_tensor(coefficients, tf.float32)
-    if coefficients.shape.rank != 2 or coefficients.shape[-1] not in (None, 2):
-        raise ValueError(f"coefficients must be [B, 2] (k1, k2 per image), got {coefficients.shape}")
+    channels = images.shape[-1]
+    if (coefficients.shape.rank not in (2, 3) or coefficients.shape[-1] not in (None, 2)
+            or (coefficients.shape.rank == 3 and None not in (coefficients.shape[1], channels)
+                and coefficients.shape[1] != channels)):
+        raise ValueError(f"coefficients must be [B, 2] (k1, k2 per image) or [B, C, 2] (per channel) for images "
+                         f"{images.shape}, got {coefficients.shape}")
     return _loader.ops().tf_gpu_aug_remap_radial(images, coefficients, interpolation=interpolation,
                                                  border_mode=border_mode, fill_value=float(fill))
 

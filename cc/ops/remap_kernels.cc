@@ -11,6 +11,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
 #include "cc/ops/remap_common.h"
+#include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -48,6 +49,14 @@ absl::Status LaunchRemapRadial(CpuDevice, OpKernelContext* ctx, const RemapParam
   const float* coefficients = ctx->input(1).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   const int64_t per = int64_t{p.in_h} * p.in_w * p.channels;
+  if (ctx->input(1).dims() == 3) {  // [B, C, 2]: a map a channel
+    ForEachImage(ctx, ctx->input(0).dim_size(0), [&](int64_t i) {
+      std::vector<uint8_t> own;
+      uint8_t* planes = PoolThreadScratch(2 * size_t(p.in_h) * p.in_w, own);
+      RemapRadialChannelsCpu(in + i * per, p, coefficients + 2 * p.channels * i, planes, o + i * per);
+    });
+    return absl::OkStatus();
+  }
   ForEachImage(ctx, ctx->input(0).dim_size(0),
                [&](int64_t i) { RemapRadialCpu(in + i * per, p, coefficients + 2 * i, o + i * per); });
   return absl::OkStatus();
@@ -160,7 +169,7 @@ absl::Status CheckRows(const Tensor& rows, const Tensor& images, int width, int6
 
 // Where each op's map comes from: Remap reads it (input 1, the maps [B, h, w, 2]), RemapAffine
 // computes it from matrices [B, 2, 3] (input 2 the output size [h, w]), RemapRadial from lens
-// coefficients [B, 2] (output the input's size).
+// coefficients [B, 2] or [B, C, 2] (output the input's size).
 enum class MapSource { kMaps, kAffine, kRadial };
 
 template <typename Device, MapSource kSource>
@@ -184,12 +193,14 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
     int64_t out_h = 0, out_w = 0;
     if (kSource == MapSource::kRadial) {
       const Tensor& coefficients = ctx->input(1);
-      OP_REQUIRES(
-          ctx,
-          coefficients.dims() == 2 && coefficients.dim_size(1) == 2 &&
-              coefficients.dim_size(0) == images.dim_size(0),
-          errors::InvalidArgument("coefficients must be [B, 2] (k1, k2 per image) for ", images.dim_size(0),
-                                  " images, got ", coefficients.shape().DebugString()));
+      const bool per_image = coefficients.dims() == 2 && coefficients.dim_size(1) == 2;
+      const bool per_channel = coefficients.dims() == 3 && coefficients.dim_size(1) == images.dim_size(3) &&
+                               coefficients.dim_size(2) == 2;
+      OP_REQUIRES(ctx, (per_image || per_channel) && coefficients.dim_size(0) == images.dim_size(0),
+                  errors::InvalidArgument("coefficients must be [B, 2] (k1, k2 per image) or [B, C, 2] (per "
+                                          "channel) for images ",
+                                          images.shape().DebugString(), ", got ",
+                                          coefficients.shape().DebugString()));
       out_h = images.dim_size(1), out_w = images.dim_size(2);
     } else if (kSource == MapSource::kAffine) {
       const Tensor& matrices = ctx->input(1);

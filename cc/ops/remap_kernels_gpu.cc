@@ -28,10 +28,14 @@ absl::Status LaunchRemapAffine(GpuDevice, tensorflow::OpKernelContext* ctx, cons
 
 absl::Status LaunchRemapRadial(GpuDevice, tensorflow::OpKernelContext* ctx, const RemapParams& p,
                                tensorflow::Tensor* out) {
-  return ToTfStatus(
-      RemapRadialGpu(ctx->input(0).flat<uint8_t>().data(), static_cast<int>(ctx->input(0).dim_size(0)), p,
-                     ctx->input(1).flat<float>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
-      "");
+  const int batch = static_cast<int>(ctx->input(0).dim_size(0));
+  const uint8_t* images = ctx->input(0).flat<uint8_t>().data();
+  const float* coefficients = ctx->input(1).flat<float>().data();
+  uint8_t* o = out->flat<uint8_t>().data();
+  return ToTfStatus(ctx->input(1).dims() == 3
+                        ? RemapRadialChannelsGpu(images, batch, p, coefficients, o, GpuStream(ctx))
+                        : RemapRadialGpu(images, batch, p, coefficients, o, GpuStream(ctx)),
+                    "");
 }
 
 absl::Status LaunchSeparableResample(GpuDevice, tensorflow::OpKernelContext* ctx, uint8_t fill,

@@ -89,9 +89,14 @@ REGISTER_OP("TfGpuAug>RemapRadial")
     .SetShapeFn([](InferenceContext* c) {
       ShapeHandle images, coefficients;
       TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &images));
-      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &coefficients));
+      TF_RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 2, &coefficients));
+      TF_RETURN_IF_ERROR(c->WithRankAtMost(coefficients, 3, &coefficients));
       DimensionHandle unused;
-      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(coefficients, 1), 2, &unused));
+      if (c->RankKnown(coefficients)) {
+        const int rank = c->Rank(coefficients);
+        TF_RETURN_IF_ERROR(c->WithValue(c->Dim(coefficients, rank - 1), 2, &unused));
+        if (rank == 3) TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 3), c->Dim(coefficients, 1), &unused));
+      }
       TF_RETURN_IF_ERROR(c->Merge(c->Dim(images, 0), c->Dim(coefficients, 0), &unused));
       c->set_output(0, images);
       return absl::OkStatus();
@@ -99,8 +104,9 @@ REGISTER_OP("TfGpuAug>RemapRadial")
     .Doc(R"doc(
 Remap through a radial lens map per image, computed in the kernel instead of read from a
 maps tensor (the map of cv2.initUndistortRectifyMap for the camera with focal lengths (W, H),
-centre (W / 2, H / 2) and distortion (k1, k2, 0, 0)), coefficients [B, 2] holding (k1, k2);
-output the input's size; borders, interpolation and fill_value as Remap.
+centre (W / 2, H / 2) and distortion (k1, k2, 0, 0)), coefficients [B, 2] holding (k1, k2),
+or [B, C, 2] for a map per channel (ChromaticAberration's red and blue); output the input's
+size; borders, interpolation and fill_value as Remap.
 )doc");
 
 REGISTER_OP("TfGpuAug>SeparableResample")

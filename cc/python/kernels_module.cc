@@ -276,9 +276,11 @@ py::array_t<uint8_t> RemapAffine(U8Image images,
 // the input's size).
 tfgpuaug::RemapParams RemapRadialOf(const py::array& images, const py::array& coefficients, bool bilinear,
                                     int border, float fill) {
-  if (images.ndim() != 4 || coefficients.ndim() != 2 || coefficients.shape(0) != images.shape(0) ||
-      coefficients.shape(1) != 2) {
-    throw std::invalid_argument("need images [B, H, W, C] and coefficients [B, 2]");
+  const bool per_image = coefficients.ndim() == 2 && coefficients.shape(1) == 2;
+  const bool per_channel = images.ndim() == 4 && coefficients.ndim() == 3 &&
+                           coefficients.shape(1) == images.shape(3) && coefficients.shape(2) == 2;
+  if (images.ndim() != 4 || !(per_image || per_channel) || coefficients.shape(0) != images.shape(0)) {
+    throw std::invalid_argument("need images [B, H, W, C] and coefficients [B, 2] or [B, C, 2]");
   }
   if (border < 0 || border > 4) throw std::invalid_argument("border must be 0..4 (cv2.BORDER_*)");
   const int h = int(images.shape(1)), w = int(images.shape(2));
@@ -299,9 +301,15 @@ py::array_t<uint8_t> RemapRadial(U8Image images,
   const int b = images.shape(0);
   py::array_t<uint8_t> out({b, p.out_h, p.out_w, p.channels});
   const int64_t per = int64_t{p.in_h} * p.in_w * p.channels;
+  std::vector<uint8_t> planes(coefficients.ndim() == 3 ? 2 * size_t(p.in_h) * p.in_w : 0);
   for (int i = 0; i < b; ++i) {
-    tfgpuaug::RemapRadialCpu(images.data() + i * per, p, coefficients.data() + 2 * i,
-                             out.mutable_data() + i * per);
+    if (coefficients.ndim() == 3) {
+      tfgpuaug::RemapRadialChannelsCpu(images.data() + i * per, p, coefficients.data() + 2 * p.channels * i,
+                                       planes.data(), out.mutable_data() + i * per);
+    } else {
+      tfgpuaug::RemapRadialCpu(images.data() + i * per, p, coefficients.data() + 2 * i,
+                               out.mutable_data() + i * per);
+    }
   }
   return out;
 }
@@ -1372,7 +1380,10 @@ py::array_t<uint8_t> RemapRadialBatchGpu(
   const int b = images.shape(0);
   py::array out = py::array_t<uint8_t>({b, p.out_h, p.out_w, p.channels});
   DeviceBuffer src = Upload(images), ks = Upload(coefficients), dst(out.nbytes());
-  Check(tfgpuaug::RemapRadialGpu(src.as<uint8_t>(), b, p, ks.as<float>(), dst.as<uint8_t>(), nullptr));
+  Check(coefficients.ndim() == 3
+            ? tfgpuaug::RemapRadialChannelsGpu(src.as<uint8_t>(), b, p, ks.as<float>(), dst.as<uint8_t>(),
+                                               nullptr)
+            : tfgpuaug::RemapRadialGpu(src.as<uint8_t>(), b, p, ks.as<float>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }

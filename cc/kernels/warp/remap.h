@@ -102,28 +102,43 @@ TFGPUAUG_HD float RemapTap(const uint8_t* image, const RemapParams& p, int row, 
   return image[(static_cast<int64_t>(row) * p.in_w + col) * p.channels + k];
 }
 
-// All channels of output pixel (y, x) of one sample: its map entry (mx, my) -> out[0..c).
-TFGPUAUG_HD void RemapPixel(const uint8_t* image, const RemapParams& p, float mx, float my, uint8_t* out) {
-  const int c = p.channels;
-  if (!RemapCoordinateUsable(mx) || !RemapCoordinateUsable(my)) {  // NaN or far away: the fill
-    for (int k = 0; k < c; ++k) out[k] = p.fill;
-    return;
-  }
+// Where output pixel (y, x) of one sample reads, from its map entry (mx, my): the fill (NaN or
+// far away), the nearest pixel, or the four pixels of the bilinear blend and their weights.
+struct RemapSite {
+  bool fill;
+  int r0, r1, c0, c1;  // nearest: r0, c0 only
+  float a, b;
+};
+TFGPUAUG_HD RemapSite RemapSiteOf(const RemapParams& p, float mx, float my) {
+  RemapSite s{};
+  s.fill = !RemapCoordinateUsable(mx) || !RemapCoordinateUsable(my);
+  if (s.fill) return s;
   if (p.interpolation == Interpolation::kNearest) {
-    const int row = BorderIndex(static_cast<int>(rintf(my)), p.in_h, p.border);
-    const int col = BorderIndex(static_cast<int>(rintf(mx)), p.in_w, p.border);
-    for (int k = 0; k < c; ++k) out[k] = static_cast<uint8_t>(RemapTap(image, p, row, col, k));
-    return;
+    s.r0 = BorderIndex(static_cast<int>(rintf(my)), p.in_h, p.border);
+    s.c0 = BorderIndex(static_cast<int>(rintf(mx)), p.in_w, p.border);
+    return s;
   }
   const int x0 = FloorToInt(mx), y0 = FloorToInt(my);
-  const float a = mx - static_cast<float>(x0), b = my - static_cast<float>(y0);
-  const int c0 = BorderIndex(x0, p.in_w, p.border), c1 = BorderIndex(x0 + 1, p.in_w, p.border);
-  const int r0 = BorderIndex(y0, p.in_h, p.border), r1 = BorderIndex(y0 + 1, p.in_h, p.border);
-  for (int k = 0; k < c; ++k) {
-    const float top = Lerp(RemapTap(image, p, r0, c0, k), RemapTap(image, p, r0, c1, k), a);
-    const float bottom = Lerp(RemapTap(image, p, r1, c0, k), RemapTap(image, p, r1, c1, k), a);
-    out[k] = RoundHalfEvenToUint8(Lerp(top, bottom, b));
-  }
+  s.a = mx - static_cast<float>(x0), s.b = my - static_cast<float>(y0);
+  s.c0 = BorderIndex(x0, p.in_w, p.border), s.c1 = BorderIndex(x0 + 1, p.in_w, p.border);
+  s.r0 = BorderIndex(y0, p.in_h, p.border), s.r1 = BorderIndex(y0 + 1, p.in_h, p.border);
+  return s;
+}
+
+// Channel k's byte at a site.
+TFGPUAUG_HD uint8_t RemapSiteValue(const uint8_t* image, const RemapParams& p, const RemapSite& s, int k) {
+  if (s.fill) return p.fill;
+  if (p.interpolation == Interpolation::kNearest)
+    return static_cast<uint8_t>(RemapTap(image, p, s.r0, s.c0, k));
+  const float top = Lerp(RemapTap(image, p, s.r0, s.c0, k), RemapTap(image, p, s.r0, s.c1, k), s.a);
+  const float bottom = Lerp(RemapTap(image, p, s.r1, s.c0, k), RemapTap(image, p, s.r1, s.c1, k), s.a);
+  return RoundHalfEvenToUint8(Lerp(top, bottom, s.b));
+}
+
+// All channels of output pixel (y, x) of one sample: its map entry (mx, my) -> out[0..c).
+TFGPUAUG_HD void RemapPixel(const uint8_t* image, const RemapParams& p, float mx, float my, uint8_t* out) {
+  const RemapSite s = RemapSiteOf(p, mx, my);
+  for (int k = 0; k < p.channels; ++k) out[k] = RemapSiteValue(image, p, s, k);
 }
 
 // Separable resampling: every output row reads two input rows, every output column two input

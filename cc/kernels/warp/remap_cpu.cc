@@ -126,6 +126,25 @@ void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, 
   }
 }
 
+void RemapRadialChannelsCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* planes,
+                            uint8_t* out) {
+  const int c = p.channels;
+  const int64_t pixels = int64_t{p.in_h} * p.in_w;
+  RemapParams plane = p;
+  plane.channels = 1;
+  uint8_t *in_plane = planes, *out_plane = planes + pixels;
+  for (int ch = 0; ch < c; ++ch) {
+    const float* kc = k + 2 * ch;
+    if (kc[0] == 0.f && kc[1] == 0.f) {  // the identity map: every weight 0, the bytes as they are
+      for (int64_t i = 0; i < pixels; ++i) out[i * c + ch] = image[i * c + ch];
+      continue;
+    }
+    for (int64_t i = 0; i < pixels; ++i) in_plane[i] = image[i * c + ch];
+    RemapRadialCpu(in_plane, plane, kc, out_plane);
+    for (int64_t i = 0; i < pixels; ++i) out[i * c + ch] = out_plane[i];
+  }
+}
+
 namespace {
 
 // One output row of the separable resampling: the two source rows blended once per input byte

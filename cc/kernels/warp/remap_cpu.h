@@ -20,6 +20,13 @@ void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* mat
 // input's size: RemapCpu with the map computed a few dozen pixels at a time.
 void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* out);
 
+// One sample with each channel through its own radial map (k [channels, 2]; ChromaticAberration
+// bends red and blue apart): a channel with k = (0, 0), the identity map, is copied; the others
+// are taken out as a plane, remapped by RemapRadialCpu and put back. planes: scratch of
+// 2 in_h in_w bytes.
+void RemapRadialChannelsCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* planes,
+                            uint8_t* out);
+
 // One sample of the separable resampling (remap.h): image [in_h, in_w, c], rows [out_h] and
 // cols [out_w] taps -> out [out_h, out_w, c].
 void SeparableResampleCpu(const uint8_t* image, int in_h, int in_w, int c, SeparableTaps rows, int out_h,

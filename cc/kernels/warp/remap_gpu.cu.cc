@@ -48,6 +48,23 @@ __global__ void ComputedMapRemapKernel(const uint8_t* images, int batch, RemapPa
   }
 }
 
+// Each channel of each sample through its own radial map (coefficients [batch, c, 2]): a thread
+// an output element, its map entry and its one channel's site.
+__global__ void RadialChannelsKernel(const uint8_t* images, int batch, RemapParams p,
+                                     const float* coefficients, uint8_t* out) {
+  const int c = p.channels;
+  const size_t per = size_t(p.out_h) * p.out_w * c, in_per = size_t(p.in_h) * p.in_w * c;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < per * batch;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t b = e / per, i = e - b * per, pixel = i / c;
+    const int k = static_cast<int>(i - pixel * c);
+    const int y = static_cast<int>(pixel / p.out_w), x = static_cast<int>(pixel - size_t(y) * p.out_w);
+    float mx, my;
+    RadialMapEntry(coefficients + (b * c + k) * 2, x, y, p.in_w, p.in_h, &mx, &my);
+    out[e] = RemapSiteValue(images + b * in_per, p, RemapSiteOf(p, mx, my), k);
+  }
+}
+
 __global__ void SeparableResampleKernel(const uint8_t* images, int batch, int in_h, int in_w, int c,
                                         SeparableTaps rows, int out_h, SeparableTaps cols, int out_w,
                                         uint8_t fill, uint8_t* out) {
@@ -86,6 +103,15 @@ Status RemapRadialGpu(const uint8_t* images, int batch, const RemapParams& p, co
   ComputedMapRemapKernel<RadialEntry>
       <<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, coefficients, out);
   return LaunchStatus("radial remap kernel");
+}
+
+Status RemapRadialChannelsGpu(const uint8_t* images, int batch, const RemapParams& p,
+                              const float* coefficients, uint8_t* out, cudaStream_t stream) {
+  const size_t total = size_t(batch) * p.out_h * p.out_w * p.channels;
+  if (total == 0) return Status::Ok();
+  RadialChannelsKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, batch, p, coefficients,
+                                                                           out);
+  return LaunchStatus("radial remap per channel kernel");
 }
 
 Status SeparableResampleGpu(const uint8_t* images, int batch, int in_h, int in_w, int c, SeparableTaps rows,

@@ -21,6 +21,10 @@ Status RemapAffineGpu(const uint8_t* images, int batch, const RemapParams& p, co
                       uint8_t* out, cudaStream_t stream);
 
 // images [batch, h, w, c], coefficients [batch, 2] (RadialMapEntry) -> out [batch, h, w, c].
+// images [batch, h, w, c], coefficients [batch, c, 2] (each channel its own RadialMapEntry) -> out.
+Status RemapRadialChannelsGpu(const uint8_t* images, int batch, const RemapParams& p,
+                              const float* coefficients, uint8_t* out, cudaStream_t stream);
+
 Status RemapRadialGpu(const uint8_t* images, int batch, const RemapParams& p, const float* coefficients,
                       uint8_t* out, cudaStream_t stream);
 
