@@ -83,6 +83,12 @@ __attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, in
                                       _mm256_mullo_epi32(x0, _mm256_set1_epi32(c)));
   const int* base = reinterpret_cast<const int*>(image);
   const __m256i right = _mm256_set1_epi32(c), down = _mm256_set1_epi32(stride);
+  if (c == 1) {  // a pixel's right neighbour is the next byte of the same four: two gathers, not four
+    const __m256i top = _mm256_i32gather_epi32(base, at, 1);
+    const __m256i bottom = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, down), 1);
+    Blend8(top, _mm256_srli_epi32(top, 8), bottom, _mm256_srli_epi32(bottom, 8), a, b, 1, out);
+    return true;
+  }
   const __m256i tl = _mm256_i32gather_epi32(base, at, 1);
   const __m256i tr = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, right), 1);
   const __m256i bl = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, down), 1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "cc/kernels/warp/remap_avx2.h"
@@ -126,23 +127,47 @@ void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, 
   }
 }
 
-void RemapRadialChannelsCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* planes,
-                            uint8_t* out) {
+namespace {
+
+// Channel ch of an interleaved image of c channels (C when fixed, so the compiler unrolls the
+// stride) into a plane, and a plane into it.
+template <int C>
+void TakeChannel(const uint8_t* image, int c, int ch, int64_t pixels, uint8_t* plane) {
+  const int64_t n = C > 0 ? C : c;
+  for (int64_t i = 0; i < pixels; ++i) plane[i] = image[i * n + ch];
+}
+template <int C>
+void PutChannel(const uint8_t* plane, int c, int ch, int64_t pixels, uint8_t* image) {
+  const int64_t n = C > 0 ? C : c;
+  for (int64_t i = 0; i < pixels; ++i) image[i * n + ch] = plane[i];
+}
+
+template <int C>
+void RemapRadialChannels(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* planes,
+                         uint8_t* out) {
   const int c = p.channels;
   const int64_t pixels = int64_t{p.in_h} * p.in_w;
+  // every channel as it is first: those of k = (0, 0) (the identity map: every weight 0) stay so
+  std::memcpy(out, image, size_t(pixels) * c);
   RemapParams plane = p;
   plane.channels = 1;
   uint8_t *in_plane = planes, *out_plane = planes + pixels;
   for (int ch = 0; ch < c; ++ch) {
     const float* kc = k + 2 * ch;
-    if (kc[0] == 0.f && kc[1] == 0.f) {  // the identity map: every weight 0, the bytes as they are
-      for (int64_t i = 0; i < pixels; ++i) out[i * c + ch] = image[i * c + ch];
-      continue;
-    }
-    for (int64_t i = 0; i < pixels; ++i) in_plane[i] = image[i * c + ch];
+    if (kc[0] == 0.f && kc[1] == 0.f) continue;
+    TakeChannel<C>(image, c, ch, pixels, in_plane);
     RemapRadialCpu(in_plane, plane, kc, out_plane);
-    for (int64_t i = 0; i < pixels; ++i) out[i * c + ch] = out_plane[i];
+    PutChannel<C>(out_plane, c, ch, pixels, out);
   }
+}
+
+}  // namespace
+
+void RemapRadialChannelsCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* planes,
+                            uint8_t* out) {
+  if (p.channels == 3) return RemapRadialChannels<3>(image, p, k, planes, out);
+  if (p.channels == 4) return RemapRadialChannels<4>(image, p, k, planes, out);
+  RemapRadialChannels<0>(image, p, k, planes, out);
 }
 
 namespace {
