@@ -10,8 +10,8 @@ from typing import Tuple
 
 import tensorflow as tf
 
-from tfgpuaug._types import Images, Seed
 from tfgpuaug import _loader
+from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.kernel_blurs import MAX_SIDE, _identity_where_skipped, filter2d
 from tfgpuaug.augment.opencv_gaussian import kernel_8bit, side_for_sigma
 from tfgpuaug.augment.photometric import _check_probability, _draws
