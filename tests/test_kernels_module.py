@@ -358,9 +358,10 @@ def _cpu_has(flag: str) -> bool:
         return False
 
 
-def _without_avx2(tmp_path, images, calls: str):
+def _without_avx2(tmp_path, images, calls: str, switch: str = "TFGPUAUG_DISABLE_AVX2"):
     """The outputs of `calls` (a Python expression listing calls of module `k` on the list
-    `images`) in a child process started with TFGPUAUG_DISABLE_AVX2=1: the baseline loops."""
+    `images`) in a child process started with `switch`=1: TFGPUAUG_DISABLE_AVX2 runs the
+    baseline loops, TFGPUAUG_DISABLE_AVX512 the AVX2 loops in place of the AVX-512 ones."""
     np.savez(tmp_path / "in.npz", *images)
     script = f"""
 import importlib.util
@@ -372,7 +373,7 @@ stored = np.load({str(tmp_path / "in.npz")!r})
 images = [stored[f"arr_{{i}}"] for i in range({len(images)})]
 np.savez({str(tmp_path / "out.npz")!r}, *({calls}))
 """
-    env = dict(os.environ, TFGPUAUG_DISABLE_AVX2="1")
+    env = dict(os.environ, **{switch: "1"})
     subprocess.run([sys.executable, "-c", script], env=env, check=True)
     out = np.load(tmp_path / "out.npz")
     return [out[f"arr_{i}"] for i in range(len(out.files))]
@@ -428,6 +429,27 @@ def test_neighbourhood_baseline_loops_equal_avx2(tmp_path):
     for i, (out, expected) in enumerate(zip(outputs, baseline)):
         where = (images[i // len(stages)].shape, stages[i % len(stages)])
         np.testing.assert_array_equal(out, expected, err_msg=str(where))
+
+
+CLAHE = 33  # cc/kernels/augment/augment.h: clip limit; tiles across aux[0], down aux[1]
+
+
+@pytest.mark.skipif(not _cpu_has("avx512vbmi"), reason="the AVX-512 lookups need an AVX-512 VBMI CPU")
+def test_clahe_avx512_lookups_equal_avx2(tmp_path):
+    """CLAHE's conversion to L*a*b* looks its gamma table up by AVX-512 byte permutes where the
+    CPU has them (sixteen pixels a step, masked loads and stores for the rest); with
+    TFGPUAUG_DISABLE_AVX512 the AVX2 loops' plain loads: bit for bit the same bytes, RGB and
+    RGBA, pixel counts that end on a partial step (24: sixteen and eight; 25: a scalar tail)."""
+    noise = np.random.default_rng(11).integers(0, 256, (97, 131, 3), dtype=np.uint8)
+    images = [fixtures.photo(61, 47, channels=3, seed=1), fixtures.photo(61, 47, channels=4, seed=2),
+              fixtures.photo(3, 8, channels=3, seed=3), fixtures.photo(5, 5, channels=4, seed=4), noise]
+    stages = [(CLAHE, 4.0, [8.0, 8.0]), (CLAHE, 0.0, [3.0, 5.0])]
+    calls = f"k.augment_stage(img, op, p, aux) for img in images for op, p, aux in {stages!r}"
+    expected = _without_avx2(tmp_path, images, calls, switch="TFGPUAUG_DISABLE_AVX512")
+    outputs = [kernels.augment_stage(img, op, p, aux) for img in images for op, p, aux in stages]
+    assert len(outputs) == len(expected)
+    for i, (out, want) in enumerate(zip(outputs, expected)):
+        np.testing.assert_array_equal(out, want, err_msg=str((images[i // len(stages)].shape, stages[i % len(stages)])))
 
 
 # The stages that replace bytes (issue 36), ids of cc/kernels/augment/augment.h: sepia 34,

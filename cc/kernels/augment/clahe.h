@@ -55,30 +55,31 @@ TFGPUAUG_HD int64_t ClaheClipCount(float clip_limit, int64_t tile_pixels) {
 
 // A tile's 256-bin histogram (overwritten) into its table: bins clipped at `clip_count`, the
 // excess spread evenly and its remainder one count per `256 / remainder` bins from the
-// darkest; then the cumulative sum times 255 / pixels, rounded half to even.
+// darkest; then the cumulative sum times 255 / pixels, rounded half to even. The clipping and
+// the scaling are loops without branches or a carried sum, which compilers vectorize; the
+// cumulative sum is its own short serial loop.
 TFGPUAUG_HD void ClaheTileLut(uint32_t* hist, int64_t tile_pixels, int64_t clip_count, uint8_t* lut) {
   if (clip_count > 0) {
-    int64_t clipped = 0;
+    // a bin never exceeds the tile's pixels, so the clip fits 32 bits and so does the excess
+    const uint32_t clip = static_cast<uint32_t>(clip_count < tile_pixels ? clip_count : tile_pixels);
+    uint32_t clipped = 0;
     for (int i = 0; i < 256; ++i) {
-      if (hist[i] > clip_count) {
-        clipped += hist[i] - clip_count;
-        hist[i] = static_cast<uint32_t>(clip_count);
-      }
+      const uint32_t kept = hist[i] < clip ? hist[i] : clip;
+      clipped += hist[i] - kept;
+      hist[i] = kept;
     }
-    const int64_t batch = clipped / 256;
-    int64_t residual = clipped - batch * 256;
-    for (int i = 0; i < 256; ++i) hist[i] += static_cast<uint32_t>(batch);
+    const uint32_t batch = clipped / 256;
+    uint32_t residual = clipped - batch * 256;
+    for (int i = 0; i < 256; ++i) hist[i] += batch;
     if (residual != 0) {
-      const int64_t step = 256 / residual > 1 ? 256 / residual : 1;
-      for (int64_t i = 0; i < 256 && residual > 0; i += step, --residual) ++hist[i];
+      const uint32_t step = 256 / residual > 1 ? 256 / residual : 1;
+      for (uint32_t i = 0; i < 256 && residual > 0; i += step, --residual) ++hist[i];
     }
   }
+  for (int i = 1; i < 256; ++i) hist[i] += hist[i - 1];
   const float scale = 255.f / float(tile_pixels);
-  uint32_t sum = 0;
-  for (int i = 0; i < 256; ++i) {
-    sum += hist[i];
-    lut[i] = RoundHalfEvenToUint8(float(sum) * scale);
-  }
+  // RoundThenClampToUint8: RoundHalfEvenToUint8's value with no float comparison
+  for (int i = 0; i < 256; ++i) lut[i] = RoundThenClampToUint8(float(hist[i]) * scale);
 }
 
 // The two tiles a pixel position blends along one axis and their weights (OpenCV's float

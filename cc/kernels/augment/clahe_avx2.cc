@@ -1,6 +1,7 @@
 #include "cc/kernels/augment/clahe_avx2.h"
 
 #include "cc/kernels/augment/rgb_lanes_avx2.h"
+#include "cc/kernels/common/word_table_avx512.h"
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
 
@@ -14,6 +15,7 @@ namespace {
 // The L*a*b* tables as the loops below read them: 32-bit words, and bytes for the last step.
 struct WideLabTables {
   int gamma[256], cbrt[3072];
+  uint8_t gamma_bytes[2 * 256];  // gamma as byte planes, for the AVX-512 permutes
   int light[256];                // Y << 16 | f(Y): one lookup for both
   uint8_t inv_gamma_byte[4096];  // InvGamma saturated to a byte
 };
@@ -26,6 +28,7 @@ const WideLabTables& Wide() {
       t.light[i] = lab_detail::LightnessY(i) << 16 | lab_detail::LightnessF(i);
     }
     for (int i = 0; i < 3072; ++i) t.cbrt[i] = lab_detail::Cbrt(i);
+    TableBytePlanes(t.gamma, 2, t.gamma_bytes);  // Gamma fits 16 bits
     for (int i = 0; i < 4096; ++i) t.inv_gamma_byte[i] = lab_detail::Saturate(lab_detail::InvGamma(i));
     return t;
   }();
@@ -107,9 +110,19 @@ __attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_
 }
 
 // Channels 0..2 of n pixels through the table from three index planes `stride` apart; the
-// channels past 2 copied from src.
+// channels past 2 copied from src. RGB has its own loop: no per-pixel loop over the extra
+// channels, so the compiler unrolls the nine loads and three stores.
 __attribute__((noinline)) void StoreRgbOfRow(const uint8_t* table, const int* index, int stride, int n, int c,
                                              const uint8_t* src, uint8_t* dst) {
+  if (c == 3) {
+#pragma GCC unroll 4
+    for (int x = 0; x < n; ++x) {
+      dst[3 * x] = table[index[x]];
+      dst[3 * x + 1] = table[index[stride + x]];
+      dst[3 * x + 2] = table[index[2 * stride + x]];
+    }
+    return;
+  }
 #pragma GCC unroll 4
   for (int x = 0; x < n; ++x) {
     uint8_t* o = dst + size_t(x) * c;
@@ -124,12 +137,17 @@ __attribute__((noinline)) void StoreRgbOfRow(const uint8_t* table, const int* in
 
 __attribute__((target("avx2"))) void LabFromRgbAvx2(const uint8_t* src, size_t n, int c, uint8_t* lab) {
   const WideLabTables& t = Wide();
+  const bool vbmi = c <= 4 && CpuHasAvx512Vbmi();  // sixteen pixels fill at most 64 bytes
   constexpr int kChunk = 256;  // pixels a step: three planes of ints each, on the stack
   alignas(32) int linear[3 * kChunk], index[3 * kChunk], f[3 * kChunk];
   size_t i0 = 0;
   while (i0 + 8 <= n) {
     const int m = static_cast<int>(std::min<size_t>(kChunk, (n - i0) & ~size_t(7)));
-    GammaPlanes(t.gamma, src + i0 * c, m, c, kChunk, linear);
+    if (vbmi) {
+      WordTablePlanesAvx512(t.gamma_bytes, src + i0 * c, m, c, kChunk, linear);
+    } else {
+      GammaPlanes(t.gamma, src + i0 * c, m, c, kChunk, linear);
+    }
     for (int j = 0; j < m; j += 8) {
       const __m256i r = LoadInts(linear + j), g = LoadInts(linear + kChunk + j),
                     b = LoadInts(linear + 2 * kChunk + j);

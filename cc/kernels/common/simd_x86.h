@@ -51,6 +51,17 @@ inline bool CpuHasAvx2Fma() {
   return has;
 }
 
+// Whether this CPU also runs the AVX-512 VBMI loops (byte permutes over 128-byte tables: Intel
+// Ice Lake and later, AMD Zen 4 and later). TFGPUAUG_DISABLE_AVX512 keeps the AVX2 loops, so
+// tests can compare the two bit for bit; TFGPUAUG_DISABLE_AVX2 turns these off too. GCC's and
+// clang's feature tests include the operating system's saving of the AVX-512 registers.
+inline bool CpuHasAvx512Vbmi() {
+  static const bool has = CpuHasAvx2() && __builtin_cpu_supports("avx512f") &&
+                          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+                          std::getenv("TFGPUAUG_DISABLE_AVX512") == nullptr;
+  return has;
+}
+
 // Eight bytes at p as eight floats.
 __attribute__((target("avx2"))) inline __m256 LoadBytes8(const uint8_t* p) {
   return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
