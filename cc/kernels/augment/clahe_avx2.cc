@@ -1,5 +1,6 @@
 #include "cc/kernels/augment/clahe_avx2.h"
 
+#include "cc/kernels/augment/clahe_avx512.h"
 #include "cc/kernels/augment/rgb_lanes_avx2.h"
 #include "cc/kernels/common/word_table_avx512.h"
 
@@ -138,7 +139,7 @@ __attribute__((noinline)) void StoreRgbOfRow(const uint8_t* table, const int* in
 __attribute__((target("avx2"))) void LabFromRgbAvx2(const uint8_t* src, size_t n, int c, uint8_t* lab) {
   const WideLabTables& t = Wide();
   const bool vbmi = c <= 4 && CpuHasAvx512Vbmi();  // sixteen pixels fill at most 64 bytes
-  constexpr int kChunk = 256;  // pixels a step: three planes of ints each, on the stack
+  constexpr int kChunk = 256;                      // pixels a step: three planes of ints each, on the stack
   alignas(32) int linear[3 * kChunk], index[3 * kChunk], f[3 * kChunk];
   size_t i0 = 0;
   while (i0 + 8 <= n) {
@@ -172,6 +173,7 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
                                                        const ClaheGrid& g, const uint8_t* src, int h, int w,
                                                        int c, uint8_t* dst) {
   const WideLabTables& t = Wide();
+  const bool vbmi = CpuHasAvx512Vbmi();
   const ThreeChannels& lab_channels = ThreeChannelsFor(3);
   // The tables transposed to [tile row][value][tile column], so that the two bytes at a
   // pixel's left tile hold its right tile's entry too (the next byte, or the same tile at the
@@ -187,7 +189,7 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
   // Row buffers, whole vectors long (the lanes past w compute on zeros and are not stored):
   // the column taps (left tile, the right tile's byte shift 8 or 0, weights), the row's L*a*b*,
   // the tiles' words, the blended L, its Y and f(Y), and the three channels' table indices.
-  const int wv = (w + 7) & ~7;
+  const int wv = (w + 15) & ~15;  // whole vectors of either width
   thread_local std::vector<int> int_buffer;
   thread_local std::vector<float> weights;
   thread_local std::vector<uint8_t> lab_row_buffer;
@@ -237,7 +239,8 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
     }
     LookUpPlanes(t.light, light, wv, 1, wv, light_y_f);
     // RgbFromLabOpenCv up to the inverse gamma's index
-    for (int x0 = 0; x0 < wv; x0 += 8) {
+    if (vbmi) ClaheRgbIndicesAvx512(lab_row, light_y_f, wv, wv, rgb_index);
+    for (int x0 = 0; !vbmi && x0 < wv; x0 += 8) {
       __m256i v, a, b;
       LoadThree(lab_channels, lab_row + size_t(x0) * 3, &v, &a, &b);
       const __m256i both = LoadInts(light_y_f + x0);
