@@ -11,8 +11,6 @@
 namespace tfgpuaug {
 namespace {
 
-#define TFGPUAUG_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
-
 TFGPUAUG_AVX512 inline __m512i Mul(__m512i a, int b) { return _mm512_mullo_epi32(a, _mm512_set1_epi32(b)); }
 TFGPUAUG_AVX512 inline __m512i Add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 TFGPUAUG_AVX512 inline __m512i AddConst(__m512i a, int b) {

@@ -51,6 +51,9 @@ inline bool CpuHasAvx2Fma() {
   return has;
 }
 
+// AVX-512 loops (target functions picked at run time by CpuHasAvx512Vbmi).
+#define TFGPUAUG_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+
 // Whether this CPU also runs the AVX-512 VBMI loops (byte permutes over 128-byte tables: Intel
 // Ice Lake and later, AMD Zen 4 and later). TFGPUAUG_DISABLE_AVX512 keeps the AVX2 loops, so
 // tests can compare the two bit for bit; TFGPUAUG_DISABLE_AVX2 turns these off too. GCC's and

@@ -11,8 +11,6 @@
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
 
-#define TFGPUAUG_AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
-
 namespace tfgpuaug {
 
 // One byte of a 256-entry table: entries 0-63, 64-127, 128-191, 192-255.
