@@ -447,6 +447,23 @@ def test_gamma_is_in_the_registry_for_policies():
     np.testing.assert_allclose(params, [1.0, 0.5])
 
 
+def test_rand_augment_draws_the_extended_registry_per_sample():
+    """EXTENDED_OPS (the papers' 14 and the 18 pixel-level ops of issue 36) are all policy
+    entries, and RandAugment over them draws each op for some samples, two a sample, each
+    sample its own: a name missing from the table would fail at construction, an op never drawn
+    would show as a zero count (256 samples x 2 draws of 32 ops: about 16 each)."""
+    ext = tga.augment.EXTENDED_OPS
+    assert len(ext) == len(set(ext)) == len(tga.augment.RAND_AUGMENT_OPS) + len(tga.augment.PIXEL_LEVEL_OPS)
+    assert set(ext) <= set(tga.augment.STANDARD)
+    x = np.random.default_rng(2).integers(0, 256, [256, 12, 12, 3]).astype(np.uint8)
+    out, op_ids, _ = tga.augment.rand_augment(x, num_ops=2, magnitude=9, augmentations=ext, seed=4, return_plan=True)
+    assert out.shape == x.shape and out.dtype == tf.uint8
+    drawn = op_ids.numpy()
+    counts = {name: int((drawn == ops.OP_IDS[name]).sum()) for name in ext}
+    assert min(counts.values()) >= 3, counts
+    assert len({tuple(row) for row in drawn}) > 200  # per-sample draws, not one plan for the batch
+
+
 def test_random_photometric_transforms_draw_per_sample_and_match_their_ops():
     """Each sample either keeps its pixels or equals the op at the parameter the plan says it
     drew; draws stay in range, differ between samples, and repeat for the same seed."""

@@ -26,7 +26,8 @@ def test_quick_run_reports_every_suite(tmp_path):
     full_scale = "tfgpuaug, full-scale decode (max_dct_denom=1)"
     assert {"tf.data + tf.image", "tfgpuaug", full_scale, "floor: crop decode alone"} <= names["train"]
     assert {"tf.data + tf.image", "tfgpuaug", full_scale} <= names["eval"]
-    assert {"tfgpuaug", "tfgpuaug without RandAugment", "keras.layers.RandAugment"} <= names["randaugment"]
+    assert {"tfgpuaug", "tfgpuaug without RandAugment", "keras.layers.RandAugment",
+            "tfgpuaug, RandAugment over the extended registry"} <= names["randaugment"]
     assert {"tfgpuaug", "tfgpuaug, num_parallel_calls=2", "floor: full-image decode alone",
             "Keras 3 layers (bounding_box_format)"} <= names["detection"]
     assert "detection tfgpuaug / full-decode floor" in report["derived"]
@@ -37,6 +38,7 @@ def test_quick_run_reports_every_suite(tmp_path):
             assert len(r["round_images_per_s"]) == report["rounds"]
             assert ("round_speedups" in r) == (r["pipeline"] != "tfgpuaug")
     assert "RandAugment cost (share of train throughput lost)" in report["derived"]
+    assert "RandAugment over the extended registry: cost (share of train throughput lost)" in report["derived"]
     assert "train tfgpuaug (full-scale decode) / crop-decode floor" in report["derived"]
     ops = {r["op"] for r in report["micro"]}
     assert {"decode", "resize 384->224 antialias", "augment rotate", "augment equalize"} <= ops

@@ -35,11 +35,12 @@ from tfgpuaug.augment.jpeg_quality import jpeg_quality
 from tfgpuaug.augment.random_erasing import random_erasing
 from tfgpuaug.augment.random_affine import random_affine
 from tfgpuaug.augment.random_perspective import random_perspective
-from tfgpuaug.augment.registry import (AUTO_AUGMENT, RAND_AUGMENT_OPS, STANDARD,
+from tfgpuaug.augment.registry import (AUTO_AUGMENT, EXTENDED_OPS, PIXEL_LEVEL_OPS, RAND_AUGMENT_OPS, STANDARD,
                                        TRIVIAL_AUGMENT_OPS, WIDE, Augmentation)
 
 __all__ = [
-    "AUTO_AUGMENT", "Augmentation", "RAND_AUGMENT_OPS", "STANDARD", "TRIVIAL_AUGMENT_OPS", "WIDE",
+    "AUTO_AUGMENT", "Augmentation", "EXTENDED_OPS", "PIXEL_LEVEL_OPS", "RAND_AUGMENT_OPS", "STANDARD",
+    "TRIVIAL_AUGMENT_OPS", "WIDE",
     "additive_noise", "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix",
     "grid_mask", "illumination",
     "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter", "plasma_brightness_contrast",

@@ -159,6 +159,13 @@ RAND_AUGMENT_OPS = ("identity", "shear_x", "shear_y", "translate_x", "translate_
                     "auto_contrast", "equalize")
 TRIVIAL_AUGMENT_OPS = RAND_AUGMENT_OPS
 
+# The pixel-level ops of the Albumentations catalogue that the registry holds (issue 36), and
+# the papers' list extended by them: `RandAugment(augmentations=EXTENDED_OPS)` draws from both.
+PIXEL_LEVEL_OPS = ("gamma", "sharpen", "emboss", "median_blur", "motion_blur", "hsv_shift", "iso_noise", "clahe",
+                   "box_blur", "sepia", "salt_and_pepper", "pixel_dropout", "pixel_dropout_per_channel",
+                   "shot_noise", "uniform_noise", "laplace_noise", "illumination_linear", "illumination_corner")
+EXTENDED_OPS = RAND_AUGMENT_OPS + PIXEL_LEVEL_OPS
+
 
 def select(names_or_augs, table: Dict[str, Augmentation]):
     """Augmentations by name from `table`, or given Augmentation objects, in order."""

@@ -8,8 +8,9 @@ from typing import Dict, List, Optional
 
 import tensorflow as tf
 
-from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_RANDAUGMENT, DETECTION_TWO_IN_FLIGHT, FLOOR,
-                                      FULL_SCALE, SAME_SCALE_FLOOR, WITHOUT_RANDAUGMENT)
+from tfgpuaug.bench.pipelines import (DETECTION_FLOOR, DETECTION_RANDAUGMENT, DETECTION_TWO_IN_FLIGHT,
+                                      EXTENDED_RANDAUGMENT, FLOOR, FULL_SCALE, SAME_SCALE_FLOOR,
+                                      WITHOUT_RANDAUGMENT)
 
 OURS = "tfgpuaug"
 
@@ -81,6 +82,9 @@ def derived(suites: Dict[str, List[Dict]]) -> Dict[str, float]:
     plain = rate.get(("randaugment", WITHOUT_RANDAUGMENT), rate.get(("train", OURS)))
     if plain and ("randaugment", OURS) in rate:
         out["RandAugment cost (share of train throughput lost)"] = 1 - rate["randaugment", OURS] / plain
+    if plain and ("randaugment", EXTENDED_RANDAUGMENT) in rate:
+        out["RandAugment over the extended registry: cost (share of train throughput lost)"] = (
+            1 - rate["randaugment", EXTENDED_RANDAUGMENT] / plain)
     for name in (OURS, DETECTION_TWO_IN_FLIGHT):
         if ("detection", name) in rate and ("detection", DETECTION_FLOOR) in rate:
             out[f"detection {name} / full-decode floor"] = rate["detection", name] / rate["detection", DETECTION_FLOOR]
