@@ -112,6 +112,7 @@ def stages(A):
         "additive_noise laplace shared": (
             lambda x, s: tga.AdditiveNoise("laplace", "shared", probability=1.0)(x, seed=s),
             A.AdditiveNoise(noise_type="laplace", spatial_mode="shared", p=1.0), None),
+        "he_stain": (lambda x, s: tga.HEStain(probability=1.0)(x, seed=s), A.HEStain(p=1.0), None),
         "planckian_jitter": (lambda x, s: tga.PlanckianJitter(probability=1.0)(x, seed=s), A.PlanckianJitter(p=1.0),
                              None),
         "illumination": (lambda x, s: tga.Illumination(probability=1.0)(x, seed=s), A.Illumination(p=1.0), None),

@@ -215,6 +215,8 @@ TRANSFORM_ARGS = {
                           seed=68),
     "PlanckianJitter": dict(mode="cied", temperature_limit=(5000, 12000), sampling_method="gaussian", probability=0.8,
                             seed=70),
+    "HEStain": dict(method="preset", preset="h_heavy", intensity_scale_range=(0.8, 1.2),
+                    intensity_shift_range=(-0.1, 0.15), augment_background=True, probability=0.8, seed=90),
     "Illumination": dict(mode="gaussian", intensity_range=(0.05, 0.15), effect_type="darken",
                          center_range=(0.2, 0.8), sigma_range=(0.3, 0.6), probability=0.8, seed=71),
     "PlasmaBrightnessContrast": dict(brightness_range=(-0.2, 0.1), contrast_range=(0.0, 0.3), roughness=2.0,

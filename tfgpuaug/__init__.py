@@ -27,6 +27,7 @@ from tfgpuaug.morphology import Morphological  # noqa: E402
 from tfgpuaug.multiplicative_noise import MultiplicativeNoise  # noqa: E402
 from tfgpuaug.additive_noise import AdditiveNoise  # noqa: E402
 from tfgpuaug.planckian_jitter import PlanckianJitter  # noqa: E402
+from tfgpuaug.he_stain import HEStain  # noqa: E402
 from tfgpuaug.illumination import Illumination  # noqa: E402
 from tfgpuaug.plasma import PlasmaBrightnessContrast, PlasmaShadow  # noqa: E402
 from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
@@ -67,7 +68,7 @@ __all__ = [
     "DetectionMixUp", "MaskDropout", "RandomShortestSize",
     "CopyPaste", "RandomRotate90", "Transpose", "D4", "PixelDropout", "ChannelDropout", "ToSepia", "SaltAndPepper",
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
-    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter",
+    "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter", "HEStain",
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
     "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",

@@ -30,6 +30,7 @@ from tfgpuaug import morphology as _mo
 from tfgpuaug import multiplicative_noise as _mn
 from tfgpuaug import additive_noise as _an
 from tfgpuaug import planckian_jitter as _pj
+from tfgpuaug import he_stain as _hs
 from tfgpuaug import illumination as _il
 from tfgpuaug import plasma as _pl
 from tfgpuaug import constrained_dropout as _cd
@@ -293,6 +294,7 @@ Morphological = _layer(_mo.Morphological)
 MultiplicativeNoise = _layer(_mn.MultiplicativeNoise)
 AdditiveNoise = _layer(_an.AdditiveNoise)
 PlanckianJitter = _layer(_pj.PlanckianJitter)
+HEStain = _layer(_hs.HEStain)
 Illumination = _layer(_il.Illumination)
 PlasmaBrightnessContrast = _layer(_pl.PlasmaBrightnessContrast)
 PlasmaShadow = _layer(_pl.PlasmaShadow)
@@ -379,7 +381,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
-          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, Illumination,
+          FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, HEStain, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, HistogramMatching, FDA,
           PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog,

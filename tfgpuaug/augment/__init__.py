@@ -9,6 +9,7 @@ from tfgpuaug.augment.conditional import random_apply, random_choice, random_ord
 from tfgpuaug.augment.dropouts import channel_dropout, pixel_dropout, salt_and_pepper, to_sepia
 from tfgpuaug.augment.mix import cutmix, mixup
 from tfgpuaug.augment.planckian_jitter import planckian_jitter
+from tfgpuaug.augment.he_stain import he_stain
 from tfgpuaug.augment.illumination import illumination
 from tfgpuaug.augment.plasma import plasma_brightness_contrast, plasma_shadow
 from tfgpuaug.augment.multiplicative_noise import multiplicative_noise
@@ -43,7 +44,8 @@ __all__ = [
     "TRIVIAL_AUGMENT_OPS", "WIDE",
     "additive_noise", "augmix", "auto_augment", "channel_dropout", "channel_shuffle", "color_jitter", "cutmix",
     "grid_mask", "illumination",
-    "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter", "plasma_brightness_contrast",
+    "he_stain", "jpeg_quality", "mixup", "multiplicative_noise", "ops", "planckian_jitter",
+    "plasma_brightness_contrast",
     "plasma_shadow",
     "rand_augment",
     "pca_lighting", "pixel_dropout", "random_apply", "random_blur", "random_choice", "random_clahe", "random_downscale",
