@@ -5,6 +5,7 @@ scaled and shifted, and the image rebuilt as exp(-concentrations @ matrix). Tens
 ops (GPU kernels all), where Albumentations solves and rebuilds in float64."""
 from __future__ import annotations
 
+import functools
 from typing import Optional, Tuple
 
 import numpy as np
@@ -31,6 +32,7 @@ FITTED_METHODS = ("vahadane", "macenko")  # Albumentations fits these per image:
 TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as Albumentations
 
 
+@functools.lru_cache(maxsize=None)
 def stain_tables() -> Tuple[np.ndarray, np.ndarray]:
     """The presets' matrices S `[8, 2, 3]` (float32, as Albumentations casts them) and the
     projections P `[8, 2, 3]` with concentrations = P @ density: (S S^T + 1e-6 I)^-1 S, solved in

@@ -108,6 +108,14 @@ void ShotNoiseCpu(const StageParams& stage_params, const uint8_t* src, const Aug
       lambda[255] < kShotInversionLimit ? kMaxPoissonCount + 1 : kLevels;  // 255: the largest mean
   for (int k = 0; k < levels; ++k) level[k] = ShotLevel(float(k), scale);
   const uint32_t seed = stage_params.seed;
+  // the level of an inverted byte of input level v for uniform u (its table built on first use)
+  const auto inverted = [&](uint8_t v, float u) {
+    if (!built[v]) {
+      BuildPoissonTable(lambda[v], ExpNonPositive(-lambda[v]), &tables[v]);
+      built[v] = true;
+    }
+    return level[PoissonCount(tables[v], u)];
+  };
 #if TFGPUAUG_HAVE_AVX2_LOOPS
   if (levels == kMaxPoissonCount + 1 && CpuHasAvx2()) {  // every level inverts: uniforms in blocks
     constexpr int kBlock = 256;
@@ -115,14 +123,7 @@ void ShotNoiseCpu(const StageParams& stage_params, const uint8_t* src, const Aug
     for (size_t e0 = 0; e0 < bytes; e0 += kBlock) {
       const int m = bytes - e0 < size_t(kBlock) ? int(bytes - e0) : kBlock;
       ShotUniformsAvx2(seed, uint32_t(e0), m, u);
-      for (int j = 0; j < m; ++j) {
-        const uint8_t v = src[e0 + j];
-        if (!built[v]) {
-          BuildPoissonTable(lambda[v], ExpNonPositive(-lambda[v]), &tables[v]);
-          built[v] = true;
-        }
-        dst[e0 + j] = level[PoissonCount(tables[v], u[j])];
-      }
+      for (int j = 0; j < m; ++j) dst[e0 + j] = inverted(src[e0 + j], u[j]);
     }
     return;
   }
@@ -134,11 +135,7 @@ void ShotNoiseCpu(const StageParams& stage_params, const uint8_t* src, const Aug
       dst[e] = count < float(kLevels) ? level[static_cast<int>(count)] : ShotLevel(count, scale);
       continue;
     }
-    if (!built[v]) {
-      BuildPoissonTable(lambda[v], ExpNonPositive(-lambda[v]), &tables[v]);
-      built[v] = true;
-    }
-    dst[e] = level[PoissonCount(tables[v], HashUniform(seed, 2 * uint32_t(e)))];
+    dst[e] = inverted(v, HashUniform(seed, 2 * uint32_t(e)));
   }
 }
 
