@@ -448,6 +448,18 @@ def run(k, report: Report, quick: bool = False) -> None:
     wide = np.random.default_rng(12).integers(0, 256, (b, 700, 500, 1), dtype=np.uint8)
     report.compare("glass_swaps past the grid cap", k.glass_swaps(wide, glass_seeds, glass_apply, 4, 1),
                    k.glass_swaps_gpu(wide, glass_seeds, glass_apply, 4, 1), 0)
+    # ZoomBlur: 1 to 5 channels, a sample left alone (max factor 1) and one with a bad step, many
+    # zooms and few, images of 1 x 1 and wider than the grid cap; float for float the CPU's sums
+    zoom_max = np.array([1.31, 1.0, 1.7, 1.2], np.float64)[:b]
+    zoom_steps = np.array([0.013, 0.02, 0.05, np.nan], np.float64)[:b]
+    for c in (1, 3, 4, 5):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"zoom_blur channels={c}", k.zoom_blur(imgs, zoom_max, zoom_steps),
+                       k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
+    for zh, zw in ((1, 1), (3, 700), (400, 300)):
+        imgs = np.random.default_rng(zh).integers(0, 256, (b, zh, zw, 3), dtype=np.uint8)
+        report.compare(f"zoom_blur {zh}x{zw}", k.zoom_blur(imgs, zoom_max, zoom_steps),
+                       k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
     # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
     # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
     # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap

@@ -116,7 +116,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.HEStain(probability=1.0),
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
      tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
-     tga.Defocus(), tga.RingingOvershoot(), tga.GlassBlur(probability=1.0),
+     tga.Defocus(), tga.RingingOvershoot(), tga.GlassBlur(probability=1.0), tga.ZoomBlur(probability=1.0),
      tga.HistogramMatching(np.zeros([2, 5, 6, 3], np.uint8) + 77),
      tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
      tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
@@ -274,6 +274,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>LineRaster": {"size"},
     "TfGpuAug>ChannelHistograms": set(),
     "TfGpuAug>GlassSwaps": set(),
+    "TfGpuAug>ZoomBlur": set(),
     "TfGpuAug>PlasmaPattern": {"size"},
     "TfGpuAug>PatternBlend": set(),
 }

@@ -69,6 +69,7 @@ def cpu_standin(**overrides):
     k.line_raster_gpu = kernels.line_raster
     k.channel_histograms_gpu = kernels.channel_histograms
     k.glass_swaps_gpu = kernels.glass_swaps
+    k.zoom_blur_gpu = kernels.zoom_blur
     k.plasma_pattern_gpu = kernels.plasma_pattern
     k.pattern_blend_gpu = kernels.pattern_blend
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize

@@ -234,6 +234,7 @@ TRANSFORM_ARGS = {
     "Defocus": dict(radius=(2, 9), alias_blur=(0.2, 0.4), probability=0.8, seed=96),
     "RingingOvershoot": dict(blur_limit=(5, 11), cutoff=(0.9, 1.9), probability=0.8, seed=97),
     "GlassBlur": dict(sigma=0.9, max_delta=2, iterations=3, probability=0.8, seed=106),
+    "ZoomBlur": dict(max_factor=(1.1, 1.2), step_factor=(0.02, 0.04), probability=0.8, seed=107),
     "HistogramMatching": dict(reference_images=np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3).tolist(),
                               blend_ratio=(0.3, 0.9), probability=0.8, seed=98),
     "FDA": dict(reference_images=(np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3) * 3 % 256).tolist(),

@@ -33,7 +33,7 @@ from tfgpuaug.plasma import PlasmaBrightnessContrast, PlasmaShadow  # noqa: E402
 from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
 from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
-from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, GlassBlur, RingingOvershoot  # noqa: E402
+from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, GlassBlur, RingingOvershoot, ZoomBlur  # noqa: E402
 from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
 from tfgpuaug.weather import RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow  # noqa: E402
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
@@ -70,7 +70,7 @@ __all__ = [
     "RandomCrop", "Pad", "PadIfNeeded", "RandomResize", "SmallestMaxSize", "LongestMaxSize",
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter", "HEStain",
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
-    "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur",
+    "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur", "ZoomBlur",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
     "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog",
     "XYMasking",

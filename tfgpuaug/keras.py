@@ -305,6 +305,7 @@ AdvancedBlur = _layer(_kb.AdvancedBlur)
 Defocus = _layer(_kb.Defocus)
 RingingOvershoot = _layer(_kb.RingingOvershoot)
 GlassBlur = _layer(_kb.GlassBlur)
+ZoomBlur = _layer(_kb.ZoomBlur)
 HistogramMatching = _layer(_da.HistogramMatching)
 FDA = _layer(_da.FDA)
 PixelDistributionAdaptation = _layer(_da.PixelDistributionAdaptation)
@@ -383,7 +384,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, HEStain, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
-          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, HistogramMatching, FDA,
+          UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, ZoomBlur, HistogramMatching, FDA,
           PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog,
           ShotNoise,
           SafeRotate,

@@ -1,7 +1,8 @@
-"""Albumentations' AdvancedBlur, Defocus, RingingOvershoot and GlassBlur as transforms
-(`tfgpuaug.augment.advanced_blur`, `defocus`, `ringing_overshoot`, `glass_blur`): kernels drawn
-per sample, applied by the Filter2D kernel op (CPU and GPU); GlassBlur's pixel swaps between
-two Gaussian blurs. Annotations pass through; inference leaves images alone."""
+"""Albumentations' AdvancedBlur, Defocus, RingingOvershoot, GlassBlur and ZoomBlur as transforms
+(`tfgpuaug.augment.advanced_blur`, `defocus`, `ringing_overshoot`, `glass_blur`, `zoom_blur`):
+kernels drawn per sample, applied by the Filter2D kernel op (CPU and GPU); GlassBlur's pixel swaps
+between two Gaussian blurs; ZoomBlur's zooms by its own kernel op. Annotations pass through;
+inference leaves images alone."""
 from __future__ import annotations
 
 import math
@@ -12,6 +13,7 @@ import tensorflow as tf
 from tfgpuaug import targets as tg
 from tfgpuaug.augment import kernel_blurs as kb
 from tfgpuaug.augment.glass_blur import check_glass_blur_args, glass_blur
+from tfgpuaug.augment.zoom_blur import check_zoom_blur_args, zoom_blur
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
@@ -141,3 +143,35 @@ class GlassBlur(_PerSample):
     def get_config(self) -> dict:
         return dict(sigma=self.sigma, max_delta=self.max_delta, iterations=self.iterations, mode=self.mode,
                     probability=self.probability, seed=self.seed)
+
+
+class ZoomBlur(_PerSample):
+    """Albumentations' ZoomBlur: with probability `probability` per sample, the image averaged
+    with its central zooms by every factor of arange(1, max(1 + s, m), s), s drawn in
+    `step_factor` and m in `max_factor`, each zoom resized with OpenCV's bilinear taps: a radial
+    blur from the centre, as a camera zooming during the exposure. One ZoomBlur kernel op (CPU
+    and GPU); OpenCV's float arithmetic, so Albumentations' bytes.
+
+    Args:
+      max_factor: (min, max) largest zoom factor within [1, 64]; x means (1, x).
+      step_factor: (min, max) step between factors, min above 0 (at most 256 zooms a sample).
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.ZoomBlur(probability=0.2)]))
+    """
+
+    moves_targets = False
+
+    def __init__(self, max_factor=(1.0, 1.31), step_factor=(0.01, 0.03), probability: float = 0.5,
+                 seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        self.max_factor, self.step_factor = check_zoom_blur_args(max_factor, step_factor, probability)
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return zoom_blur(images, self.max_factor, self.step_factor, self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(max_factor=self.max_factor, step_factor=self.step_factor, probability=self.probability,
+                    seed=self.seed)

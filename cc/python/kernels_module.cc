@@ -29,6 +29,7 @@
 #include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
+#include "cc/kernels/augment/zoom_blur_cpu.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/decode_crop_resize.h"
 #include "cc/kernels/decode/gpu_decode_route.h"
@@ -60,6 +61,7 @@
 #include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
+#include "cc/kernels/augment/zoom_blur_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
@@ -428,6 +430,33 @@ py::array_t<uint8_t> UnsharpMask(U8Image images, F32Array weights, F32Array alph
     tfgpuaug::UnsharpMaskCpu(images.data() + int64_t{i} * h * w * c, h, w, c, weights.data() + i * taps, taps,
                              alpha.data()[i], threshold.data()[i], scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
+
+using F64Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// Checks a batch [B, H, W, C] and its ZoomBlur arguments max_factors [B], steps [B].
+void ZoomBlurShape(const py::array& images, const F64Array& max_factors, const F64Array& steps) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (max_factors.ndim() != 1 || max_factors.shape(0) != b || steps.ndim() != 1 || steps.shape(0) != b) {
+    throw std::invalid_argument("need images [B, H, W, C], max_factors [B] and steps [B]");
+  }
+}
+
+py::array_t<uint8_t> ZoomBlur(U8Image images, F64Array max_factors, F64Array steps, bool scalar) {
+  ZoomBlurShape(images, max_factors, steps);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  std::vector<float> scratch(tfgpuaug::ZoomBlurScratchFloats(h, w, c));
+  for (int i = 0; i < b; ++i) {
+    const uint8_t* image = images.data() + int64_t{i} * h * w * c;
+    uint8_t* dst = out.mutable_data() + int64_t{i} * h * w * c;
+    if (scalar) {
+      tfgpuaug::ZoomBlurScalar(image, h, w, c, max_factors.data()[i], steps.data()[i], scratch.data(), dst);
+    } else {
+      tfgpuaug::ZoomBlurCpu(image, h, w, c, max_factors.data()[i], steps.data()[i], scratch.data(), dst);
+    }
   }
   return out;
 }
@@ -1361,6 +1390,17 @@ py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Ar
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> ZoomBlurBatchGpu(U8Image images, F64Array max_factors, F64Array steps) {
+  ZoomBlurShape(images, max_factors, steps);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), mf = Upload(max_factors), st = Upload(steps),
+               scratch(tfgpuaug::ZoomBlurGpuScratchBytes(b)), dst(out.nbytes());
+  Check(tfgpuaug::ZoomBlurGpu(src.as<uint8_t>(), mf.as<double>(), st.as<double>(), b, h, w, c,
+                              scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> RemapAffineBatchGpu(
     U8Image images, py::array_t<float, py::array::c_style | py::array::forcecast> matrices, int out_h,
     int out_w, bool bilinear, int border, float fill) {
@@ -1489,6 +1529,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("threshold"),
         "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
         "threshold [B] in levels.");
+  m.def(
+      "zoom_blur", &ZoomBlur, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
+      py::arg("scalar") = false,
+      "Albumentations' ZoomBlur of a batch [B, H, W, C] on the CPU over arange(1, max_factors[b], steps[b]); "
+      "scalar=True runs the scalar loop (CPUs without AVX2).");
   m.def("tile_shuffle", &TileShuffle, py::arg("images"), py::arg("row_starts"), py::arg("col_starts"),
         py::arg("sources"),
         "RandomGridShuffle's tile move of a batch [B, H, W, C] on the CPU (plans checked).");
@@ -1574,6 +1619,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
+  m.def("zoom_blur_gpu", &ZoomBlurBatchGpu, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
+        "ZoomBlur on the GPU, the batch in two launches (each sample's zoom plan, then a thread a byte).");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),
         py::arg("col_starts"), py::arg("sources"),
         "The tile shuffle on the GPU (plans unchecked: a pixel sent outside the image is 0).");
