@@ -83,7 +83,27 @@ __attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, in
                                       _mm256_mullo_epi32(x0, _mm256_set1_epi32(c)));
   const int* base = reinterpret_cast<const int*>(image);
   const __m256i right = _mm256_set1_epi32(c), down = _mm256_set1_epi32(stride);
-  if (c == 1) {  // a pixel's right neighbour is the next byte of the same four: two gathers, not four
+  if (c == 1) {
+    // Where the eight taps lie within 15 bytes of the first (near-identity maps: lens
+    // distortions, small warps), two 16-byte loads and byte shuffles read what the gathers
+    // would (gathers are slow on AMD's cores): the same bytes, each lane's low byte.
+    const int first = _mm_cvtsi128_si32(_mm256_castsi256_si128(at));
+    const __m256i dx = _mm256_sub_epi32(at, _mm256_set1_epi32(first));
+    const __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), dx),
+                                            _mm256_cmpgt_epi32(dx, _mm256_set1_epi32(14)));
+    if (_mm256_testz_si256(outside, outside) && int64_t{first} + stride + 16 <= int64_t{in_h} * stride) {
+      const __m256i upper =
+          _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(image + first)));
+      const __m256i lower = _mm256_broadcastsi128_si256(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(image + first + stride)));
+      const __m256i zeros_above = _mm256_set1_epi32(int(0x80808000u));  // bytes 1-3 of each lane: 0
+      const __m256i left = _mm256_or_si256(dx, zeros_above);
+      const __m256i next = _mm256_or_si256(_mm256_add_epi32(dx, _mm256_set1_epi32(1)), zeros_above);
+      Blend8(_mm256_shuffle_epi8(upper, left), _mm256_shuffle_epi8(upper, next),
+             _mm256_shuffle_epi8(lower, left), _mm256_shuffle_epi8(lower, next), a, b, 1, out);
+      return true;
+    }
+    // a pixel's right neighbour is the next byte of the same four: two gathers, not four
     const __m256i top = _mm256_i32gather_epi32(base, at, 1);
     const __m256i bottom = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, down), 1);
     Blend8(top, _mm256_srli_epi32(top, 8), bottom, _mm256_srli_epi32(bottom, 8), a, b, 1, out);
@@ -95,6 +115,33 @@ __attribute__((target("avx2"))) bool RemapBilinear8Avx2(const uint8_t* image, in
   const __m256i br = _mm256_i32gather_epi32(base, _mm256_add_epi32(_mm256_add_epi32(at, down), right), 1);
   Blend8(tl, tr, bl, br, a, b, c, out);
   return true;
+}
+
+__attribute__((target("avx2"))) int64_t PutRgbChannelAvx2(const uint8_t* plane, int ch, int64_t pixels,
+                                                          uint8_t* image) {
+  // for each 16 bytes of the 48 that 16 pixels take: where channel ch falls, which plane byte
+  __m128i pick[3], where[3];
+  for (int part = 0; part < 3; ++part) {
+    alignas(16) int8_t index[16], mine[16];
+    for (int i = 0; i < 16; ++i) {
+      const int q = 16 * part + i - ch;
+      const bool ours = q >= 0 && q % 3 == 0;
+      index[i] = ours ? static_cast<int8_t>(q / 3) : int8_t(-128);
+      mine[i] = ours ? int8_t(-1) : int8_t(0);
+    }
+    pick[part] = _mm_load_si128(reinterpret_cast<const __m128i*>(index));
+    where[part] = _mm_load_si128(reinterpret_cast<const __m128i*>(mine));
+  }
+  int64_t i = 0;
+  for (; i + 16 <= pixels; i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(plane + i));
+    __m128i* dst = reinterpret_cast<__m128i*>(image + 3 * i);
+    for (int part = 0; part < 3; ++part) {
+      _mm_storeu_si128(dst + part, _mm_blendv_epi8(_mm_loadu_si128(dst + part),
+                                                   _mm_shuffle_epi8(bytes, pick[part]), where[part]));
+    }
+  }
+  return i;
 }
 
 // RemapPixel's bilinear path on eight lanes: floor (negative coordinates too), BorderIndex per

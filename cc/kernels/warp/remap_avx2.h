@@ -21,6 +21,10 @@ bool RemapBilinear8Avx2(const uint8_t* image, int in_h, int in_w, int c, const f
 // for constant), the taps read byte by byte; returns false and writes nothing when a map entry
 // is NaN or far away (RemapCoordinateUsable). p.channels is 1 to 4.
 bool RemapBilinearBorder8Avx2(const uint8_t* image, const RemapParams& p, const float* map, uint8_t* out);
+
+// Channel ch (0..2) of the first pixels of an RGB image rewritten from a plane, sixteen pixels a
+// step; returns how many pixels it did (a multiple of 16), the caller does the rest.
+int64_t PutRgbChannelAvx2(const uint8_t* plane, int ch, int64_t pixels, uint8_t* image);
 #endif
 
 }  // namespace tfgpuaug

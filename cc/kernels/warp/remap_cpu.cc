@@ -111,6 +111,17 @@ void RemapAffineCpu(const uint8_t* image, const RemapParams& p, const float* mat
   }
 }
 
+namespace {
+
+// n map entries of one row from its columns' parts: double arithmetic a lane, so the AVX2
+// clone's four lanes give the scalar entries bit for bit (contraction is off).
+TFGPUAUG_VECTOR_CLONES void RadialMapSpan(const float* k, const RadialAxis* columns, RadialAxis row, int w,
+                                          int h, int n, float* map) {
+  for (int i = 0; i < n; ++i) RadialMapFromAxes(k, columns[i], row, w, h, &map[2 * i], &map[2 * i + 1]);
+}
+
+}  // namespace
+
 void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, uint8_t* out) {
   constexpr int kChunk = 64;  // as RemapAffineCpu
   float map[2 * kChunk];
@@ -120,8 +131,7 @@ void RemapRadialCpu(const uint8_t* image, const RemapParams& p, const float* k, 
     const RadialAxis row = RadialAxisOf(y, p.in_h);
     for (int x0 = 0; x0 < p.out_w; x0 += kChunk) {
       const int n = std::min(kChunk, p.out_w - x0);
-      for (int i = 0; i < n; ++i)
-        RadialMapFromAxes(k, columns[x0 + i], row, p.in_w, p.in_h, &map[2 * i], &map[2 * i + 1]);
+      RadialMapSpan(k, columns.data() + x0, row, p.in_w, p.in_h, n, map);
       RemapSpan(image, p, map, n, out + (int64_t{y} * p.out_w + x0) * p.channels);
     }
   }
@@ -132,14 +142,18 @@ namespace {
 // Channel ch of an interleaved image of c channels (C when fixed, so the compiler unrolls the
 // stride) into a plane, and a plane into it.
 template <int C>
-void TakeChannel(const uint8_t* image, int c, int ch, int64_t pixels, uint8_t* plane) {
+TFGPUAUG_VECTOR_CLONES void TakeChannel(const uint8_t* image, int c, int ch, int64_t pixels, uint8_t* plane) {
   const int64_t n = C > 0 ? C : c;
   for (int64_t i = 0; i < pixels; ++i) plane[i] = image[i * n + ch];
 }
 template <int C>
-void PutChannel(const uint8_t* plane, int c, int ch, int64_t pixels, uint8_t* image) {
+TFGPUAUG_VECTOR_CLONES void PutChannel(const uint8_t* plane, int c, int ch, int64_t pixels, uint8_t* image) {
   const int64_t n = C > 0 ? C : c;
-  for (int64_t i = 0; i < pixels; ++i) image[i * n + ch] = plane[i];
+  int64_t i = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (C == 3 && CpuHasAvx2()) i = PutRgbChannelAvx2(plane, ch, pixels, image);
+#endif
+  for (; i < pixels; ++i) image[i * n + ch] = plane[i];
 }
 
 template <int C>
