@@ -143,6 +143,8 @@ def stages(A):
         "random_snow": (lambda x, s: tga.RandomSnow(probability=1.0)(x, seed=s), A.RandomSnow(p=1.0), None),
         "random_gravel": (lambda x, s: tga.RandomGravel(probability=1.0)(x, seed=s), A.RandomGravel(p=1.0), None),
         "random_fog": (lambda x, s: tga.RandomFog(probability=1.0)(x, seed=s), A.RandomFog(p=1.0), None),
+        "random_sun_flare": (lambda x, s: tga.RandomSunFlare(probability=1.0)(x, seed=s), A.RandomSunFlare(p=1.0),
+                             None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

@@ -460,6 +460,27 @@ def run(k, report: Report, quick: bool = False) -> None:
         imgs = np.random.default_rng(zh).integers(0, 256, (b, zh, zw, 3), dtype=np.uint8)
         report.compare(f"zoom_blur {zh}x{zw}", k.zoom_blur(imgs, zoom_max, zoom_steps),
                        k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
+    # RandomSunFlare (SunFlare): overlapping circles, ones off the image and unused ones, a sample
+    # whose sun weights are all 0, 1 to 4 channels, no sun discs, a 400x300 batch past the grid cap
+    def flare_arguments(c, h, w, m, seed):
+        rng = np.random.default_rng(seed)
+        circles = np.stack([rng.integers(-20, w + 20, (b, 6)), rng.integers(-20, h + 20, (b, 6)),
+                            rng.choice([-1, 0, 1, 8, 27, 300], (b, 6))], -1).astype(np.int32)
+        alpha = rng.uniform(0.05, 0.2, (b, 6))
+        weights = np.stack([alpha, 1 - alpha], -1).astype(np.float32)
+        colours = rng.integers(150, 256, (b, 6, c), dtype=np.uint8)
+        suns = np.stack([rng.integers(0, w, b), rng.integers(0, h, b)], -1).astype(np.int32)
+        radii = np.linspace(1, 2 * max(h, w), m).astype(np.int32)
+        sun_alpha = np.linspace(0.0, 0.9, m)[None, ::-1] ** 3 * np.array([1, 0, 0.5, 1])[:b, None]
+        sun_weights = np.stack([sun_alpha, 1 - sun_alpha], -1).astype(np.float32)
+        return circles, weights, colours, suns, radii, sun_weights, rng.integers(200, 256, c, dtype=np.uint8)
+    for c, m in ((1, 40), (3, 40), (4, 7), (3, 0)):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        flare = flare_arguments(c, imgs.shape[1], imgs.shape[2], m, c + m)
+        report.compare(f"sun_flare channels={c} discs={m}", k.sun_flare(imgs, *flare), k.sun_flare_gpu(imgs, *flare), 0)
+    big = np.random.default_rng(13).integers(0, 256, (b, 400, 300, 3), dtype=np.uint8)
+    flare = flare_arguments(3, 400, 300, 40, 13)
+    report.compare("sun_flare 400x300", k.sun_flare(big, *flare), k.sun_flare_gpu(big, *flare), 0)
     # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
     # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
     # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap

@@ -121,7 +121,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.FDA(np.zeros([2, 5, 6, 3], np.uint8) + 50, probability=1.0),
      tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
      tga.RandomShadow(probability=1.0), tga.RandomRain(probability=1.0), tga.RandomSnow(probability=1.0),
-     tga.RandomGravel(probability=1.0), tga.RandomFog(probability=1.0),
+     tga.RandomGravel(probability=1.0), tga.RandomFog(probability=1.0), tga.RandomSunFlare(probability=1.0),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
@@ -275,6 +275,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>ChannelHistograms": set(),
     "TfGpuAug>GlassSwaps": set(),
     "TfGpuAug>ZoomBlur": set(),
+    "TfGpuAug>SunFlare": set(),
     "TfGpuAug>PlasmaPattern": {"size"},
     "TfGpuAug>PatternBlend": set(),
 }

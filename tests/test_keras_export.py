@@ -249,6 +249,8 @@ TRANSFORM_ARGS = {
     "RandomSnow": dict(snow_point_range=(0.2, 0.5), brightness_coeff=1.8, probability=0.8, seed=103),
     "RandomGravel": dict(gravel_roi=(0.0, 0.0, 1.0, 1.0), number_of_patches=3, probability=0.8, seed=104),
     "RandomFog": dict(fog_coef_range=(0.4, 0.9), alpha_coef=0.1, probability=0.8, seed=105),
+    "RandomSunFlare": dict(flare_roi=(0.1, 0.0, 0.9, 0.4), src_radius=90, src_color=(250, 240, 200),
+                           angle_range=(0.1, 0.6), num_flare_circles_range=(3, 7), probability=0.8, seed=108),
     "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
                        probability=0.9, seed=65),
     "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,

@@ -314,6 +314,7 @@ RandomRain = _layer(_wx.RandomRain)
 RandomSnow = _layer(_wx.RandomSnow)
 RandomGravel = _layer(_wx.RandomGravel)
 RandomFog = _layer(_wx.RandomFog)
+RandomSunFlare = _layer(_wx.RandomSunFlare)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -385,7 +386,7 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, HEStain, Illumination,
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, ZoomBlur, HistogramMatching, FDA,
-          PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog,
+          PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog, RandomSunFlare,
           ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -1,6 +1,6 @@
 """Albumentations' weather effects as transforms (`tfgpuaug.augment.random_shadow`,
-`random_rain`, `random_snow`, `random_gravel`, `random_fog`): shapes drawn per sample in the
-graph, the effect applied in one pass. Annotations pass through; inference leaves images alone."""
+`random_rain`, `random_snow`, `random_gravel`, `random_fog`, `random_sun_flare`): shapes drawn per
+sample in the graph, the effect applied in one pass. Annotations pass through; inference leaves images alone."""
 from __future__ import annotations
 
 from typing import Optional, Sequence, Tuple
@@ -9,6 +9,7 @@ import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug.augment import weather as wx
+from tfgpuaug.augment.sun_flare import check_sun_flare_args, random_sun_flare
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
@@ -177,3 +178,46 @@ class RandomFog(_PerSample):
     def get_config(self) -> dict:
         return dict(fog_coef_range=self.fog_coef_range, alpha_coef=self.alpha_coef, probability=self.probability,
                     seed=self.seed)
+
+
+class RandomSunFlare(_PerSample):
+    """Albumentations' RandomSunFlare ("overlay" method): with probability `probability` per
+    sample, flare circles along a line through a sun placed in `flare_roi`, each blended over the
+    image in turn, then the sun as `src_radius // 10` concentric discs of `src_color` growing to
+    `src_radius`, blended with weights that fall as they grow (Albumentations' draws and its
+    add_weighted arithmetic; one SunFlare kernel op, CPU and GPU). RGB images.
+
+    Args:
+      flare_roi: (x_min, y_min, x_max, y_max) fractions of the image where the sun may be, min < max.
+      src_radius: the sun's radius in pixels, 2 .. 10249.
+      src_color: the sun's RGB colour.
+      angle_range: (min, max) direction of the flare line in turns, within [0, 1].
+      num_flare_circles_range: (min, max) flare circles, both included, within [1, 64].
+      method: "overlay" ("physics_based" is not available yet).
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.RandomSunFlare(src_radius=120)]))
+    """
+
+    moves_targets = False
+
+    def __init__(self, flare_roi: Sequence[float] = (0.0, 0.0, 1.0, 0.5), src_radius: int = 400,
+                 src_color: Tuple[int, int, int] = (255, 255, 255), angle_range: Tuple[float, float] = (0.0, 1.0),
+                 num_flare_circles_range: Tuple[int, int] = (6, 10), method: str = "overlay",
+                 probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        (self.flare_roi, self.src_radius, self.src_color, self.angle_range,
+         self.num_flare_circles_range) = check_sun_flare_args(flare_roi, src_radius, src_color, angle_range,
+                                                              num_flare_circles_range, method, probability)
+        self.method = method
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return random_sun_flare(images, self.flare_roi, self.src_radius, self.src_color, self.angle_range,
+                                self.num_flare_circles_range, self.method, self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(flare_roi=self.flare_roi, src_radius=self.src_radius, src_color=self.src_color,
+                    angle_range=self.angle_range, num_flare_circles_range=self.num_flare_circles_range,
+                    method=self.method, probability=self.probability, seed=self.seed)

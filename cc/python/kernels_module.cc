@@ -27,6 +27,7 @@
 #include "cc/kernels/augment/plasma.h"
 #include "cc/kernels/augment/plasma_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
+#include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/augment/zoom_blur_cpu.h"
@@ -60,6 +61,7 @@
 #include "cc/kernels/augment/pattern_blend_gpu.h"
 #include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
+#include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
@@ -435,6 +437,50 @@ py::array_t<uint8_t> UnsharpMask(U8Image images, F32Array weights, F32Array alph
 }
 
 using F64Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// Checks a batch [B, H, W, C] and its SunFlare arguments (sun_flare_ops.cc's shapes); returns (N, M).
+std::pair<int, int> SunFlareShape(const py::array& images, const I32Array& circles,
+                                  const F32Array& circle_weights, const U8Image& colours,
+                                  const I32Array& suns, const I32Array& radii, const F32Array& weights,
+                                  const U8Image& sun_colour) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1, c = images.ndim() == 4 ? images.shape(3) : -1;
+  const auto n = circles.ndim() == 3 ? circles.shape(1) : -1, m = radii.ndim() == 1 ? radii.shape(0) : -1;
+  const auto is = [](const py::array& a, std::vector<py::ssize_t> dims) {
+    return a.ndim() == py::ssize_t(dims.size()) && std::equal(dims.begin(), dims.end(), a.shape());
+  };
+  if (b < 0 || n < 0 || n > tfgpuaug::kMostFlareCircles || m < 0 || m > tfgpuaug::kMostSunDiscs ||
+      !is(circles, {b, n, 3}) || !is(circle_weights, {b, n, 2}) || !is(colours, {b, n, c}) ||
+      !is(suns, {b, 2}) || !is(weights, {b, m, 2}) || !is(sun_colour, {c})) {
+    throw std::invalid_argument(
+        "need images [B, H, W, C], circles [B, N, 3], circle_weights [B, N, 2], circle_colours [B, N, C], "
+        "suns [B, 2], sun_radii [M], sun_weights [B, M, 2], sun_colour [C]");
+  }
+  return {int(n), int(m)};
+}
+
+py::array_t<uint8_t> SunFlare(U8Image images, I32Array circles, F32Array circle_weights, U8Image colours,
+                              I32Array suns, I32Array radii, F32Array weights, U8Image sun_colour) {
+  const auto [n, m] =
+      SunFlareShape(images, circles, circle_weights, colours, suns, radii, weights, sun_colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array_t<uint8_t> out({b, h, w, c});
+  std::vector<uint8_t> tables(tfgpuaug::SunFlareScratchBytes(m, c));
+  for (int i = 0; i < b; ++i) {
+    const tfgpuaug::SunFlarePlan plan{circles.data() + i * n * 3,
+                                      circle_weights.data() + i * n * 2,
+                                      colours.data() + i * n * c,
+                                      n,
+                                      suns.data()[2 * i],
+                                      suns.data()[2 * i + 1],
+                                      radii.data(),
+                                      weights.data() + i * m * 2,
+                                      m,
+                                      sun_colour.data()};
+    tfgpuaug::SunFlareCpu(images.data() + int64_t{i} * h * w * c, h, w, c, plan, tables.data(),
+                          out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
 
 // Checks a batch [B, H, W, C] and its ZoomBlur arguments max_factors [B], steps [B].
 void ZoomBlurShape(const py::array& images, const F64Array& max_factors, const F64Array& steps) {
@@ -1390,6 +1436,23 @@ py::array_t<uint8_t> UnsharpMaskBatchGpu(U8Image images, F32Array weights, F32Ar
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> SunFlareBatchGpu(U8Image images, I32Array circles, F32Array circle_weights,
+                                      U8Image colours, I32Array suns, I32Array radii, F32Array weights,
+                                      U8Image sun_colour) {
+  const auto [n, m] =
+      SunFlareShape(images, circles, circle_weights, colours, suns, radii, weights, sun_colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), ci = Upload(circles), cw = Upload(circle_weights), co = Upload(colours),
+               su = Upload(suns), ra = Upload(radii), we = Upload(weights), sc = Upload(sun_colour),
+               dst(out.nbytes());
+  const tfgpuaug::SunFlareBatch flares{ci.as<int32_t>(), cw.as<float>(),   co.as<uint8_t>(), n,
+                                       su.as<int32_t>(), ra.as<int32_t>(), we.as<float>(),   m,
+                                       sc.as<uint8_t>()};
+  Check(tfgpuaug::SunFlareGpu(src.as<uint8_t>(), b, h, w, c, flares, dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> ZoomBlurBatchGpu(U8Image images, F64Array max_factors, F64Array steps) {
   ZoomBlurShape(images, max_factors, steps);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
@@ -1530,6 +1593,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
         "threshold [B] in levels.");
   m.def(
+      "sun_flare", &SunFlare, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
+      py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
+      py::arg("sun_colour"),
+      "Albumentations' RandomSunFlare ('overlay') of a batch [B, H, W, C] on the CPU (the op's arguments).");
+  m.def(
       "zoom_blur", &ZoomBlur, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
       py::arg("scalar") = false,
       "Albumentations' ZoomBlur of a batch [B, H, W, C] on the CPU over arange(1, max_factors[b], steps[b]); "
@@ -1619,6 +1687,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
+  m.def("sun_flare_gpu", &SunFlareBatchGpu, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
+        py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
+        py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");
   m.def("zoom_blur_gpu", &ZoomBlurBatchGpu, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
         "ZoomBlur on the GPU, the batch in two launches (each sample's zoom plan, then a thread a byte).");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),

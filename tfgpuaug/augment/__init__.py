@@ -30,6 +30,7 @@ from tfgpuaug.augment.histogram_matching import histogram_matching
 from tfgpuaug.augment.fda import fda
 from tfgpuaug.augment.pixel_tables import channel_histograms, hls_lightness, level_tables
 from tfgpuaug.augment.raster import line_raster, span_raster
+from tfgpuaug.augment.sun_flare import random_sun_flare
 from tfgpuaug.augment.weather import random_fog, random_gravel, random_rain, random_shadow, random_snow
 from tfgpuaug.augment.pixel_distribution import pixel_distribution_adaptation
 from tfgpuaug.augment.grid_mask import grid_mask
@@ -62,5 +63,6 @@ __all__ = [
     "zoom_blur",
     "linear_transformation", "histogram_matching", "fda",
     "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
+    "random_sun_flare",
     "level_tables", "hls_lightness", "span_raster", "line_raster", "channel_histograms",
 ]
