@@ -164,8 +164,8 @@ class ZoomBlur(_PerSample):
 
     moves_targets = False
 
-    def __init__(self, max_factor=(1.0, 1.31), step_factor=(0.01, 0.03), probability: float = 0.5,
-                 seed: Optional[int] = None):
+    def __init__(self, max_factor: kb.FloatRange = (1.0, 1.31), step_factor: kb.FloatRange = (0.01, 0.03),
+                 probability: float = 0.5, seed: Optional[int] = None):
         super().__init__(probability, seed)
         self.max_factor, self.step_factor = check_zoom_blur_args(max_factor, step_factor, probability)
 
