@@ -125,7 +125,13 @@ def sun_flare_plan(images: Images, flare_roi, src_radius, src_color, angle_range
         raise ValueError(f"RandomSunFlare takes RGB images (3 channels), got {images.shape[-1]} (its colours are "
                          "RGB triples, as Albumentations requires)")
     h, w = tf.cast(height, tf.float64), tf.cast(width, tf.float64)
-    uniform = lambda i, shape, lo=0.0, hi=1.0: tf.random.stateless_uniform(shape, seeds[i], lo, hi, tf.float64)  # noqa
+
+    def uniform(i: int, shape, lo: float = 0.0, hi: float = 1.0) -> tf.Tensor:  # float64 in [lo, hi)
+        return tf.random.stateless_uniform(shape, seeds[i], lo, hi, tf.float64)
+
+    def whole(i: int, shape, count) -> tf.Tensor:  # int32 in [0, count) (modulo bias: count / 2^31)
+        return tf.random.stateless_uniform(shape, seeds[i], 0, tf.int32.max, tf.int32) % count
+
     angle = 2.0 * math.pi * uniform(0, [n], *angles)
     sun_x = _int_of(w * uniform(1, [n], roi[0], roi[2]))
     sun_y = _int_of(h * uniform(2, [n], roi[1], roi[3]))
@@ -136,17 +142,15 @@ def sun_flare_plan(images: Images, flare_roi, src_radius, src_color, angle_range
     spread = int(max(color) * 0.2)
     # each circle at a point of the line: t = -x + k step, k uniform among ceil(W / step) points
     points = (width + step - 1) // step
-    k = tf.random.stateless_uniform([n, most], seeds[4], 0, tf.int32.max, tf.int32) % points
+    k = whole(4, [n, most], points)
     t = tf.cast(k * step - sun_x[:, None], tf.float64)
     at_x = tf.cast(sun_x, tf.float64)[:, None] + t * tf.cos(angle)[:, None]
     at_y = tf.cast(sun_y, tf.float64)[:, None] + t * tf.sin(angle)[:, None]
     alpha = uniform(5, [n, most], 0.05, 0.2)
-    rad = tf.cast(1 + tf.random.stateless_uniform([n, most], seeds[6], 0, tf.int32.max, tf.int32)
-                  % largest_rad, tf.float64)
+    rad = tf.cast(1 + whole(6, [n, most], largest_rad), tf.float64)
     r3 = tf.minimum(rad * rad * rad, float(LARGEST_CIRCLE))
     low = tf.constant([max(c - spread, 0) for c in color], tf.int32)
-    colours = low + tf.random.stateless_uniform([n, most, 3], seeds[7], 0, tf.int32.max, tf.int32) % (
-        tf.constant(color, tf.int32) - low + 1)
+    colours = low + whole(7, [n, most, 3], tf.constant(color, tf.int32) - low + 1)
     apply = tf.random.stateless_uniform([n], seeds[8]) < probability
     used = (tf.range(most)[None, :] < count[:, None]) & apply[:, None]
     circles = tf.stack([tf.cast(at_x, tf.int32), tf.cast(at_y, tf.int32),  # int(): towards zero
