@@ -145,6 +145,8 @@ def stages(A):
         "random_fog": (lambda x, s: tga.RandomFog(probability=1.0)(x, seed=s), A.RandomFog(p=1.0), None),
         "random_sun_flare": (lambda x, s: tga.RandomSunFlare(probability=1.0)(x, seed=s), A.RandomSunFlare(p=1.0),
                              None),
+        "spatter_mud": (lambda x, s: tga.Spatter(mode="mud", probability=1.0)(x, seed=s), A.Spatter(mode="mud", p=1.0),
+                        None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

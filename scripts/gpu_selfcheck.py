@@ -481,6 +481,35 @@ def run(k, report: Report, quick: bool = False) -> None:
     big = np.random.default_rng(13).integers(0, 256, (b, 400, 300, 3), dtype=np.uint8)
     flare = flare_arguments(3, 400, 300, 40, 13)
     report.compare("sun_flare 400x300", k.sun_flare(big, *flare), k.sun_flare_gpu(big, *flare), 0)
+    # Spatter "mud" (SpatterMud): drops at OpenCV's kernels, a cutout nothing passes (the
+    # seeded permutation's tenth of the pixels), every pixel marked, sigma 0 (one-tap frames), a
+    # sample left alone, a colour channel of 0; 1x1, 3x2, frames far wider than the image, 400x300
+    def gaussian_frame(sigma, frame, f32):
+        side = (int(round(sigma * 8 + 1)) | 1) if f32 else int(2 * round(3 * sigma) + 1)
+        x = np.arange(side) - (side - 1) / 2
+        t = np.exp((-0.5 / (sigma * sigma) * x) * x) if sigma > 0 else np.ones(1)
+        t = t.astype(np.float32).astype(np.float64) if f32 else t
+        out = np.zeros(frame)
+        out[(frame - side) // 2:(frame + side) // 2] = t / t.sum()
+        return out.astype(np.float32 if f32 else np.float64)
+
+    def spatter_arguments(sigmas, cutouts, intensities):
+        sig = np.array(sigmas)[:b]
+        params = np.stack([np.full(b, 0.65), np.full(b, 0.3), np.array(cutouts)[:b], np.array(intensities)[:b]], 1)
+        t1 = np.stack([gaussian_frame(sg, 2 * round(3 * sig.max()) + 1, False) for sg in sig])
+        t2 = np.stack([gaussian_frame(sg, int(round(sig.max() * 8 + 1)) | 1, True) for sg in sig])
+        return params, np.array([3, -77, 2 ** 31 - 1, 0], np.int32)[:b], t1, t2
+    spatter_cases = (("drops", (2.0, 1.0, 3.0, 0.5), (0.68, 0.62, 0.7, 0.66), (0.6, 1.0, 0.0, 0.3)),
+                     ("fallback, all marked, sigma 0", (2.0, 0.0, 1.5, 0.0), (1.0, -0.1, 1.0, 0.9),
+                      (0.6, 0.5, 1.0, 1.0)))
+    for name, sigmas, cutouts, intensities in spatter_cases:
+        for sh, sw in ((h_, w_), (1, 1), (3, 2), (400, 300)):
+            imgs = np.random.default_rng(sh * sw).integers(0, 256, (b, sh, sw, 3), dtype=np.uint8)
+            if (sh, sw) == (h_, w_):
+                imgs = np.ascontiguousarray(images[..., :3])
+            args = spatter_arguments(sigmas, cutouts, intensities) + (np.array([20.0, 0.0, 63.0]),)
+            report.compare(f"spatter_mud {name} {sh}x{sw}", k.spatter_mud(imgs, *args),
+                           k.spatter_mud_gpu(imgs, *args), 0)
     # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
     # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
     # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap

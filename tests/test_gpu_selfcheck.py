@@ -71,6 +71,7 @@ def cpu_standin(**overrides):
     k.glass_swaps_gpu = kernels.glass_swaps
     k.zoom_blur_gpu = kernels.zoom_blur
     k.sun_flare_gpu = kernels.sun_flare
+    k.spatter_mud_gpu = kernels.spatter_mud
     k.plasma_pattern_gpu = kernels.plasma_pattern
     k.pattern_blend_gpu = kernels.pattern_blend
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize

@@ -251,6 +251,8 @@ TRANSFORM_ARGS = {
     "RandomFog": dict(fog_coef_range=(0.4, 0.9), alpha_coef=0.1, probability=0.8, seed=105),
     "RandomSunFlare": dict(flare_roi=(0.1, 0.0, 0.9, 0.4), src_radius=90, src_color=(250, 240, 200),
                            angle_range=(0.1, 0.6), num_flare_circles_range=(3, 7), probability=0.8, seed=108),
+    "Spatter": dict(mean=(0.5, 0.7), std=0.35, gauss_sigma=(1.0, 2.5), cutout_threshold=(0.6, 0.7),
+                    intensity=(0.4, 0.9), mode="mud", color=(30, 60, 20), probability=0.8, seed=109),
     "SafeRotate": dict(limit=(-30, 45), interpolation="nearest", border_mode="constant", fill=7.0, fill_mask=2.0,
                        probability=0.9, seed=65),
     "XYMasking": dict(num_masks_x=(1, 2), num_masks_y=1, mask_x_length=(2, 6), mask_y_length=3,

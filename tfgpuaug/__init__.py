@@ -35,7 +35,8 @@ from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, GlassBlur, RingingOvershoot, ZoomBlur  # noqa: E402
 from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
-from tfgpuaug.weather import RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow, RandomSunFlare  # noqa: E402
+from tfgpuaug.weather import (RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow, RandomSunFlare,  # noqa: E402
+                              Spatter)
 from tfgpuaug.shot_noise import ShotNoise  # noqa: E402
 from tfgpuaug.safe_rotate import SafeRotate  # noqa: E402
 from tfgpuaug.grid_shuffle import RandomGridShuffle  # noqa: E402
@@ -72,7 +73,7 @@ __all__ = [
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
     "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur", "ZoomBlur",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
-    "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog", "RandomSunFlare",
+    "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog", "RandomSunFlare", "Spatter",
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",

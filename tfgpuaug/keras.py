@@ -315,6 +315,7 @@ RandomSnow = _layer(_wx.RandomSnow)
 RandomGravel = _layer(_wx.RandomGravel)
 RandomFog = _layer(_wx.RandomFog)
 RandomSunFlare = _layer(_wx.RandomSunFlare)
+Spatter = _layer(_wx.Spatter)
 ShotNoise = _layer(_sn.ShotNoise)
 SafeRotate = _layer(_sr.SafeRotate)
 XYMasking = _layer(_xy.XYMasking)
@@ -387,6 +388,6 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, ZoomBlur, HistogramMatching, FDA,
           PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog, RandomSunFlare,
-          ShotNoise,
+          Spatter, ShotNoise,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

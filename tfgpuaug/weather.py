@@ -1,14 +1,15 @@
 """Albumentations' weather effects as transforms (`tfgpuaug.augment.random_shadow`,
-`random_rain`, `random_snow`, `random_gravel`, `random_fog`, `random_sun_flare`): shapes drawn per
+`random_rain`, `random_snow`, `random_gravel`, `random_fog`, `random_sun_flare`, `spatter`): shapes drawn per
 sample in the graph, the effect applied in one pass. Annotations pass through; inference leaves images alone."""
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
 from tfgpuaug import targets as tg
 from tfgpuaug.augment import weather as wx
+from tfgpuaug.augment.lens_spatter import check_spatter_args, spatter
 from tfgpuaug.augment.sun_flare import check_sun_flare_args, random_sun_flare
 from tfgpuaug.transforms import TransformOutput, _PerSample
 
@@ -221,3 +222,49 @@ class RandomSunFlare(_PerSample):
         return dict(flare_roi=self.flare_roi, src_radius=self.src_radius, src_color=self.src_color,
                     angle_range=self.angle_range, num_flare_circles_range=self.num_flare_circles_range,
                     method=self.method, probability=self.probability, seed=self.seed)
+
+
+class Spatter(_PerSample):
+    """Albumentations' Spatter ("mud" mode): with probability `probability` per sample, a liquid
+    layer of normal noise blurred by a Gaussian of sigma drawn in `gauss_sigma`, cut at a
+    threshold drawn in `cutout_threshold` into drops, the drops blurred into a mask scaled by
+    its peak and an intensity drawn in `intensity`, and the image tinted by `color` under it
+    (Albumentations' arithmetic; one SpatterMud kernel op, CPU and GPU). RGB images. A number x
+    for a range means (0, x), as Albumentations reads it.
+
+    Args:
+      mean: (min, max) mean of the liquid's noise, within [0, 1].
+      std: (min, max) standard deviation of the liquid's noise, within [0, 1].
+      gauss_sigma: (min, max) sigma of both blurs, within [0, 100].
+      cutout_threshold: (min, max) level above which the liquid makes drops, within [0, 1].
+      intensity: (min, max) strength of the mud, within [0, 1].
+      mode: "mud". Albumentations' default, "rain", is refused (not available yet): pass "mud".
+      color: the mud's RGB levels; None: (20, 42, 63), Albumentations' mud colour.
+      probability: per-sample probability.
+      seed: seed of the transform's own random draws when it is called without one; None: random.
+
+    Example:
+      >>> ds.apply(tga.gpu_augment([tga.RandomResizedCrop(224), tga.Spatter(mode="mud", probability=0.3)]))
+    """
+
+    moves_targets = False
+
+    def __init__(self, mean: Union[float, Tuple[float, float]] = (0.65, 0.65),
+                 std: Union[float, Tuple[float, float]] = (0.3, 0.3),
+                 gauss_sigma: Union[float, Tuple[float, float]] = (2.0, 2.0),
+                 cutout_threshold: Union[float, Tuple[float, float]] = (0.68, 0.68),
+                 intensity: Union[float, Tuple[float, float]] = (0.6, 0.6), mode: str = "rain",
+                 color: Optional[Sequence[int]] = None, probability: float = 0.5, seed: Optional[int] = None):
+        super().__init__(probability, seed)
+        (self.mean, self.std, self.gauss_sigma, self.cutout_threshold, self.intensity, self.mode,
+         colour) = check_spatter_args(mean, std, gauss_sigma, cutout_threshold, intensity, mode, color, probability)
+        self.color = None if color is None else colour
+
+    def _apply_dense(self, images: tf.Tensor, targets: Optional[tg.Targets], seed: tf.Tensor) -> TransformOutput:
+        return spatter(images, self.mean, self.std, self.gauss_sigma, self.cutout_threshold, self.intensity,
+                       self.mode, self.color, self.probability, seed), targets
+
+    def get_config(self) -> dict:
+        return dict(mean=self.mean, std=self.std, gauss_sigma=self.gauss_sigma,
+                    cutout_threshold=self.cutout_threshold, intensity=self.intensity, mode=self.mode,
+                    color=self.color, probability=self.probability, seed=self.seed)

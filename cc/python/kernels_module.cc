@@ -27,6 +27,7 @@
 #include "cc/kernels/augment/plasma.h"
 #include "cc/kernels/augment/plasma_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
+#include "cc/kernels/augment/spatter_cpu.h"
 #include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
@@ -61,6 +62,7 @@
 #include "cc/kernels/augment/pattern_blend_gpu.h"
 #include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
+#include "cc/kernels/augment/spatter_gpu.h"
 #include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
@@ -478,6 +480,53 @@ py::array_t<uint8_t> SunFlare(U8Image images, I32Array circles, F32Array circle_
                                       sun_colour.data()};
     tfgpuaug::SunFlareCpu(images.data() + int64_t{i} * h * w * c, h, w, c, plan, tables.data(),
                           out.mutable_data() + int64_t{i} * h * w * c);
+  }
+  return out;
+}
+
+// The counter-hash standard normals of one seed (the elastic fields' and Spatter's noise).
+py::array_t<float> CounterNormals(int32_t seed, int64_t count) {
+  if (count < 0 || count > tfgpuaug::kMaxSpatterPixels) throw std::invalid_argument("count out of range");
+  py::array_t<float> out(count);
+  tfgpuaug::ElasticNoiseCpu(static_cast<uint32_t>(seed), static_cast<uint32_t>(count), true,
+                            out.mutable_data());
+  return out;
+}
+
+// Checks a batch [B, H, W, 3] and its SpatterMud arguments (spatter_ops.cc's shapes).
+void SpatterMudShape(const py::array& images, const F64Array& params, const I32Array& seeds,
+                     const F64Array& taps1, const F32Array& taps2, const F64Array& colour) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  const auto odd = [](const py::array& t, py::ssize_t b) {
+    return t.ndim() == 2 && t.shape(0) == b && t.shape(1) % 2 == 1 && t.shape(1) <= tfgpuaug::kMaxSpatterTaps;
+  };
+  if (b < 0 || images.shape(3) != 3 || params.ndim() != 2 || params.shape(0) != b || params.shape(1) != 4 ||
+      seeds.ndim() != 1 || seeds.shape(0) != b || !odd(taps1, b) || !odd(taps2, b) || colour.ndim() != 1 ||
+      colour.shape(0) != 3) {
+    throw std::invalid_argument(
+        "need images [B, H, W, 3], params [B, 4], seeds [B], liquid_taps [B, T1], mask_taps [B, T2] (odd) "
+        "and colour [3]");
+  }
+}
+
+py::array_t<uint8_t> SpatterMud(U8Image images, F64Array params, I32Array seeds, F64Array taps1,
+                                F32Array taps2, F64Array colour) {
+  SpatterMudShape(images, params, seeds, taps1, taps2, colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
+  const int t1 = taps1.shape(1), t2 = taps2.shape(1);
+  py::array_t<uint8_t> out({b, h, w, 3});
+  std::vector<uint8_t> scratch(tfgpuaug::SpatterScratchBytes(h, w));
+  for (int i = 0; i < b; ++i) {
+    const double* p = params.data() + 4 * i;
+    const tfgpuaug::SpatterMudPlan plan{{p[0], p[1], p[2], p[3]},
+                                        static_cast<uint32_t>(seeds.data()[i]),
+                                        taps1.data() + i * t1,
+                                        t1,
+                                        taps2.data() + i * t2,
+                                        t2,
+                                        colour.data()};
+    tfgpuaug::SpatterMudCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
+                            out.mutable_data() + int64_t{i} * h * w * 3);
   }
   return out;
 }
@@ -1453,6 +1502,22 @@ py::array_t<uint8_t> SunFlareBatchGpu(U8Image images, I32Array circles, F32Array
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> SpatterMudBatchGpu(U8Image images, F64Array params, I32Array seeds, F64Array taps1,
+                                        F32Array taps2, F64Array colour) {
+  SpatterMudShape(images, params, seeds, taps1, taps2, colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
+  py::array out = py::array_t<uint8_t>({b, h, w, 3});
+  DeviceBuffer src = Upload(images), pa = Upload(params), se = Upload(seeds), t1 = Upload(taps1),
+               t2 = Upload(taps2), co = Upload(colour), scratch(tfgpuaug::SpatterMudGpuScratchBytes(b, h, w)),
+               dst(out.nbytes());
+  const tfgpuaug::SpatterMudBatch mud{pa.as<double>(),     se.as<int32_t>(), t1.as<double>(),
+                                      int(taps1.shape(1)), t2.as<float>(),   int(taps2.shape(1)),
+                                      co.as<double>()};
+  Check(tfgpuaug::SpatterMudGpu(src.as<uint8_t>(), b, h, w, mud, scratch.as<uint8_t>(), dst.as<uint8_t>(),
+                                nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> ZoomBlurBatchGpu(U8Image images, F64Array max_factors, F64Array steps) {
   ZoomBlurShape(images, max_factors, steps);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
@@ -1593,6 +1658,12 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "Albumentations' UnsharpMask of a batch [B, H, W, C] on the CPU: weights [B, taps], alpha [B], "
         "threshold [B] in levels.");
   m.def(
+      "counter_normals", &CounterNormals, py::arg("seed"), py::arg("count"),
+      "The counter-hash standard normals 0 .. count of a seed (float32; elastic fields', Spatter's noise).");
+  m.def("spatter_mud", &SpatterMud, py::arg("images"), py::arg("params"), py::arg("seeds"),
+        py::arg("liquid_taps"), py::arg("mask_taps"), py::arg("colour"),
+        "Albumentations' Spatter ('mud') of a batch [B, H, W, 3] on the CPU (the op's arguments).");
+  m.def(
       "sun_flare", &SunFlare, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
       py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
       py::arg("sun_colour"),
@@ -1687,6 +1758,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
+  m.def("spatter_mud_gpu", &SpatterMudBatchGpu, py::arg("images"), py::arg("params"), py::arg("seeds"),
+        py::arg("liquid_taps"), py::arg("mask_taps"), py::arg("colour"),
+        "Spatter ('mud') on the GPU, the batch in seven launches.");
   m.def("sun_flare_gpu", &SunFlareBatchGpu, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
         py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
         py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");

@@ -30,6 +30,7 @@ from tfgpuaug.augment.histogram_matching import histogram_matching
 from tfgpuaug.augment.fda import fda
 from tfgpuaug.augment.pixel_tables import channel_histograms, hls_lightness, level_tables
 from tfgpuaug.augment.raster import line_raster, span_raster
+from tfgpuaug.augment.lens_spatter import spatter
 from tfgpuaug.augment.sun_flare import random_sun_flare
 from tfgpuaug.augment.weather import random_fog, random_gravel, random_rain, random_shadow, random_snow
 from tfgpuaug.augment.pixel_distribution import pixel_distribution_adaptation
@@ -64,5 +65,6 @@ __all__ = [
     "linear_transformation", "histogram_matching", "fda",
     "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
     "random_sun_flare",
+    "spatter",
     "level_tables", "hls_lightness", "span_raster", "line_raster", "channel_histograms",
 ]

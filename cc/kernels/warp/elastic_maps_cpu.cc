@@ -119,6 +119,10 @@ void Transpose(const float* src, int rows, int cols, float* dst) {
 
 }  // namespace
 
+float ElasticNoiseCpu(uint32_t seed, uint32_t count, bool gaussian, float* out) {
+  return Noise(seed, count, gaussian, out);
+}
+
 void ElasticEdgeWeights(const float* kernel, int taps, int n, float* left, float* right) {
   for (int i = 0; i < n; ++i) {
     left[i] = ElasticLeftWeight(kernel, taps, n, i);

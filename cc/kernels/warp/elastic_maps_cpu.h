@@ -11,6 +11,10 @@
 
 namespace tfgpuaug {
 
+// ElasticNoise elements [0, count) of one seed into out (AVX2 where the CPU has it); returns
+// their largest magnitude.
+float ElasticNoiseCpu(uint32_t seed, uint32_t count, bool gaussian, float* out);
+
 // ElasticLeftWeight / ElasticRightWeight of every position of an axis of n: left[n], right[n].
 void ElasticEdgeWeights(const float* kernel, int taps, int n, float* left, float* right);
 

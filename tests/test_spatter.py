@@ -1,0 +1,193 @@
+"""Spatter, "mud" mode (issue 36; Albumentations' transform). The SpatterMud op against
+Albumentations' own functions (get_mud_params, spatter_mud) given the same liquid layer: the op's
+counter-hash normals (the kernels module's counter_normals) into the three lines of Spatter's
+get_params_dependent_on_data (mean + std z, cv2.GaussianBlur in float64 with replicated edges,
+the cutout): byte for byte. The blur frames against cv2.getGaussianKernel; the fallback when
+nothing passes the cutout (exactly max(1, int(0.1 n)) distinct pixels); the transform's draws
+restated through the same functions; probability, inference, config and refusals."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import fixtures
+import tfgpuaug as tga
+from tfgpuaug.augment import lens_spatter as sp
+
+cv2 = pytest.importorskip("cv2")
+
+
+def _kernels():
+    from test_kernels_module import kernels  # skips (or fails in CI) when not built
+    return kernels
+
+
+def frames(sigmas):
+    """cv2's own kernels, centred in the op's frames: liquid (float64, side 2 round(3 s) + 1) and
+    mask (float32, ksize (0, 0): side cvRound(8 s + 1) | 1; sigma 0: no blur, [1])."""
+    top = max(sigmas)
+    t1 = np.zeros((len(sigmas), sp.liquid_frame(top)))
+    t2 = np.zeros((len(sigmas), sp.mask_frame(top)), np.float32)
+    for b, s in enumerate(sigmas):
+        n1 = int(2 * round(3 * s) + 1)
+        k1 = cv2.getGaussianKernel(n1, s, cv2.CV_64F).ravel()
+        k2 = cv2.getGaussianKernel(int(round(s * 8 + 1)) | 1, s, cv2.CV_32F).ravel() if s > 0 else np.ones(1)
+        t1[b, (t1.shape[1] - len(k1)) // 2:][:len(k1)] = k1
+        t2[b, (t2.shape[1] - len(k2)) // 2:][:len(k2)] = k2
+    return t1, t2
+
+
+def blurred_liquid(z, mean, std, sigma):
+    """Spatter's liquid layer from its standard normals z: mean + std z, cv2.GaussianBlur in
+    float64 (side 2 round(3 sigma) + 1, replicated edges), as get_params_dependent_on_data."""
+    liquid = mean + std * z.astype(np.float64)
+    ksize = int(2 * round(3 * sigma) + 1)
+    cv2.GaussianBlur(liquid, (ksize, ksize), sigmaX=sigma, sigmaY=sigma, dst=liquid, borderType=cv2.BORDER_REPLICATE)
+    return liquid
+
+
+def albumentations_mud(image, z, mean, std, sigma, cutout, intensity, colour):
+    """Albumentations 2.0.8's Spatter ("mud") with the liquid's standard normals z given: its
+    get_params_dependent_on_data lines, then its own get_mud_params and spatter_mud (some pixel
+    must pass the cutout: otherwise Albumentations picks its fallback pixels from numpy's stream)."""
+    F = pytest.importorskip("albumentations.augmentations.pixel.functional")
+    liquid = blurred_liquid(z, mean, std, sigma)
+    assert (liquid > cutout).any(), "a cutout nothing passes"
+    liquid[liquid < cutout] = 0
+    params = F.get_mud_params(liquid, np.array(colour) / 255.0, cutout, sigma, intensity, np.random.default_rng(0))
+    return F.spatter_mud(image, params["non_mud"], params["mud"])
+
+
+def assert_nearly_equal(got, want, what):
+    """Equal but for a level on at most 1 byte in 10^5: the mask's float32 blur sums its taps in
+    another order than cv2's vector loops, which moves a rare value across a rounding boundary."""
+    diff = np.abs(got.astype(int) - want)
+    assert diff.max() <= 1 and np.count_nonzero(diff) <= max(1, got.size // 100000), (what, np.count_nonzero(diff))
+
+
+CASES = [((80, 96), (2.0, 1.3, 3.0)), ((37, 53), (0.7, 2.0, 0.0)), ((224, 224), (2.0, 2.0, 2.5)),
+         ((5, 3), (1.0, 4.0, 0.4))]
+
+
+@pytest.mark.parametrize("shape, sigmas", CASES)
+def test_op_equals_albumentations_functions(shape, sigmas):
+    """Byte for byte, each sample its own mean, std, cutout, intensity and sigma (0: no blur),
+    a colour with a 0 channel (Albumentations' 1 - mask branch), frames wider than the image."""
+    kernels = _kernels()
+    h, w = shape
+    rng = np.random.default_rng(h * w)
+    images = np.stack([fixtures.photo(h, w, seed=s) for s in range(3)])
+    params = np.stack([rng.uniform(0.5, 0.7, 3), rng.uniform(0.2, 0.4, 3), np.zeros(3),
+                       rng.uniform(0.3, 1.0, 3)], 1)
+    seeds = np.array([17, -4, 2 ** 31 - 1], np.int32)
+    normals = [kernels.counter_normals(int(seeds[b]), h * w).reshape(h, w) for b in range(3)]
+    for b in range(3):  # cutouts some pixels pass: a fifth to a half of them
+        liquid = blurred_liquid(normals[b], *params[b, :2], sigmas[b])
+        params[b, 2] = np.quantile(liquid, rng.uniform(0.5, 0.8)) if liquid.size > 1 else liquid.min() - 1e-3
+    colour = (20.0, 0.0, 180.0)
+    got = sp.spatter_op(images, params, seeds, *frames(sigmas), colour).numpy()
+    changed = 0
+    for b in range(3):
+        want = albumentations_mud(images[b], normals[b], *params[b, :2], sigmas[b], *params[b, 2:], colour)
+        assert_nearly_equal(got[b], want, f"sample {b}")
+        changed += not np.array_equal(want, images[b])
+    assert changed >= 2
+
+
+def test_frames_are_opencv_kernels():
+    """The transform's frames: cv2.getGaussianKernel's float64 values to 1e-16, its float32 ones
+    to a unit in the last place; sigma 0 gives the one-tap frames Albumentations' identities are."""
+    sigmas = tf.constant([0.0, 0.3, 1.3, 2.0, 2.7], tf.float64)
+    t1 = sp._liquid_taps(sigmas, sp.liquid_frame(2.7)).numpy()
+    t2 = sp._mask_taps(sigmas, sp.mask_frame(2.7)).numpy()
+    w1, w2 = frames(sigmas.numpy().tolist())
+    np.testing.assert_allclose(t1, w1, rtol=0, atol=1e-16)
+    np.testing.assert_allclose(t2, w2, rtol=2.5e-7, atol=1e-12)
+    assert t1[0].tolist().count(1.0) == 1 and t2[0].tolist().count(1.0) == 1
+
+
+@pytest.mark.parametrize("shape", [(40, 30), (1, 1), (7, 3)])
+def test_nothing_passing_the_cutout_marks_a_tenth_of_the_pixels(shape):
+    """Albumentations marks max(1, int(0.1 n)) pixels at random when none passes: with sigma 0,
+    a black colour and intensity 1 each marked pixel turns black, and exactly that many do,
+    a different set for another seed."""
+    h, w = shape
+    images = np.full((2, h, w, 3), 200, np.uint8)
+    params = np.array([[0.2, 0.01, 1.0, 1.0]] * 2)
+    t1, t2 = frames([0.0, 0.0])
+    got = sp.spatter_op(images, params, np.array([5, 6], np.int32), t1, t2, (0.0, 0.0, 0.0)).numpy()
+    black = got.max(axis=-1) == 0
+    assert set(np.unique(got)) <= {0, 200}
+    assert black.sum(axis=(1, 2)).tolist() == [max(1, int(0.1 * h * w))] * 2
+    if h * w > 100:
+        assert not np.array_equal(black[0], black[1])
+
+
+def test_transform_draws_restated_through_albumentations_functions():
+    """The transform's own draws (its plan: mean, std, cutout, intensity, sigma and noise seed
+    per sample, within their ranges) through Albumentations' functions give its bytes; samples
+    left alone keep theirs."""
+    kernels = _kernels()
+    images = np.stack([fixtures.photo(64, 72, seed=s) for s in range(8)])
+    kwargs = dict(mean=(0.6, 0.65), std=(0.2, 0.35), gauss_sigma=(1.0, 2.0), cutout_threshold=(0.6, 0.62),
+                  intensity=(0.3, 0.9), mode="mud", color=(40, 80, 20), probability=0.7, seed=3)
+    got = sp.spatter(images, **kwargs).numpy()
+    _, plan = sp.spatter_plan(images, *kwargs.values())
+    params, seeds, _, _, _, sigma = (np.asarray(v) for v in plan)
+    applied = 0
+    for b in range(8):
+        mean, std, cutout, intensity = params[b]
+        if intensity == 0.0:
+            np.testing.assert_array_equal(got[b], images[b])
+            continue
+        assert 0.6 <= mean <= 0.65 and 0.2 <= std <= 0.35 and 1.0 <= sigma[b] <= 2.0 and 0.3 <= intensity <= 0.9
+        assert 0.6 <= cutout <= 0.62
+        z = kernels.counter_normals(int(seeds[b]), 64 * 72).reshape(64, 72)
+        want = albumentations_mud(images[b], z, mean, std, sigma[b], cutout, intensity, (40, 80, 20))
+        assert_nearly_equal(got[b], want, f"sample {b}")
+        applied += 1
+    assert 3 <= applied <= 8
+
+
+def test_probability_inference_and_config():
+    images = np.stack([fixtures.photo(48, 48, seed=s) for s in range(32)])
+    t = tga.Spatter(mode="mud", probability=0.5, seed=4)
+    out = t(images).numpy()
+    kept = sum(np.array_equal(out[b], images[b]) for b in range(32))
+    assert 6 <= kept <= 26, kept
+    np.testing.assert_array_equal(t(images, training=False), images)
+    again = tga.Spatter(**t.get_config())
+    assert again.get_config() == t.get_config()
+    assert tga.Spatter(mode="mud", mean=0.5).mean == (0.0, 0.5)  # a number x means (0, x)
+    assert tga.Spatter.moves_targets is False
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(), "pass mode='mud'"),
+    (dict(mode="rain"), "not available here yet"),
+    (dict(mode="mud", mean=(0.7, 0.5)), "min <= max"),
+    (dict(mode="mud", std=(0.1, 1.5)), "std"),
+    (dict(mode="mud", gauss_sigma=(1.0, 500.0)), "gauss_sigma"),
+    (dict(mode="mud", cutout_threshold=-0.2), "cutout_threshold"),
+    (dict(mode="mud", intensity=(0.2, 0.1)), "intensity"),
+    (dict(mode="mud", color=(10, 20)), "RGB"),
+    (dict(mode="mud", color=(10, 20, 300)), "RGB"),
+    (dict(mode="mud", probability=1.5), "probability"),
+])
+def test_refusals_say_what_to_pass(kwargs, words):
+    with pytest.raises(ValueError) as err:
+        tga.Spatter(**kwargs)
+    assert words in str(err.value), str(err.value)
+
+
+def test_op_refuses_bad_shapes_and_grey_images():
+    images = np.zeros((2, 8, 8, 3), np.uint8)
+    t1, t2 = frames([1.0, 1.0])
+    params, seeds = np.full((2, 4), 0.5), np.zeros(2, np.int32)
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError)):
+        sp.spatter_op(images, params[:1], seeds, t1, t2, (1.0, 2.0, 3.0))
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError)):
+        sp.spatter_op(images, params, seeds, t1[:, :-1], t2, (1.0, 2.0, 3.0))  # an even frame
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError), match="RGB"):
+        sp.spatter_op(np.zeros((2, 8, 8, 4), np.uint8), params, seeds, t1, t2, (1.0, 2.0, 3.0))
+    with pytest.raises(ValueError, match="RGB"):
+        sp.spatter(np.zeros((2, 8, 8, 1), np.uint8), mode="mud", seed=1)
