@@ -147,6 +147,7 @@ def stages(A):
                              None),
         "spatter_mud": (lambda x, s: tga.Spatter(mode="mud", probability=1.0)(x, seed=s), A.Spatter(mode="mud", p=1.0),
                         None),
+        "spatter_rain": (lambda x, s: tga.Spatter(probability=1.0)(x, seed=s), A.Spatter(p=1.0), None),
         # TF-op transforms (not stages of the fused kernel)
         "plasma_brightness_contrast": (lambda x, s: tga.PlasmaBrightnessContrast(probability=1.0)(x, seed=s),
                                        A.PlasmaBrightnessContrast(p=1.0), None),

@@ -510,6 +510,19 @@ def run(k, report: Report, quick: bool = False) -> None:
             args = spatter_arguments(sigmas, cutouts, intensities) + (np.array([20.0, 0.0, 63.0]),)
             report.compare(f"spatter_mud {name} {sh}x{sw}", k.spatter_mud(imgs, *args),
                            k.spatter_mud_gpu(imgs, *args), 0)
+    # Spatter "rain" (SpatterRain): edges at four sigmas, a cutout nothing passes (no edges: every
+    # distance truncated), a sample left alone; the same sizes (1x1: Sobel, reflect-101 on one pixel)
+    rain_cases = (("drops", (2.0, 1.0, 3.0, 0.5), (0.68, 0.62, 0.7, 0.66), (0.6, 1.0, 0.9, 0.3)),
+                  ("no edges, left alone", (2.0, 0.0, 1.5, 1.0), (1.0, 0.6, 0.65, 0.7), (0.6, 0.5, 0.0, 1.0)))
+    for name, sigmas, cutouts, intensities in rain_cases:
+        for sh, sw in ((h_, w_), (1, 1), (3, 2), (400, 300)):
+            imgs = np.random.default_rng(sh * sw + 1).integers(0, 256, (b, sh, sw, 3), dtype=np.uint8)
+            if (sh, sw) == (h_, w_):
+                imgs = np.ascontiguousarray(images[..., :3])
+            params, seeds, t1, _ = spatter_arguments(sigmas, cutouts, intensities)
+            args = (params, seeds, t1, np.array([238.0, 238.0, 175.0]))
+            report.compare(f"spatter_rain {name} {sh}x{sw}", k.spatter_rain(imgs, *args),
+                           k.spatter_rain_gpu(imgs, *args), 0)
     # plasma fractals (PlasmaPattern: PlasmaBrightnessContrast, PlasmaShadow): every step's
     # kernels (old points, diamonds, edges with zero borders, per-sample bounds), crops of the
     # last grid, no step at all (3 x 3), a flat 1 x 1; more points than the grid cap

@@ -122,7 +122,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PixelDistributionAdaptation(np.arange(90, dtype=np.uint8).reshape(1, 5, 6, 3), probability=1.0),
      tga.RandomShadow(probability=1.0), tga.RandomRain(probability=1.0), tga.RandomSnow(probability=1.0),
      tga.RandomGravel(probability=1.0), tga.RandomFog(probability=1.0), tga.RandomSunFlare(probability=1.0),
-     tga.Spatter(mode="mud", probability=1.0), tga.CropMirrorNormalize()],
+     tga.Spatter(mode="mud", probability=1.0), tga.Spatter(probability=1.0), tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.RandomZoomOut(probability=1.0), tga.RandomPhotometricDistort(),
      tga.Downscale(), tga.AugMix(), tga.HueSaturationValue(), tga.RandomToneCurve(),
      tga.RandomShortestSize((16, 20)), tga.RandomRotate90(), tga.Transpose(), tga.D4(), tga.PixelDropout(),
@@ -277,6 +277,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>ZoomBlur": set(),
     "TfGpuAug>SunFlare": set(),
     "TfGpuAug>SpatterMud": set(),
+    "TfGpuAug>SpatterRain": set(),
     "TfGpuAug>PlasmaPattern": {"size"},
     "TfGpuAug>PatternBlend": set(),
 }

@@ -72,6 +72,7 @@ def cpu_standin(**overrides):
     k.zoom_blur_gpu = kernels.zoom_blur
     k.sun_flare_gpu = kernels.sun_flare
     k.spatter_mud_gpu = kernels.spatter_mud
+    k.spatter_rain_gpu = kernels.spatter_rain
     k.plasma_pattern_gpu = kernels.plasma_pattern
     k.pattern_blend_gpu = kernels.pattern_blend
     k.crop_mirror_normalize_gpu = kernels.crop_mirror_normalize

@@ -992,8 +992,8 @@ def test_radial_remap_vector_loops_equal_baseline(tmp_path):
 
 
 @pytest.mark.skipif(not _cpu_has("avx2"), reason="the vector loops need an AVX2 CPU")
-def test_spatter_mud_vector_loops_equal_baseline(tmp_path):
-    """Spatter's mud with its AVX2 pieces (the noise eight lanes a step, both blurs' register
+def test_spatter_vector_loops_equal_baseline(tmp_path):
+    """Spatter's mud and rain with its AVX2 pieces (the noise eight lanes a step, both blurs' register
     blocks along rows and down columns, the blend 24 bytes a step with its float64 quotients)
     against the baseline loops, bit for bit: widths on either side of the 8-, 16- and 32-wide
     blocks, kernels wider than the image, sigma 0, a 0 colour level, the fallback marks, every
@@ -1025,3 +1025,9 @@ def test_spatter_mud_vector_loops_equal_baseline(tmp_path):
     for i, (out, expected) in enumerate(zip(outputs, baseline)):
         np.testing.assert_array_equal(out, expected, err_msg=str(i))
     np.testing.assert_array_equal(outputs[0][3], batches[0][3])  # intensity 0: left alone
+    rain_calls = (f"k.spatter_rain(images[i], *images[{count}:{count + 3}], images[{count + 4}]) "
+                  f"for i in range({count})")
+    rain_baseline = _without_avx2(tmp_path, batches + args, rain_calls)
+    for i, batch in enumerate(batches):
+        np.testing.assert_array_equal(kernels.spatter_rain(batch, params, seeds, t1, colours[0]), rain_baseline[i],
+                                      err_msg=f"rain {i}")

@@ -1,10 +1,11 @@
-"""Spatter, "mud" mode (issue 36; Albumentations' transform). The SpatterMud op against
-Albumentations' own functions (get_mud_params, spatter_mud) given the same liquid layer: the op's
-counter-hash normals (the kernels module's counter_normals) into the three lines of Spatter's
-get_params_dependent_on_data (mean + std z, cv2.GaussianBlur in float64 with replicated edges,
-the cutout): byte for byte. The blur frames against cv2.getGaussianKernel; the fallback when
-nothing passes the cutout (exactly max(1, int(0.1 n)) distinct pixels); the transform's draws
-restated through the same functions; probability, inference, config and refusals."""
+"""Spatter, both modes (issue 36; Albumentations' transform). The SpatterRain and SpatterMud ops
+against Albumentations' own functions (get_rain_params + spatter_rain, get_mud_params +
+spatter_mud) given the same liquid layer: the ops' counter-hash normals (the kernels module's
+counter_normals) into the three lines of Spatter's get_params_dependent_on_data (mean + std z,
+cv2.GaussianBlur in float64 with replicated edges, the cutout). The blur frames against
+cv2.getGaussianKernel; the mud's fallback when nothing passes the cutout (exactly
+max(1, int(0.1 n)) distinct pixels); the transform's draws restated through the same functions;
+probability, inference, config and refusals."""
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -57,6 +58,16 @@ def albumentations_mud(image, z, mean, std, sigma, cutout, intensity, colour):
     return F.spatter_mud(image, params["non_mud"], params["mud"])
 
 
+def albumentations_rain(image, z, mean, std, sigma, cutout, intensity, colour):
+    """Albumentations 2.0.8's Spatter ("rain") with the liquid's standard normals z given: its
+    get_params_dependent_on_data lines, then its own get_rain_params and spatter_rain."""
+    F = pytest.importorskip("albumentations.augmentations.pixel.functional")
+    liquid = blurred_liquid(z, mean, std, sigma)
+    liquid[liquid < cutout] = 0
+    drops = F.get_rain_params(liquid, np.array(colour) / 255.0, intensity)["drops"]
+    return F.spatter_rain(image, drops)
+
+
 def assert_nearly_equal(got, want, what):
     """Equal but for a level on at most 1 byte in 10^5: the mask's float32 blur sums its taps in
     another order than cv2's vector loops, which moves a rare value across a rounding boundary."""
@@ -91,6 +102,35 @@ def test_op_equals_albumentations_functions(shape, sigmas):
         assert_nearly_equal(got[b], want, f"sample {b}")
         changed += not np.array_equal(want, images[b])
     assert changed >= 2
+
+
+RAIN_CASES = [((224, 224), (2.0, 1.3, 3.0)), ((37, 53), (0.7, 2.0, 0.0)), ((97, 31), (2.5, 1.0, 4.0)),
+              ((5, 3), (1.0, 4.0, 0.4)), ((1, 1), (1.0, 1.0, 1.0))]
+
+
+@pytest.mark.parametrize("shape, sigmas", RAIN_CASES)
+def test_rain_op_equals_albumentations_functions(shape, sigmas):
+    """Byte for byte (within the same bound as the mud): Canny's edges, the distance transform,
+    the equalisation and the relief as Albumentations runs them, each sample its own draws, a
+    cutout nothing passes (no edges: the image comes back), 1 x 1 and 5 x 3 images."""
+    kernels = _kernels()
+    h, w = shape
+    rng = np.random.default_rng(h * w + 1)
+    images = np.stack([fixtures.photo(h, w, seed=s) for s in range(3)])
+    params = np.stack([rng.uniform(0.6, 0.7, 3), rng.uniform(0.2, 0.4, 3), np.array([0.66, 0.7, 1.0]),
+                       rng.uniform(0.3, 1.0, 3)], 1)
+    params[2, :2] = 0.3, 0.1  # nothing reaches the cutout 1 (0.3 + 7 sigma)
+    seeds = np.array([3, -11, 2 ** 30], np.int32)
+    colour = (238.0, 238.0, 175.0)
+    t1, _ = frames(sigmas)
+    got = sp.spatter_rain_op(images, params, seeds, t1, colour).numpy()
+    for b in range(3):
+        z = kernels.counter_normals(int(seeds[b]), h * w).reshape(h, w)
+        want = albumentations_rain(images[b], z, *params[b, :2], sigmas[b], *params[b, 2:], colour)
+        assert_nearly_equal(got[b], want, f"sample {b}")
+    np.testing.assert_array_equal(got[2], images[2])  # nothing passes the cutout: no drops
+    if h * w > 1000:
+        assert not np.array_equal(got[0], images[0])
 
 
 def test_frames_are_opencv_kernels():
@@ -148,6 +188,29 @@ def test_transform_draws_restated_through_albumentations_functions():
     assert 3 <= applied <= 8
 
 
+def test_rain_transform_draws_restated_through_albumentations_functions():
+    """The default mode's own draws through Albumentations' rain functions give its bytes."""
+    kernels = _kernels()
+    images = np.stack([fixtures.photo(80, 64, seed=s) for s in range(6)])
+    kwargs = dict(mean=(0.6, 0.7), std=(0.25, 0.35), gauss_sigma=(1.5, 2.5), cutout_threshold=(0.65, 0.7),
+                  intensity=(0.4, 0.9), mode="rain", color=None, probability=0.8, seed=5)
+    got = sp.spatter(images, **kwargs).numpy()
+    _, plan = sp.spatter_plan(images, *kwargs.values())
+    params, seeds, _, mask_taps, colour, sigma = (None if v is None else np.asarray(v) for v in plan)
+    assert mask_taps is None and colour.tolist() == [238.0, 238.0, 175.0]
+    applied = 0
+    for b in range(6):
+        mean, std, cutout, intensity = params[b]
+        if intensity == 0.0:
+            np.testing.assert_array_equal(got[b], images[b])
+            continue
+        z = kernels.counter_normals(int(seeds[b]), 80 * 64).reshape(80, 64)
+        want = albumentations_rain(images[b], z, mean, std, sigma[b], cutout, intensity, (238, 238, 175))
+        assert_nearly_equal(got[b], want, f"sample {b}")
+        applied += 1
+    assert 2 <= applied <= 6
+
+
 def test_probability_inference_and_config():
     images = np.stack([fixtures.photo(48, 48, seed=s) for s in range(32)])
     t = tga.Spatter(mode="mud", probability=0.5, seed=4)
@@ -159,11 +222,14 @@ def test_probability_inference_and_config():
     assert again.get_config() == t.get_config()
     assert tga.Spatter(mode="mud", mean=0.5).mean == (0.0, 0.5)  # a number x means (0, x)
     assert tga.Spatter.moves_targets is False
+    rain = tga.Spatter(probability=1.0, seed=2)
+    assert rain.mode == "rain" and not np.array_equal(rain(images).numpy(), images)
+    np.testing.assert_array_equal(rain(images, training=False), images)
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(), "pass mode='mud'"),
-    (dict(mode="rain"), "not available here yet"),
+    (dict(mode="snow"), "'rain' or 'mud'"),
+    (dict(mean=(0.7, 0.5)), "min <= max"),
     (dict(mode="mud", mean=(0.7, 0.5)), "min <= max"),
     (dict(mode="mud", std=(0.1, 1.5)), "std"),
     (dict(mode="mud", gauss_sigma=(1.0, 500.0)), "gauss_sigma"),
@@ -189,5 +255,8 @@ def test_op_refuses_bad_shapes_and_grey_images():
         sp.spatter_op(images, params, seeds, t1[:, :-1], t2, (1.0, 2.0, 3.0))  # an even frame
     with pytest.raises((ValueError, tf.errors.InvalidArgumentError), match="RGB"):
         sp.spatter_op(np.zeros((2, 8, 8, 4), np.uint8), params, seeds, t1, t2, (1.0, 2.0, 3.0))
-    with pytest.raises(ValueError, match="RGB"):
-        sp.spatter(np.zeros((2, 8, 8, 1), np.uint8), mode="mud", seed=1)
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError), match="RGB"):
+        sp.spatter_rain_op(np.zeros((2, 8, 8, 4), np.uint8), params, seeds, t1, (1.0, 2.0, 3.0))
+    for mode in ("mud", "rain"):
+        with pytest.raises(ValueError, match="RGB"):
+            sp.spatter(np.zeros((2, 8, 8, 1), np.uint8), mode=mode, seed=1)

@@ -225,21 +225,22 @@ class RandomSunFlare(_PerSample):
 
 
 class Spatter(_PerSample):
-    """Albumentations' Spatter ("mud" mode): with probability `probability` per sample, a liquid
-    layer of normal noise blurred by a Gaussian of sigma drawn in `gauss_sigma`, cut at a
-    threshold drawn in `cutout_threshold` into drops, the drops blurred into a mask scaled by
-    its peak and an intensity drawn in `intensity`, and the image tinted by `color` under it
-    (Albumentations' arithmetic; one SpatterMud kernel op, CPU and GPU). RGB images. A number x
-    for a range means (0, x), as Albumentations reads it.
+    """Albumentations' Spatter: with probability `probability` per sample, a liquid layer of
+    normal noise blurred by a Gaussian of sigma drawn in `gauss_sigma` and cut at a threshold
+    drawn in `cutout_threshold`; "rain" (the default) adds drops drawn from the layer's Canny
+    edges and the distance to them in the rain colour, "mud" tints the image under the blurred
+    drops by the mud colour, each scaled by an intensity drawn in `intensity` (Albumentations'
+    arithmetic; one kernel op a mode, CPU and GPU). RGB images. A number x for a range means
+    (0, x), as Albumentations reads it.
 
     Args:
       mean: (min, max) mean of the liquid's noise, within [0, 1].
       std: (min, max) standard deviation of the liquid's noise, within [0, 1].
-      gauss_sigma: (min, max) sigma of both blurs, within [0, 100].
+      gauss_sigma: (min, max) sigma of the liquid's blur (and of the mud's mask), within [0, 100].
       cutout_threshold: (min, max) level above which the liquid makes drops, within [0, 1].
-      intensity: (min, max) strength of the mud, within [0, 1].
-      mode: "mud". Albumentations' default, "rain", is refused (not available yet): pass "mud".
-      color: the mud's RGB levels; None: (20, 42, 63), Albumentations' mud colour.
+      intensity: (min, max) strength of the effect, within [0, 1].
+      mode: "rain" (Albumentations' default) or "mud".
+      color: the effect's RGB levels; None: (238, 238, 175) for rain, (20, 42, 63) for mud.
       probability: per-sample probability.
       seed: seed of the transform's own random draws when it is called without one; None: random.
 

@@ -28,6 +28,7 @@
 #include "cc/kernels/augment/plasma_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/spatter_cpu.h"
+#include "cc/kernels/augment/spatter_rain_cpu.h"
 #include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
@@ -527,6 +528,38 @@ py::array_t<uint8_t> SpatterMud(U8Image images, F64Array params, I32Array seeds,
                                         colour.data()};
     tfgpuaug::SpatterMudCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
                             out.mutable_data() + int64_t{i} * h * w * 3);
+  }
+  return out;
+}
+
+// Checks a batch [B, H, W, 3] and its SpatterRain arguments (spatter_ops.cc's shapes).
+void SpatterRainShape(const py::array& images, const F64Array& params, const I32Array& seeds,
+                      const F64Array& taps1, const F64Array& colour) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (b < 0 || images.shape(3) != 3 || params.ndim() != 2 || params.shape(0) != b || params.shape(1) != 4 ||
+      seeds.ndim() != 1 || seeds.shape(0) != b || taps1.ndim() != 2 || taps1.shape(0) != b ||
+      taps1.shape(1) % 2 != 1 || taps1.shape(1) > tfgpuaug::kMaxSpatterTaps || colour.ndim() != 1 ||
+      colour.shape(0) != 3) {
+    throw std::invalid_argument(
+        "need images [B, H, W, 3], params [B, 4], seeds [B], liquid_taps [B, T1] (odd) and colour [3]");
+  }
+}
+
+py::array_t<uint8_t> SpatterRain(U8Image images, F64Array params, I32Array seeds, F64Array taps1,
+                                 F64Array colour) {
+  SpatterRainShape(images, params, seeds, taps1, colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), t1 = taps1.shape(1);
+  py::array_t<uint8_t> out({b, h, w, 3});
+  std::vector<uint8_t> scratch(tfgpuaug::SpatterRainScratchBytes(h, w));
+  for (int i = 0; i < b; ++i) {
+    const double* p = params.data() + 4 * i;
+    const tfgpuaug::SpatterRainPlan plan{{p[0], p[1], p[2], p[3]},
+                                         static_cast<uint32_t>(seeds.data()[i]),
+                                         taps1.data() + i * t1,
+                                         t1,
+                                         colour.data()};
+    tfgpuaug::SpatterRainCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
+                             out.mutable_data() + int64_t{i} * h * w * 3);
   }
   return out;
 }
@@ -1518,6 +1551,20 @@ py::array_t<uint8_t> SpatterMudBatchGpu(U8Image images, F64Array params, I32Arra
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> SpatterRainBatchGpu(U8Image images, F64Array params, I32Array seeds, F64Array taps1,
+                                         F64Array colour) {
+  SpatterRainShape(images, params, seeds, taps1, colour);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
+  py::array out = py::array_t<uint8_t>({b, h, w, 3});
+  DeviceBuffer src = Upload(images), pa = Upload(params), se = Upload(seeds), t1 = Upload(taps1),
+               co = Upload(colour), scratch(tfgpuaug::SpatterRainGpuScratchBytes(b, h, w)), dst(out.nbytes());
+  const tfgpuaug::SpatterMudBatch rain{
+      pa.as<double>(), se.as<int32_t>(), t1.as<double>(), int(taps1.shape(1)), nullptr, 0, co.as<double>()};
+  Check(tfgpuaug::SpatterRainGpu(src.as<uint8_t>(), b, h, w, rain, scratch.as<uint8_t>(), dst.as<uint8_t>(),
+                                 nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> ZoomBlurBatchGpu(U8Image images, F64Array max_factors, F64Array steps) {
   ZoomBlurShape(images, max_factors, steps);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
@@ -1660,6 +1707,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def(
       "counter_normals", &CounterNormals, py::arg("seed"), py::arg("count"),
       "The counter-hash standard normals 0 .. count of a seed (float32; elastic fields', Spatter's noise).");
+  m.def("spatter_rain", &SpatterRain, py::arg("images"), py::arg("params"), py::arg("seeds"),
+        py::arg("liquid_taps"), py::arg("colour"),
+        "Albumentations' Spatter ('rain') of a batch [B, H, W, 3] on the CPU (the op's arguments).");
   m.def("spatter_mud", &SpatterMud, py::arg("images"), py::arg("params"), py::arg("seeds"),
         py::arg("liquid_taps"), py::arg("mask_taps"), py::arg("colour"),
         "Albumentations' Spatter ('mud') of a batch [B, H, W, 3] on the CPU (the op's arguments).");
@@ -1758,6 +1808,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The per-image filter on the GPU, the batch in two launches (reaches, then values).");
   m.def("unsharp_mask_gpu", &UnsharpMaskBatchGpu, py::arg("images"), py::arg("weights"), py::arg("alpha"),
         py::arg("threshold"), "The unsharp mask on the GPU, the batch in four launches.");
+  m.def("spatter_rain_gpu", &SpatterRainBatchGpu, py::arg("images"), py::arg("params"), py::arg("seeds"),
+        py::arg("liquid_taps"), py::arg("colour"),
+        "Spatter ('rain') on the GPU: per-pixel kernels, hysteresis and the distance transform a thread a "
+        "sample.");
   m.def("spatter_mud_gpu", &SpatterMudBatchGpu, py::arg("images"), py::arg("params"), py::arg("seeds"),
         py::arg("liquid_taps"), py::arg("mask_taps"), py::arg("colour"),
         "Spatter ('mud') on the GPU, the batch in seven launches.");

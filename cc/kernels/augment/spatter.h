@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "cc/kernels/common/host_device.h"
+#include "cc/kernels/common/portable_math.h"
 #include "cc/kernels/warp/elastic_maps.h"
 
 namespace tfgpuaug {
@@ -125,7 +126,7 @@ TFGPUAUG_HD uint8_t SpatterMudByteOf(uint8_t v, float mask, double colour) {
   }
   float x = float(v) / 255.f * non_mud + mud;
   x = x < 0.f ? 0.f : (x > 1.f ? 1.f : x);
-  return static_cast<uint8_t>(rintf(x * 255.f));
+  return RoundHalfEvenToUint8(x * 255.f);
 }
 
 TFGPUAUG_HD uint8_t SpatterMudByte(uint8_t v, float mask, double level) {

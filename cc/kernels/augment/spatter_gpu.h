@@ -1,4 +1,5 @@
-// CUDA launcher of Spatter's "mud" mode (spatter.h): a batch of images.
+// CUDA launchers of Spatter's "mud" (spatter.h) and "rain" (spatter_rain.h) modes: a batch of
+// images each.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_SPATTER_GPU_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_SPATTER_GPU_H_
 
@@ -32,6 +33,15 @@ size_t SpatterMudGpuScratchBytes(int batch, int h, int w);
 // SpatterMudGpuScratchBytes.
 Status SpatterMudGpu(const uint8_t* images, int batch, int h, int w, const SpatterMudBatch& mud,
                      void* scratch, uint8_t* out, cudaStream_t stream);
+
+// Bytes of device scratch SpatterRainGpu needs for a batch of h x w images.
+size_t SpatterRainGpuScratchBytes(int batch, int h, int w);
+
+// The rain: the same draws as the mud but the mask's frames (taps2, t2 unused), into out
+// (device, not aliasing images); scratch: SpatterRainGpuScratchBytes. Hysteresis and the
+// distance transform run one thread a sample (both are sequential scans).
+Status SpatterRainGpu(const uint8_t* images, int batch, int h, int w, const SpatterMudBatch& rain,
+                      void* scratch, uint8_t* out, cudaStream_t stream);
 
 }  // namespace tfgpuaug
 
