@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "cc/kernels/common/counter_hash.h"
 #include "cc/kernels/common/host_device.h"
 #include "cc/kernels/common/portable_math.h"
 #include "cc/kernels/warp/elastic_maps.h"
@@ -69,17 +70,6 @@ TFGPUAUG_HD uint32_t SpatterFallbackCount(uint32_t n) {
   return k > 0 ? k : 1;
 }
 
-// A 32-bit mix of a key and a value (the counter hash's finaliser).
-TFGPUAUG_HD uint32_t SpatterMix(uint32_t key, uint32_t v) {
-  uint32_t x = key * 0x9E3779B9u ^ (v + 0x7F4A7C15u);
-  x ^= x >> 16;
-  x *= 0x85EBCA6Bu;
-  x ^= x >> 13;
-  x *= 0xC2B2AE35u;
-  x ^= x >> 16;
-  return x;
-}
-
 // Half the bits of the permutation's domain: the smallest even power of two at least n.
 TFGPUAUG_HD int SpatterHalfBits(uint32_t n) {
   int bits = 2;
@@ -96,7 +86,7 @@ TFGPUAUG_HD uint32_t SpatterPermuted(uint32_t i, uint32_t n, int half, uint32_t 
   do {
     uint32_t l = x >> half, r = x & mask;
     for (uint32_t round = 0; round < 4; ++round) {
-      const uint32_t t = l ^ (SpatterMix(key + round, r) & mask);
+      const uint32_t t = l ^ (HashBits(key + round, r) & mask);
       l = r;
       r = t;
     }

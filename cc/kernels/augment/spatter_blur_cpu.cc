@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cc/kernels/common/simd_x86.h"
+#include "cc/kernels/warp/elastic_maps_cpu.h"
 
 namespace tfgpuaug {
 namespace {
@@ -153,6 +154,19 @@ void ColumnsFloat(const float* centre, int r, const float* plane, int h, int w, 
   if (CpuHasAvx2()) x0 = BlurColumnsFloatAvx2(centre, r, plane, h, w, y, sums);
 #endif
   BlurColumnsFloat(centre, r, plane, h, w, y, x0, sums);
+}
+
+void SpatterLiquidRows(const SpatterParams& p, uint32_t seed, const double* taps, int t, int h, int w,
+                       float* noise, double* padded, double* blurred) {
+  const int r = SpatterReach(taps, t);
+  ElasticNoiseCpu(seed, static_cast<uint32_t>(size_t(h) * w), true, noise);
+  for (int y = 0; y < h; ++y) {
+    const float* z = noise + size_t(y) * w;
+    double* row = padded + r;
+    for (int x = 0; x < w; ++x) row[x] = p.mean + p.std * double(z[x]);
+    PadEnds(row, w, r);
+    BlurPaddedRowDouble(taps + t / 2, r, padded, w, blurred + size_t(y) * w);
+  }
 }
 
 }  // namespace tfgpuaug

@@ -5,7 +5,6 @@
 
 #include "cc/kernels/augment/spatter_blur_cpu.h"
 #include "cc/kernels/common/simd_x86.h"
-#include "cc/kernels/warp/elastic_maps_cpu.h"
 
 namespace tfgpuaug {
 namespace {
@@ -155,14 +154,7 @@ void SpatterMudCpu(const uint8_t* image, int h, int w, const SpatterMudPlan& pla
   const double* c1 = plan.taps1 + plan.t1 / 2;
   const float* c2 = plan.taps2 + plan.t2 / 2;
   // the liquid layer, blurred along its rows (float64, as numpy's normal and cv2's float64 blur)
-  ElasticNoiseCpu(plan.seed, static_cast<uint32_t>(n), true, s.noise);
-  for (int y = 0; y < h; ++y) {
-    const float* z = s.noise + size_t(y) * w;
-    double* row = s.liquid_row + r1;
-    for (int x = 0; x < w; ++x) row[x] = p.mean + p.std * double(z[x]);
-    PadEnds(row, w, r1);
-    BlurPaddedRowDouble(c1, r1, s.liquid_row, w, s.blurred + size_t(y) * w);
-  }
+  SpatterLiquidRows(p, plan.seed, plan.taps1, plan.t1, h, w, s.noise, s.liquid_row, s.blurred);
   // down the columns, then the cutout: the marks
   size_t marked = 0;
   for (int y = 0; y < h; ++y) {

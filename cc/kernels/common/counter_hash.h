@@ -9,15 +9,20 @@
 
 namespace tfgpuaug {
 
-// A counter-based uniform in (0, 1) (a 32-bit finaliser of seed and index, its top 24 bits).
-TFGPUAUG_HD float HashUniform(uint32_t seed, uint32_t index) {
+// A 32-bit finaliser of seed and index.
+TFGPUAUG_HD uint32_t HashBits(uint32_t seed, uint32_t index) {
   uint32_t x = seed * 0x9E3779B9u ^ (index + 0x7F4A7C15u);
   x ^= x >> 16;
   x *= 0x85EBCA6Bu;
   x ^= x >> 13;
   x *= 0xC2B2AE35u;
   x ^= x >> 16;
-  return (static_cast<float>(x >> 8) + 0.5f) * (1.f / 16777216.f);
+  return x;
+}
+
+// A counter-based uniform in (0, 1) (HashBits' top 24 bits).
+TFGPUAUG_HD float HashUniform(uint32_t seed, uint32_t index) {
+  return (static_cast<float>(HashBits(seed, index) >> 8) + 0.5f) * (1.f / 16777216.f);
 }
 
 }  // namespace tfgpuaug
