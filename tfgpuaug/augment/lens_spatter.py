@@ -57,7 +57,8 @@ def _liquid_taps(sigma: tf.Tensor, frame: int) -> tf.Tensor:
     inside = tf.abs(x) <= ((side - 1.0) / 2.0)[:, None]
     safe = tf.where(sigma > 0.0, sigma, 1.0)[:, None]
     # the centre tap is exp(-0) = 1: written so, it stays 1 where a tiny sigma's -0.5 / s^2 is -inf
-    t = tf.where(inside, tf.where(x == 0.0, 1.0, tf.exp((-0.5 / (safe * safe) * x) * x)), 0.0)
+    one, zero = tf.constant(1.0, tf.float64), tf.constant(0.0, tf.float64)
+    t = tf.where(inside, tf.where(x == 0.0, one, tf.exp((-0.5 / (safe * safe) * x) * x)), zero)
     return t * (1.0 / tf.reduce_sum(t, axis=1, keepdims=True))
 
 
@@ -69,7 +70,8 @@ def _mask_taps(sigma: tf.Tensor, frame: int) -> tf.Tensor:
     inside = (tf.abs(x) <= tf.cast((side - 1) // 2, tf.float64)[:, None]) & (sigma[:, None] > 0.0)
     safe = tf.where(sigma > 0.0, sigma, 1.0)[:, None]
     t = tf.cast(tf.cast(tf.exp((-0.5 / (safe * safe) * x) * x), tf.float32), tf.float64)
-    t = tf.where(x == 0.0, 1.0, tf.where(inside, t, 0.0))  # the centre 1 (as above)
+    one, zero = tf.constant(1.0, tf.float64), tf.constant(0.0, tf.float64)
+    t = tf.where(x == 0.0, one, tf.where(inside, t, zero))  # the centre 1 (as above)
     return tf.cast(t * (1.0 / tf.reduce_sum(t, axis=1, keepdims=True)), tf.float32)
 
 

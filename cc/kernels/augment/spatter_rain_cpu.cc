@@ -215,9 +215,51 @@ TFGPUAUG_VECTOR_CLONES void SobelRow(const uint8_t* __restrict up, const uint8_t
   }
 }
 
-// RainDistanceByte of a row (vectorised: RoundHalfEvenToUint8's clamp and magic-number rounding).
-TFGPUAUG_VECTOR_CLONES void DistanceBytes(const float* __restrict d, int w, uint8_t* __restrict q) {
-  for (int x = 0; x < w; ++x) q[x] = RainDistanceByte(d[x]);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+// RainDistanceByte of a row eight at a time (clamped to [0, 255], cvtps rounding half to even
+// as RoundHalfEvenToUint8 does); returns the columns done.
+__attribute__((target("avx2"))) int DistanceBytesAvx2(const float* d, int w, uint8_t* q) {
+  const __m256 top = _mm256_set1_ps(255.f), zero = _mm256_setzero_ps();
+  int x = 0;
+  for (; x + 8 <= w; x += 8) {
+    const __m256 v = _mm256_mul_ps(_mm256_loadu_ps(d + x), top);
+    StoreLanes8(_mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(v, zero), top)), q + x);
+  }
+  return x;
+}
+
+// RainLevel of a row of blurred liquid zeroed below the cutout, four at a time (the product
+// in float64, clamped, truncated by cvttpd as the cast truncates); returns the columns done.
+__attribute__((target("avx2"))) int LevelsAvx2(const double* sums, int w, double cutout, uint8_t* level) {
+  const __m256d cut = _mm256_set1_pd(cutout), top = _mm256_set1_pd(255.0), zero = _mm256_setzero_pd();
+  int x = 0;
+  for (; x + 4 <= w; x += 4) {
+    const __m256d v = _mm256_loadu_pd(sums + x);
+    const __m256d kept = _mm256_blendv_pd(v, zero, _mm256_cmp_pd(v, cut, _CMP_LT_OQ));
+    const __m128i lanes =
+        _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(_mm256_mul_pd(kept, top), zero), top));
+    const int packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packus_epi32(lanes, lanes), lanes));
+    std::memcpy(level + x, &packed, 4);
+  }
+  return x;
+}
+#endif
+
+// RainDistanceByte and RainLevel of a row (the AVX2 loops where the CPU has them).
+void DistanceBytes(const float* d, int w, uint8_t* q) {
+  int x = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) x = DistanceBytesAvx2(d, w, q);
+#endif
+  for (; x < w; ++x) q[x] = RainDistanceByte(d[x]);
+}
+
+void Levels(const double* sums, int w, double cutout, uint8_t* level) {
+  int x = 0;
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) x = LevelsAvx2(sums, w, cutout, level);
+#endif
+  for (; x < w; ++x) level[x] = RainLevel(sums[x] < cutout ? 0.0 : sums[x]);
 }
 
 // The 256-bin histogram of n bytes, counted in four tables so runs of one value (most softened
@@ -258,8 +300,7 @@ void SpatterRainCpu(const uint8_t* image, int h, int w, const SpatterRainPlan& p
   SpatterLiquidRows(p, plan.seed, plan.taps1, plan.t1, h, w, s.noise, s.padded_row, s.blurred);
   for (int y = 0; y < h; ++y) {
     ColumnsDouble(c1, r1, s.blurred, h, w, y, s.sums);
-    uint8_t* level = s.level + size_t(y) * w;
-    for (int x = 0; x < w; ++x) level[x] = RainLevel(s.sums[x] < p.cutout ? 0.0 : s.sums[x]);
+    Levels(s.sums, w, p.cutout, s.level + size_t(y) * w);
   }
   // Canny's edges
   // (the derivatives kept as 16-bit pairs in the relief's plane for the classes' pass)
