@@ -14,7 +14,8 @@ import fixtures
 import tfgpuaug as tga
 from tfgpuaug.augment import lens_spatter as sp
 
-cv2 = pytest.importorskip("cv2")
+def _cv2():
+    return pytest.importorskip("cv2")
 
 
 def _kernels():
@@ -22,24 +23,192 @@ def _kernels():
     return kernels
 
 
+def gaussian_taps(n, sigma, f32):
+    """cv2.getGaussianKernel(n, sigma) restated: exp(-0.5 / s^2 x x) over the sum, float64; for
+    CV_32F each value float32 first, their float64 sum, then float32(t / sum)."""
+    x = np.arange(n) - (n - 1) * 0.5
+    t = np.exp((-0.5 / (sigma * sigma) * x) * x)
+    if not f32:
+        return t * (1.0 / t.sum())
+    t = t.astype(np.float32).astype(np.float64)
+    return (t * (1.0 / t.sum())).astype(np.float32)
+
+
 def frames(sigmas):
-    """cv2's own kernels, centred in the op's frames: liquid (float64, side 2 round(3 s) + 1) and
-    mask (float32, ksize (0, 0): side cvRound(8 s + 1) | 1; sigma 0: no blur, [1])."""
+    """The kernels centred in the op's frames: liquid (float64, side 2 round(3 s) + 1) and mask
+    (float32, ksize (0, 0): side cvRound(8 s + 1) | 1; sigma 0: no blur, [1])."""
     top = max(sigmas)
     t1 = np.zeros((len(sigmas), sp.liquid_frame(top)))
     t2 = np.zeros((len(sigmas), sp.mask_frame(top)), np.float32)
     for b, s in enumerate(sigmas):
-        n1 = int(2 * round(3 * s) + 1)
-        k1 = cv2.getGaussianKernel(n1, s, cv2.CV_64F).ravel()
-        k2 = cv2.getGaussianKernel(int(round(s * 8 + 1)) | 1, s, cv2.CV_32F).ravel() if s > 0 else np.ones(1)
+        k1 = gaussian_taps(int(2 * round(3 * s) + 1), s, False) if s > 0 else np.ones(1)
+        k2 = gaussian_taps(int(round(s * 8 + 1)) | 1, s, True) if s > 0 else np.ones(1)
         t1[b, (t1.shape[1] - len(k1)) // 2:][:len(k1)] = k1
         t2[b, (t2.shape[1] - len(k2)) // 2:][:len(k2)] = k2
     return t1, t2
 
 
+def blur(a, taps, mode="edge"):
+    """A separable blur in a's dtype, rows then columns, each sum from zero in tap order."""
+    r = len(taps) // 2
+    h, w = a.shape
+    p = np.pad(a, ((0, 0), (r, r)), mode=mode)
+    rows = np.zeros_like(a)
+    for i, t in enumerate(taps):
+        rows = rows + a.dtype.type(t) * p[:, i:i + w]
+    p = np.pad(rows, ((r, r), (0, 0)), mode=mode)
+    out = np.zeros_like(a)
+    for i, t in enumerate(taps):
+        out = out + a.dtype.type(t) * p[i:i + h]
+    return out
+
+
+def numpy_liquid(z, mean, std, taps1):
+    """The liquid: mean + std z blurred (float64, replicated edges), zeroed below the cutout later."""
+    return blur(mean + std * z.astype(np.float64), taps1)
+
+
+def numpy_mud(image, z, params, taps1, taps2, colour):
+    """Albumentations' get_mud_params + spatter_mud restated in numpy (no fallback: some pixel must
+    pass the cutout)."""
+    mean, std, cutout, intensity = params
+    liquid = numpy_liquid(z, mean, std, taps1)
+    liquid[liquid < cutout] = 0
+    mask = (liquid > cutout).astype(np.float32)
+    assert mask.any(), "a cutout nothing passes"
+    mask = blur(mask, taps2)
+    mask = mask / mask.max() * np.float32(intensity)
+    c = np.array(colour) / 255.0
+    mud = (mask[..., None].astype(np.float64) * c).astype(np.float32)
+    non_mud = np.clip((c - mud.astype(np.float64)) / np.where(c > 0, c, 1.0), 0, 1).astype(np.float32)
+    non_mud = np.where(c > 0, non_mud, 1.0 - mask[..., None]).astype(np.float32)
+    x = np.clip(image.astype(np.float32) / np.float32(255) * non_mud + mud, 0, 1)
+    return np.clip(np.rint(x * np.float32(255)), 0, 255).astype(np.uint8)
+
+
+def numpy_canny(level):
+    """OpenCV's Canny (3x3 Sobel, replicated edges, |dx| + |dy|, 15-bit tangents, 50 / 150,
+    8-connected hysteresis) restated: True on edges."""
+    h, w = level.shape
+    p = np.pad(level.astype(np.int64), 1, mode="edge")
+    dx = (p[:-2, 2:] + 2 * p[1:-1, 2:] + p[2:, 2:]) - (p[:-2, :-2] + 2 * p[1:-1, :-2] + p[2:, :-2])
+    dy = (p[2:, :-2] + 2 * p[2:, 1:-1] + p[2:, 2:]) - (p[:-2, :-2] + 2 * p[:-2, 1:-1] + p[:-2, 2:])
+    mag = np.abs(dx) + np.abs(dy)
+    m = np.pad(mag, 1)
+    tg22x = np.abs(dx) * 13573
+    horizontal = (np.abs(dy) << 15) < tg22x
+    vertical = ~horizontal & ((np.abs(dy) << 15) > tg22x + (np.abs(dx) << 16))
+    s = np.where((dx ^ dy) < 0, -1, 1)
+    c = m[1:-1, 1:-1]
+    before = np.where(s < 0, m[:-2, 2:], m[:-2, :-2])
+    after = np.where(s < 0, m[2:, :-2], m[2:, 2:])
+    peak = np.where(horizontal, (c > m[1:-1, :-2]) & (c >= m[1:-1, 2:]),
+                    np.where(vertical, (c > m[:-2, 1:-1]) & (c >= m[2:, 1:-1]), (c > before) & (c > after)))
+    candidate = (mag > 50) & peak
+    edges = candidate & (mag > 150)
+    while True:
+        grown = np.pad(edges, 1)
+        near = np.zeros_like(edges)
+        for i in range(3):
+            for j in range(3):
+                near |= grown[i:i + h, j:j + w]
+        grown = edges | (candidate & near)
+        if np.array_equal(grown, edges):
+            return edges
+        edges = grown
+
+
+def numpy_distance(edges):
+    """cv2.distanceTransform(non-edges, DIST_L2, 5): float32 chamfer costs, two passes."""
+    h, w = edges.shape
+    f = np.float32
+    hv, diag, far = f(1.0), f(1.4), f(2.1969)
+    t = np.full((h + 4, w + 4), np.finfo(np.float32).max, np.float32)
+    for y in range(2, h + 2):
+        for x in range(2, w + 2):
+            t[y, x] = 0 if edges[y - 2, x - 2] else min(
+                t[y - 2, x - 1] + far, t[y - 2, x + 1] + far, t[y - 1, x - 2] + far, t[y - 1, x - 1] + diag,
+                t[y - 1, x] + hv, t[y - 1, x + 1] + diag, t[y - 1, x + 2] + far, t[y, x - 1] + hv)
+    for y in range(h + 1, 1, -1):
+        for x in range(w + 1, 1, -1):
+            if t[y, x] > hv:
+                t[y, x] = min(t[y, x], t[y + 2, x + 1] + far, t[y + 2, x - 1] + far, t[y + 1, x + 2] + far,
+                              t[y + 1, x + 1] + diag, t[y + 1, x] + hv, t[y + 1, x - 1] + diag,
+                              t[y + 1, x - 2] + far, t[y, x + 1] + hv)
+    return t[2:-2, 2:-2]
+
+
+def numpy_rain(image, z, params, taps1, colour):
+    """Albumentations' get_rain_params + spatter_rain restated in numpy, as its code runs them
+    (the float layer through equalize's uint8 conversion, the liquid's bytes in m)."""
+    mean, std, cutout, intensity = params
+    f = np.float32
+    liquid = numpy_liquid(z, mean, std, taps1)
+    liquid[liquid < cutout] = 0
+    level = np.clip(liquid * 255, 0, 255).astype(np.uint8)
+    d = np.minimum(numpy_distance(numpy_canny(level)), f(20))
+    d = blur(d, gaussian_taps(3, 1.0, True))
+    q = np.clip(np.rint(d * f(255)), 0, 255).astype(np.uint8)
+    hist = np.bincount(q.ravel(), minlength=256)
+    first = np.flatnonzero(hist)[0]
+    if hist[first] == q.size:
+        table = np.full(256, first, np.uint8)
+    else:
+        scale = f(255) / f(q.size - hist[first])
+        table = np.concatenate([np.zeros(first + 1), np.cumsum(hist[first + 1:])]).astype(f) * scale
+        table = np.clip(np.rint(table), 0, 255).astype(np.uint8)
+        table[:first + 1] = 0
+    e = table[q].astype(f) / f(255)
+    h, w = e.shape
+    p = np.pad(e, 1, mode="reflect")
+    relief = np.zeros_like(e)
+    for (i, j), k in zip([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2)], [-2, -1, -1, 1, 1, 1, 2]):
+        relief = relief + f(k) * p[i:i + h, j:j + w]
+    relief = blur(np.clip(relief, f(0), f(1)), gaussian_taps(5, 1.5, True))
+    m = level.astype(f) * relief
+    m = m * (f(1) / m.max()) if m.max() > 0 else np.zeros_like(m)
+    drops = (m[..., None].astype(np.float64) * (np.array(colour) / 255.0) * (intensity * 0.9)).astype(f)
+    x = np.clip(image.astype(f) / f(255) + drops, 0, 1)
+    return np.clip(np.rint(x * f(255)), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("mode, shape, sigmas", [
+    ("mud", (40, 56), (2.0, 1.3, 0.0)), ("mud", (9, 5), (1.0, 3.0, 0.6)),
+    ("rain", (36, 44), (2.0, 1.0, 2.5)), ("rain", (7, 9), (1.0, 0.0, 0.5)), ("rain", (1, 1), (1.0, 1.0, 1.0))])
+def test_ops_equal_numpy_statements(mode, shape, sigmas):
+    """Byte for byte against the numpy statements above (no OpenCV needed): each sample its own
+    draws, cutouts a fifth to a half of the pixels pass (rain: the third sample's nothing), a
+    colour with a 0 level, 1 x 1 images."""
+    kernels = _kernels()
+    h, w = shape
+    rng = np.random.default_rng(h * w + len(mode))
+    images = np.stack([fixtures.photo(h, w, seed=s) for s in range(3)])
+    params = np.stack([rng.uniform(0.55, 0.7, 3), rng.uniform(0.2, 0.4, 3), np.zeros(3),
+                       rng.uniform(0.3, 1.0, 3)], 1)
+    seeds = np.array([8, -3, 2 ** 29], np.int32)
+    normals = [kernels.counter_normals(int(seeds[b]), h * w).reshape(h, w) for b in range(3)]
+    t1, t2 = frames(sigmas)
+    for b in range(3):
+        liquid = numpy_liquid(normals[b], *params[b, :2], t1[b])
+        params[b, 2] = np.quantile(liquid, rng.uniform(0.5, 0.8)) if liquid.size > 1 else liquid.min() - 1e-3
+    colour = (30.0, 0.0, 200.0)
+    if mode == "mud":
+        got = sp.spatter_op(images, params, seeds, t1, t2, colour).numpy()
+        want = [numpy_mud(images[b], normals[b], params[b], t1[b], t2[b], colour) for b in range(3)]
+    else:
+        params[2, 2] = 1.0
+        got = sp.spatter_rain_op(images, params, seeds, t1, colour).numpy()
+        want = [numpy_rain(images[b], normals[b], params[b], t1[b], colour) for b in range(3)]
+    for b in range(3):
+        np.testing.assert_array_equal(got[b], want[b], err_msg=f"sample {b}")
+    if h * w > 100:
+        assert not np.array_equal(got[0], images[0])
+
+
 def blurred_liquid(z, mean, std, sigma):
     """Spatter's liquid layer from its standard normals z: mean + std z, cv2.GaussianBlur in
     float64 (side 2 round(3 sigma) + 1, replicated edges), as get_params_dependent_on_data."""
+    cv2 = _cv2()
     liquid = mean + std * z.astype(np.float64)
     ksize = int(2 * round(3 * sigma) + 1)
     cv2.GaussianBlur(liquid, (ksize, ksize), sigmaX=sigma, sigmaY=sigma, dst=liquid, borderType=cv2.BORDER_REPLICATE)
@@ -134,14 +303,23 @@ def test_rain_op_equals_albumentations_functions(shape, sigmas):
 
 
 def test_frames_are_opencv_kernels():
-    """The transform's frames: cv2.getGaussianKernel's float64 values to 1e-16, its float32 ones
-    to a unit in the last place; sigma 0 gives the one-tap frames Albumentations' identities are."""
+    """The transform's frames: cv2.getGaussianKernel's float64 values (restated above, and
+    OpenCV's own where installed) to 1e-16, its float32 ones to a unit in the last place; sigma 0
+    gives the one-tap frames Albumentations' identities are."""
     sigmas = tf.constant([0.0, 0.3, 1.3, 2.0, 2.7], tf.float64)
     t1 = sp._liquid_taps(sigmas, sp.liquid_frame(2.7)).numpy()
     t2 = sp._mask_taps(sigmas, sp.mask_frame(2.7)).numpy()
     w1, w2 = frames(sigmas.numpy().tolist())
     np.testing.assert_allclose(t1, w1, rtol=0, atol=1e-16)
     np.testing.assert_allclose(t2, w2, rtol=2.5e-7, atol=1e-12)
+    try:
+        import cv2
+    except ImportError:
+        cv2 = None
+    for s in (0.3, 1.3, 2.7) if cv2 is not None else ():
+        for f32, side in ((False, int(2 * round(3 * s) + 1)), (True, int(round(s * 8 + 1)) | 1)):
+            opencv = cv2.getGaussianKernel(side, s, cv2.CV_32F if f32 else cv2.CV_64F).ravel()
+            np.testing.assert_allclose(gaussian_taps(side, s, f32), opencv, rtol=2.5e-7, atol=1e-16)
     assert t1[0].tolist().count(1.0) == 1 and t2[0].tolist().count(1.0) == 1
     tiny = tf.constant([1e-200, 2.0], tf.float64)  # -0.5 / s^2 overflows: still the one-tap frame
     in_graph = tf.function(lambda s: (sp._liquid_taps(s, 13), sp._mask_taps(s, 17)))  # as tf.data runs them
