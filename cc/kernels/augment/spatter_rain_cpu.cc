@@ -14,10 +14,10 @@ namespace {
 struct RainScratch {
   double* blurred;     // the row-blurred liquid
   double* padded_row;  // a liquid row with its replicated ends
-  double* sums;        // a row of the liquid's column sums
+  double* sums;        // a row: the liquid's column sums, later float rows (soften sums, minima)
   float* noise;        // the noise, then the distances
   float* rows;         // row blurs (the magnitudes before them, as int32)
-  float* relief;       // the clipped relief
+  float* relief;       // the clipped relief (Sobel's 16-bit dx, dy pairs before it)
   float* drops;        // the equalised layer / 255, then m
   float* padded_f;     // a float row with its replicated ends
   float* work;         // the distance transform's plane, (h + 4) (w + 4)
