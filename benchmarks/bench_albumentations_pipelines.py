@@ -181,6 +181,8 @@ def stages(A):
                             A.ElasticTransform(p=1.0), None),
         "elastic 120/6": (lambda x, s: tga.ElasticTransform(120.0, 6.0, probability=1.0)(x, seed=s),
                              A.ElasticTransform(alpha=120.0, sigma=6.0, p=1.0), None),
+        "grid_elastic_deform": (lambda x, s: tga.GridElasticDeform((4, 4), 10)(x, seed=s),
+                                A.GridElasticDeform(num_grid_xy=(4, 4), magnitude=10, p=1.0), None),
         "grid_distortion": (lambda x, s: tga.GridDistortion(probability=1.0)(x, seed=s),
                             A.GridDistortion(p=1.0), None),
         "optical_distortion": (lambda x, s: tga.OpticalDistortion(0.3, probability=1.0)(x, seed=s),

@@ -131,6 +131,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
     [tga.RandomResizedCrop(24), tga.ElasticTransform(probability=1.0), tga.GridDistortion(probability=1.0),
      tga.OpticalDistortion(probability=1.0), tga.PiecewiseAffine(nb_rows=(3, 4), probability=1.0),
      tga.ThinPlateSpline(probability=1.0), tga.SafeRotate(), tga.RandomGridShuffle(probability=1.0),
+     tga.GridElasticDeform((3, 2), 2),
      tga.CropMirrorNormalize()],
     [tga.RandomResizedCrop(24), tga.Pad(2, padding_mode="reflect"),
      tga.RandomCrop(20, padding=3, padding_mode="symmetric", pad_if_needed=True),

@@ -178,6 +178,8 @@ TRANSFORM_ARGS = {
                              probability=0.9, seed=41),
     "GridDistortion": dict(num_steps=4, distort_limit=(-0.2, 0.4), normalized=False, border_mode="replicate",
                            probability=0.9, seed=42),
+    "GridElasticDeform": dict(num_grid_xy=(3, 2), magnitude=2, interpolation="nearest", probability=0.9,
+                              seed=195),
     "OpticalDistortion": dict(distort_limit=0.4, mode="fisheye", border_mode="wrap", fill=3.0, probability=0.9,
                               seed=43),
     "ISONoise": dict(color_shift=(0.02, 0.4), intensity=(0.3, 0.9), probability=0.9, seed=46),

@@ -48,6 +48,7 @@ from tfgpuaug.mask_dropout import MaskDropout  # noqa: E402
 from tfgpuaug.copy_paste import CopyPaste  # noqa: E402
 from tfgpuaug.distortions import ElasticTransform, GridDistortion, OpticalDistortion, remap  # noqa: E402
 from tfgpuaug.control_point_distortions import PiecewiseAffine, ThinPlateSpline  # noqa: E402
+from tfgpuaug.grid_elastic import GridElasticDeform  # noqa: E402
 from tfgpuaug.shortest_size import LongestMaxSize, RandomResize, RandomShortestSize, SmallestMaxSize  # noqa: E402
 from tfgpuaug import augment, boxes, data, keras, keypoints  # noqa: E402
 from tfgpuaug.pipeline import device_stage, distribute, gpu_augment, host_stage  # noqa: E402
@@ -77,6 +78,7 @@ __all__ = [
     "XYMasking",
     "RandomGridShuffle", "ClampKeyPoints", "SanitizeKeyPoints", "CropAndPad",
     "ElasticTransform", "GridDistortion", "OpticalDistortion", "PiecewiseAffine", "ThinPlateSpline", "remap",
+    "GridElasticDeform",
     "RandomErasing", "RandomPerspective", "RandomResizedCrop", "Resize",
     "ResizeCenterCrop", "ScaleJitter",
     "Transform",

@@ -31,7 +31,7 @@ class GridShufflePlan(NamedTuple):
     mapping: tf.Tensor
 
 
-def _shuffled_starts(n: Dim, size: Dim, parts: int, seed: tf.Tensor, applied: Optional[tf.Tensor]) -> tf.Tensor:
+def shuffled_starts(n: Dim, size: Dim, parts: int, seed: tf.Tensor, applied: Optional[tf.Tensor]) -> tf.Tensor:
     """Albumentations' almost_equal_intervals(size, parts) (the first size % parts one longer), in
     a random order per sample, as cumulative edges `[n, parts + 1]`."""
     size = tf.cast(size, tf.int32)
@@ -51,8 +51,8 @@ def grid_shuffle_plan(n: Dim, height: Dim, width: Dim, grid: Tuple[int, int], se
     tile where it is."""
     rows, cols = grid
     s_rows, s_cols, s_tiles = tf.unstack(tf.random.experimental.stateless_split(seed, 3))
-    row_starts = _shuffled_starts(n, height, rows, s_rows, applied)
-    col_starts = _shuffled_starts(n, width, cols, s_cols, applied)
+    row_starts = shuffled_starts(n, height, rows, s_rows, applied)
+    col_starts = shuffled_starts(n, width, cols, s_cols, applied)
     tiles = rows * cols
     tile_h = tf.repeat(row_starts[:, 1:] - row_starts[:, :-1], cols, axis=1)  # [n, tiles], row-major
     tile_w = tf.tile(col_starts[:, 1:] - col_starts[:, :-1], [1, rows])

@@ -23,6 +23,7 @@ from tfgpuaug import control_point_distortions as _cp
 from tfgpuaug import shortest_size as _ss
 from tfgpuaug import copy_paste as _cpp
 from tfgpuaug import distortions as _dd
+from tfgpuaug import grid_elastic as _ge
 from tfgpuaug import dihedral as _dh
 from tfgpuaug import padding as _pad
 from tfgpuaug import multi_crop as _mc
@@ -276,6 +277,7 @@ DetectionMixUp = _layer(_dm.DetectionMixUp)
 MaskDropout = _layer(_md.MaskDropout)
 ElasticTransform = _layer(_dd.ElasticTransform)
 GridDistortion = _layer(_dd.GridDistortion)
+GridElasticDeform = _layer(_ge.GridElasticDeform)
 OpticalDistortion = _layer(_dd.OpticalDistortion)
 PiecewiseAffine = _layer(_cp.PiecewiseAffine)
 ThinPlateSpline = _layer(_cp.ThinPlateSpline)
@@ -381,7 +383,8 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           RandomZoomOut, RandomPhotometricDistort, AugMix, Downscale, RandomSizedBBoxSafeCrop, HueSaturationValue,
           RandomToneCurve, CropNonEmptyMaskIfExists, AtLeastOneBBoxRandomCrop, RandomCropFromBorders,
           RandomCropNearBBox, DetectionMixUp,
-          MaskDropout, ElasticTransform, GridDistortion, OpticalDistortion, PiecewiseAffine, ThinPlateSpline,
+          MaskDropout, ElasticTransform, GridDistortion, GridElasticDeform, OpticalDistortion, PiecewiseAffine,
+          ThinPlateSpline,
           RandomShortestSize, CopyPaste, RandomRotate90, Transpose, D4, PixelDropout, ChannelDropout,
           ToSepia, SaltAndPepper, RandomCrop, Pad, PadIfNeeded, RandomResize, SmallestMaxSize, LongestMaxSize,
           FiveCrop, TenCrop, Morphological, MultiplicativeNoise, AdditiveNoise, PlanckianJitter, HEStain, Illumination,
