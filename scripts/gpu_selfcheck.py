@@ -274,6 +274,18 @@ def run(k, report: Report, quick: bool = False) -> None:
         report.compare(f"elastic_maps sigma={sigma} {eh}x{ew} same_dxdy={same} gaussian={gaussian}",
                        k.elastic_maps(seeds, alphas, kern, eh, ew, same, gaussian),
                        k.elastic_maps_gpu(seeds, alphas, kern, eh, ew, same, gaussian), 0)
+    # cell maps (GridElasticDeform): owners with every cell, out-of-range owners (NaN), near-identity
+    # homographies, a projective one whose last entry is 0, a sample with one cell
+    rng = np.random.default_rng(17)
+    for (ch, cw), cells in (((23, 31), 6), ((5, 4), 1), ((40, 17), 12)):
+        owners = rng.integers(-1, cells + 1, (b, ch, cw)).astype(np.int32)
+        matrices = np.tile(np.eye(3), (b, cells, 1, 1)) + rng.normal(0, 0.05, (b, cells, 3, 3))
+        matrices[0, 0] = [[0.0084, 0.0, -0.92], [0.0017, 0.0042, -0.39], [1.9e-5, 0.0, 0.0]]
+        matrices = np.ascontiguousarray(matrices.reshape(b, cells, 9))
+        def flagged(maps):  # NaN where no cell owns the pixel, inf where w is 0: the same on both devices
+            return np.nan_to_num(maps, nan=-1e30, posinf=1e30, neginf=-2e30)
+        report.compare(f"cell_maps {ch}x{cw} cells={cells}", flagged(k.cell_maps(owners, matrices)),
+                       flagged(k.cell_maps_gpu(owners, matrices)), 0)
     # tile shuffle (RandomGridShuffle): a 2 x 3 grid of unequal parts with tiles swapped within
     # their shape groups, a grid with an empty part, the identity
     th, tw = images.shape[1], images.shape[2]

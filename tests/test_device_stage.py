@@ -266,6 +266,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>RemapRadial": set(),
     "TfGpuAug>SeparableResample": set(),
     "TfGpuAug>ElasticMaps": {"size"},
+    "TfGpuAug>CellMaps": set(),
     "TfGpuAug>TileShuffle": set(),
     "TfGpuAug>UnsharpMask": set(),
     "TfGpuAug>Filter2D": set(),

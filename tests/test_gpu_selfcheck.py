@@ -60,6 +60,7 @@ def cpu_standin(**overrides):
     k.remap_radial_gpu = kernels.remap_radial
     k.separable_resample_gpu = kernels.separable_resample
     k.elastic_maps_gpu = kernels.elastic_maps
+    k.cell_maps_gpu = kernels.cell_maps
     k.tile_shuffle_gpu = kernels.tile_shuffle
     k.unsharp_mask_gpu = kernels.unsharp_mask
     k.filter2d_gpu = kernels.filter2d

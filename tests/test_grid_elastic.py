@@ -150,17 +150,20 @@ def homography_statement(rect, quad):
 def maps_statement(mesh, h, w):
     rects, quads = ge.cell_rects(mesh).numpy(), ge.cell_quads(mesh).numpy()
     out = np.full((len(quads), h, w, 2), np.nan, np.float32)
-    x = np.arange(w, dtype=np.float32)
+    x = np.arange(w, dtype=np.float64)
     for b in range(len(quads)):
         owner = owner_statement(quads[b], h, w)
         for k in range(quads.shape[1]):
             m = np.linalg.inv(homography_statement(rects[b, k].astype(np.float64), quads[b, k].astype(np.float64)))
             for y in np.unique(np.nonzero(owner == k)[0]):
-                mx, my, mw = (np.float32(y * m[i, 1] + m[i, 2]) for i in range(3))
                 sel = owner[y] == k
-                den = np.float32(m[2, 0]) * x[sel] + mw
-                out[b, y, sel, 0] = (np.float32(m[0, 0]) * x[sel] + mx) / den
-                out[b, y, sel, 1] = (np.float32(m[1, 0]) * x[sel] + my) / den
+                # float32 fma(m[i, 0], x, float32(y m[i, 1] + m[i, 2])): the product and sum in
+                # float64 are exact here, then one rounding
+                num_x, num_y, den = ((np.float64(np.float32(m[i, 0])) * x[sel]
+                                      + np.float64(np.float32(y * m[i, 1] + m[i, 2]))).astype(np.float32)
+                                     for i in range(3))
+                out[b, y, sel, 0] = num_x / den
+                out[b, y, sel, 1] = num_y / den
     return out
 
 
@@ -378,3 +381,22 @@ def test_against_albumentations_where_installed(grid, magnitude):
         np.testing.assert_allclose(moved_points[b].numpy(), ref_points[:, :2], atol=0.6)
     assert differing <= 0.001 * images.size
     assert not np.isnan(maps.numpy()).any()
+
+
+def test_cell_maps_op_marks_foreign_owners_and_refuses_bad_shapes():
+    """Owners outside [0, K) map to NaN (Remap's fill); a projective matrix whose last entry is
+    0 is used as it is; shapes other than owners [B, H, W], matrices [B, K, 3, 3] are refused."""
+    from tfgpuaug import _loader
+    ops = _loader.ops()
+    owners = tf.constant([[[0, 1, -1], [2, 1, 0]]], tf.int32)
+    m = np.stack([np.eye(3), [[2.0, 0, 1], [0, 1, 0], [0, 0, 1]], [[0.0084, 0.0, -0.92], [0.0017, 0.0042, -0.39],
+                                                                   [1.9e-5, 0.0, 0.0]]])[np.newaxis, :2]
+    maps = ops.tf_gpu_aug_cell_maps(owners, tf.constant(m, tf.float64)).numpy()[0]
+    np.testing.assert_array_equal(maps[0, 0], [0.0, 0.0])
+    np.testing.assert_array_equal(maps[0, 1], [3.0, 0.0])  # 2 x + 1 at x = 1
+    assert np.isnan(maps[0, 2]).all() and np.isnan(maps[1, 0]).all()  # owner -1 and owner 2 of 2 cells
+    np.testing.assert_array_equal(maps[1, 2], [2.0, 1.0])
+    with pytest.raises((tf.errors.InvalidArgumentError, ValueError)):
+        ops.tf_gpu_aug_cell_maps(owners, tf.zeros([1, 2, 9], tf.float64))
+    with pytest.raises((tf.errors.InvalidArgumentError, ValueError)):
+        ops.tf_gpu_aug_cell_maps(owners[0], tf.zeros([1, 2, 3, 3], tf.float64))

@@ -8,13 +8,13 @@ into the pixels cv2.fillConvexPoly paints for the quadrilateral, later cells (ro
 earlier ones. Here, per sample in the graph: the pixels each cell paints are spans (the
 scanline fill and the four 8-connected edge lines, OpenCV's integer rules restated), painted in
 cell order by the SpanRaster kernel op into an owner plane; each pixel's map entry is its
-owner's inverse homography in OpenCV 5's float arithmetic ((m0 x + float(y m1 + m2)) over
-(m6 x + float(y m7 + m8)) in float32), and the Remap kernel resamples images and masks through the maps
-(CPU and GPU). Boxes and keypoints follow the maps as in the other distortions: a box becomes
-the extent of the output pixels that sample it (Albumentations' mask rule), a keypoint moves to
-the output position whose map value it is (Albumentations moves it by its cell's homography in
-corner coordinates and clips it: the same place to within a fraction of a pixel, where the
-image itself is warped about pixel centres).
+owner's inverse homography in OpenCV 5's float arithmetic (the CellMaps kernel op: fma(m0, x,
+float(y m1 + m2)) over fma(m6, x, float(y m7 + m8)) in float32), and the Remap kernel resamples
+images and masks through the maps (CPU and GPU). Boxes and keypoints follow the maps as in the
+other distortions: a box becomes the extent of the output pixels that sample it
+(Albumentations' mask rule), a keypoint moves to the output position whose map value it is
+(Albumentations moves it by its cell's homography in corner coordinates and clips it: the same
+place to within a fraction of a pixel, where the image itself is warped about pixel centres).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
+from tfgpuaug import _loader
 from tfgpuaug import targets as tg
 from tfgpuaug.augment.raster import span_raster
 from tfgpuaug.distortions import Dim, _Distortion, identity_maps
@@ -252,30 +253,12 @@ def _f32(t: tf.Tensor) -> tf.Tensor:
 
 def mesh_maps(mesh: GridMesh, height: Dim, width: Dim, span_rows: Dim) -> tf.Tensor:
     """`[n, height, width, 2]` float32 maps: each pixel through its owner cell's inverse
-    homography (cv2.invert's adjugate over the determinant) as cv2.warpPerspective (OpenCV 5,
-    bilinear) computes it: per row float(y m1 + m2), float(y m4 + m5), float(y m7 + m8) from the
-    float64 matrix, then along the row (m0 x + those) / (m6 x + that) in float32 with the float32
-    m0, m3, m6 (OpenCV fuses each multiply-add into one rounding; here it is two). NaN where no
-    cell paints."""
-    n = tf.shape(mesh.vertices)[0]
-    owner = cell_owners(cell_quads(mesh), height, width, span_rows)            # [n, H, W]
-    inverse = tf.reshape(inverse_3x3(cell_homographies(mesh)), [n, -1, 9])   # [n, K, 9]
-    k = tf.shape(inverse)[1]
-    y = tf.range(tf.cast(height, tf.float64))[tf.newaxis, tf.newaxis, :, tf.newaxis]
-    per_row = tf.cast(y * tf.gather(inverse, [1, 4, 7], axis=-1)[:, :, tf.newaxis]
-                      + tf.gather(inverse, [2, 5, 8], axis=-1)[:, :, tf.newaxis], tf.float32)  # [n, K, H, 3]
-    per_cell = tf.cast(tf.gather(inverse, [0, 3, 6], axis=-1), tf.float32)                    # [n, K, 3]
-    table = tf.concat([tf.broadcast_to(per_cell[:, :, tf.newaxis], tf.shape(per_row)), per_row], -1)
-    # Planes [6, n K H + 1]; the last column is NaN, the entry of pixels no cell paints.
-    table = tf.concat([tf.transpose(tf.reshape(table, [-1, 6])), tf.fill([6, 1], float("nan"))], axis=1)
-    rows = tf.cast(height, tf.int32)
-    index = ((owner + tf.range(n)[:, tf.newaxis, tf.newaxis] * k) * rows
-             + tf.range(rows)[tf.newaxis, :, tf.newaxis])
-    index = tf.where(owner >= 0, index, n * k * rows)
-    m0, m3, m6, mx, my, mw = tf.unstack(tf.gather(table, index, axis=1))                     # [n, H, W] each
-    x = tf.range(tf.cast(width, tf.float32))
-    w = m6 * x + mw
-    return tf.stack([(m0 * x + mx) / w, (m3 * x + my) / w], axis=-1)
+    homography (cv2.invert's adjugate over the determinant), computed by the CellMaps kernel op
+    (CPU and GPU) in cv2.warpPerspective's arithmetic (OpenCV 5, bilinear): per row float(y m1 +
+    m2), float(y m4 + m5), float(y m7 + m8) from the float64 matrix, then along the row the float32
+    fma(m0, x, .) / fma(m6, x, .) and fma(m3, x, .) / fma(m6, x, .). NaN where no cell paints."""
+    owner = cell_owners(cell_quads(mesh), height, width, span_rows)  # [n, H, W]
+    return _loader.ops().tf_gpu_aug_cell_maps(owner, inverse_3x3(cell_homographies(mesh)))
 
 
 class GridElasticDeform(_Distortion):

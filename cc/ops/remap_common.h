@@ -1,4 +1,4 @@
-// The per-device part of the Remap, RemapAffine, SeparableResample, ElasticMaps and
+// The per-device part of the Remap, RemapAffine, SeparableResample, ElasticMaps, CellMaps and
 // TileShuffle ops (the CPU's in
 // remap_kernels.cc, the GPU's in remap_kernels_gpu.cc), called once the inputs are checked and the output
 // allocated.
@@ -27,7 +27,10 @@ absl::Status LaunchTileShuffle(CpuDevice, tensorflow::OpKernelContext* ctx, tens
 // ElasticMaps: inputs seeds, alpha, kernel; out [B, h, w, 2].
 absl::Status LaunchElasticMaps(CpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
                                tensorflow::Tensor* out);
+// CellMaps: inputs owners [B, H, W], matrices [B, K, 3, 3] (checked); out [B, H, W, 2].
+absl::Status LaunchCellMaps(CpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
 #if GOOGLE_CUDA
+absl::Status LaunchCellMaps(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
 absl::Status LaunchTileShuffle(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out);
 absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, const ElasticShape& s,
                                tensorflow::Tensor* out);

@@ -1,10 +1,12 @@
-// OpKernels of the remap ops. Remap, RemapAffine and RemapRadial run on the CPU (samples over the intra-op
-// pool) and the GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with every
-// tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
+// OpKernels of the remap ops. Remap, RemapAffine, RemapRadial and CellMaps run on the CPU (samples over the
+// intra-op pool) and the GPU; RemapBoxes and RemapPoints are CPU kernels, registered for GPU placement with
+// every tensor in host memory (as TensorFlow runs int32 ops there), so a GPU-placed stage places them.
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "cc/kernels/warp/cell_maps.h"
+#include "cc/kernels/warp/cell_maps_cpu.h"
 #include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
 #include "cc/kernels/warp/tile_shuffle_cpu.h"
@@ -107,6 +109,19 @@ absl::Status LaunchElasticMaps(CpuDevice, OpKernelContext* ctx, const ElasticSha
   ForEachImage(ctx, batch, [&](int64_t i) {
     ElasticMapsCpu(s, kernel, edges, static_cast<uint32_t>(seeds[i]), alpha[i], work + i * per,
                    maps + i * maps_per);
+  });
+  return absl::OkStatus();
+}
+
+absl::Status LaunchCellMaps(CpuDevice, OpKernelContext* ctx, Tensor* out) {
+  const Tensor& owners = ctx->input(0);
+  const int h = owners.dim_size(1), w = owners.dim_size(2), cells = ctx->input(1).dim_size(1);
+  const int32_t* own = owners.flat<int32_t>().data();
+  const double* matrices = ctx->input(1).flat<double>().data();
+  float* maps = out->flat<float>().data();
+  const int64_t plane = int64_t{h} * w;
+  ForEachImage(ctx, owners.dim_size(0), [&](int64_t i) {
+    CellMapsCpu(own + i * plane, matrices + i * 9 * int64_t{cells}, cells, h, w, maps + 2 * i * plane);
   });
   return absl::OkStatus();
 }
@@ -332,6 +347,36 @@ class ElasticMapsOp : public ::tfgpuaug::GuardedOpKernel {
 };
 
 template <typename Device>
+class CellMapsOp : public ::tfgpuaug::GuardedOpKernel {
+ public:
+  using GuardedOpKernel::GuardedOpKernel;
+
+  void ComputeGuarded(OpKernelContext* ctx) override {
+    const Tensor& owners = ctx->input(0);
+    const Tensor& matrices = ctx->input(1);
+    OP_REQUIRES(
+        ctx,
+        owners.dims() == 3 && matrices.dims() == 4 && matrices.dim_size(0) == owners.dim_size(0) &&
+            matrices.dim_size(2) == 3 && matrices.dim_size(3) == 3,
+        errors::InvalidArgument("need owners [B, H, W] and matrices [B, K, 3, 3], got ",
+                                owners.shape().DebugString(), " and ", matrices.shape().DebugString()));
+    OP_REQUIRES(
+        ctx,
+        owners.dim_size(1) <= kMaxCellMapsSide && owners.dim_size(2) <= kMaxCellMapsSide &&
+            matrices.dim_size(1) <= kMaxCellMapsCells,
+        errors::InvalidArgument("CellMaps takes sides up to ", kMaxCellMapsSide, " and up to ",
+                                kMaxCellMapsCells, " cells, got owners ", owners.shape().DebugString(),
+                                " and ", matrices.dim_size(1), " cells"));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(
+                 0, TensorShape({owners.dim_size(0), owners.dim_size(1), owners.dim_size(2), 2}), &out));
+    if (out->NumElements() == 0) return;
+    OP_REQUIRES_OK(ctx, LaunchCellMaps(Device(), ctx, out));
+  }
+};
+
+template <typename Device>
 class TileShuffleOp : public ::tfgpuaug::GuardedOpKernel {
  public:
   using GuardedOpKernel::GuardedOpKernel;
@@ -435,6 +480,7 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DE
                         SeparableResampleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_CPU),
                         ElasticMapsOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CellMaps").Device(tensorflow::DEVICE_CPU), CellMapsOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>TileShuffle").Device(tensorflow::DEVICE_CPU),
                         TileShuffleOp<CpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes").Device(tensorflow::DEVICE_CPU), RemapBoxesOp);
@@ -451,6 +497,7 @@ REGISTER_KERNEL_BUILDER(Name("TfGpuAug>SeparableResample").Device(tensorflow::DE
                         SeparableResampleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>ElasticMaps").Device(tensorflow::DEVICE_GPU).HostMemory("size"),
                         ElasticMapsOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>CellMaps").Device(tensorflow::DEVICE_GPU), CellMapsOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>TileShuffle").Device(tensorflow::DEVICE_GPU),
                         TileShuffleOp<GpuDevice>);
 REGISTER_KERNEL_BUILDER(Name("TfGpuAug>RemapBoxes")

@@ -1,6 +1,7 @@
-// GPU launchers of the Remap, RemapAffine, SeparableResample, ElasticMaps and TileShuffle ops (their
-// OpKernels are in remap_kernels.cc).
+// GPU launchers of the Remap, RemapAffine, SeparableResample, ElasticMaps, CellMaps and TileShuffle ops
+// (their OpKernels are in remap_kernels.cc).
 #if GOOGLE_CUDA
+#include "cc/kernels/warp/cell_maps_gpu.h"
 #include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/kernels/warp/tile_shuffle_gpu.h"
@@ -62,6 +63,16 @@ absl::Status LaunchElasticMaps(GpuDevice, tensorflow::OpKernelContext* ctx, cons
                                    ctx->input(0).flat<int32_t>().data(), ctx->input(1).flat<float>().data(),
                                    scratch.flat<float>().data(), out->flat<float>().data(), GpuStream(ctx)),
                     "");
+}
+
+absl::Status LaunchCellMaps(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {
+  const tensorflow::Tensor& owners = ctx->input(0);
+  return ToTfStatus(
+      CellMapsGpu(owners.flat<int32_t>().data(), ctx->input(1).flat<double>().data(),
+                  static_cast<int>(owners.dim_size(0)), static_cast<int>(ctx->input(1).dim_size(1)),
+                  static_cast<int>(owners.dim_size(1)), static_cast<int>(owners.dim_size(2)),
+                  out->flat<float>().data(), GpuStream(ctx)),
+      "");
 }
 
 absl::Status LaunchTileShuffle(GpuDevice, tensorflow::OpKernelContext* ctx, tensorflow::Tensor* out) {

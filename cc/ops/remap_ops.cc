@@ -171,6 +171,29 @@ alpha[b] (over the noise's largest magnitude for normal noise), added to the pix
 Output [B, size[0], size[1], 2]: cv2.remap maps for Remap. same_dxdy: one field for both axes.
 )doc");
 
+REGISTER_OP("TfGpuAug>CellMaps")
+    .Input("owners: int32")
+    .Input("matrices: double")
+    .Output("maps: float")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle owners, matrices;
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(0), 3, &owners));
+      TF_RETURN_IF_ERROR(c->WithRank(c->input(1), 4, &matrices));
+      DimensionHandle batch, unused;
+      TF_RETURN_IF_ERROR(c->Merge(c->Dim(owners, 0), c->Dim(matrices, 0), &batch));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(matrices, 2), 3, &unused));
+      TF_RETURN_IF_ERROR(c->WithValue(c->Dim(matrices, 3), 3, &unused));
+      c->set_output(0, c->MakeShape({batch, c->Dim(owners, 1), c->Dim(owners, 2), 2}));
+      return absl::OkStatus();
+    })
+    .Doc(R"doc(
+Maps of a piecewise perspective warp: pixel (x, y) of sample b samples the input through
+matrices[b, owners[b, y, x]] (3x3, output pixel indices to input pixel indices) in
+cv2.warpPerspective's arithmetic (OpenCV 5): per row float(y m1 + m2), float(y m4 + m5),
+float(y m7 + m8), then float32 fma(m0, x, .) / fma(m6, x, .) and fma(m3, x, .) / fma(m6, x, .).
+Owners outside [0, K) give NaN (Remap's fill). Output [B, H, W, 2]: cv2.remap maps for Remap.
+)doc");
+
 REGISTER_OP("TfGpuAug>TileShuffle")
     .Input("images: uint8")
     .Input("row_starts: int32")

@@ -39,6 +39,8 @@
 #include "cc/kernels/decode/image_decode.h"
 #include "cc/kernels/normalize/normalize_cpu.h"
 #include "cc/kernels/resample/resample_cpu.h"
+#include "cc/kernels/warp/cell_maps.h"
+#include "cc/kernels/warp/cell_maps_cpu.h"
 #include "cc/kernels/warp/elastic_maps_cpu.h"
 #include "cc/kernels/warp/remap_cpu.h"
 #include "cc/kernels/warp/tile_shuffle_cpu.h"
@@ -71,6 +73,7 @@
 #include "cc/kernels/decode/image_decode_gpu.h"
 #include "cc/kernels/normalize/normalize_gpu.h"
 #include "cc/kernels/resample/resample_gpu.h"
+#include "cc/kernels/warp/cell_maps_gpu.h"
 #include "cc/kernels/warp/elastic_maps_gpu.h"
 #include "cc/kernels/warp/remap_gpu.h"
 #include "cc/kernels/warp/tile_shuffle_gpu.h"
@@ -495,6 +498,28 @@ py::array_t<float> CounterNormals(int32_t seed, int64_t count) {
 }
 
 // Checks a batch [B, H, W, 3] and its SpatterMud arguments (spatter_ops.cc's shapes).
+// Checks owners [B, H, W] and matrices [B, K, 9]; returns K.
+int CellMapsShape(const I32Array& owners, const F64Array& matrices) {
+  if (owners.ndim() != 3 || matrices.ndim() != 3 || matrices.shape(0) != owners.shape(0) ||
+      matrices.shape(2) != 9 || owners.shape(1) > tfgpuaug::kMaxCellMapsSide ||
+      owners.shape(2) > tfgpuaug::kMaxCellMapsSide || matrices.shape(1) > tfgpuaug::kMaxCellMapsCells) {
+    throw std::invalid_argument(
+        "need owners [B, H, W] and matrices [B, K, 9] (sides and cells within bounds)");
+  }
+  return static_cast<int>(matrices.shape(1));
+}
+
+py::array_t<float> CellMaps(I32Array owners, F64Array matrices) {
+  const int cells = CellMapsShape(owners, matrices);
+  const int b = owners.shape(0), h = owners.shape(1), w = owners.shape(2);
+  py::array_t<float> out({b, h, w, 2});
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::CellMapsCpu(owners.data() + int64_t{i} * h * w, matrices.data() + int64_t{i} * cells * 9, cells,
+                          h, w, out.mutable_data() + int64_t{i} * h * w * 2);
+  }
+  return out;
+}
+
 void SpatterMudShape(const py::array& images, const F64Array& params, const I32Array& seeds,
                      const F64Array& taps1, const F32Array& taps2, const F64Array& colour) {
   const auto b = images.ndim() == 4 ? images.shape(0) : -1;
@@ -1386,6 +1411,15 @@ py::array_t<float> ElasticMapsGpu(I32Array seeds, F32Array alpha, F32Array kerne
   Download(dst, out);
   return out;
 }
+py::array_t<float> CellMapsBatchGpu(I32Array owners, F64Array matrices) {
+  const int cells = CellMapsShape(owners, matrices);
+  const int b = owners.shape(0), h = owners.shape(1), w = owners.shape(2);
+  py::array out = py::array_t<float>({b, h, w, 2});
+  DeviceBuffer od = Upload(owners), md = Upload(matrices), dst(out.nbytes());
+  Check(tfgpuaug::CellMapsGpu(od.as<int32_t>(), md.as<double>(), b, cells, h, w, dst.as<float>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> TileShuffleBatchGpu(U8Image images, I32Array row_starts, I32Array col_starts,
                                          I32Array sources) {
   const auto [rows, cols] = TileShuffleShape(images, row_starts, col_starts, sources);
@@ -1666,6 +1700,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("border") = 0, py::arg("fill") = 0.f,
         "Remap of a batch [B, H, W, C] through the radial lens maps of coefficients [B, 2] (k1, k2; "
         "cv2.initUndistortRectifyMap's camera), on the CPU.");
+  m.def("cell_maps", &CellMaps, py::arg("owners"), py::arg("matrices"),
+        "GridElasticDeform's maps [B, H, W, 2] on the CPU: each pixel through the 3x3 matrix of its owner "
+        "(matrices [B, K, 9]) in cv2.warpPerspective's arithmetic; NaN where the owner is not a cell.");
   m.def("elastic_maps", &ElasticMaps, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "ElasticTransform's maps [B, height, width, 2] on the CPU: counter-hash noise per seed, blurred "
@@ -1779,6 +1816,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("remap_radial_gpu", &RemapRadialBatchGpu, py::arg("images"), py::arg("coefficients"),
         py::arg("bilinear") = true, py::arg("border") = 0, py::arg("fill") = 0.f,
         "The radial remap on the GPU, the batch in one launch.");
+  m.def("cell_maps_gpu", &CellMapsBatchGpu, py::arg("owners"), py::arg("matrices"),
+        "The cell maps on the GPU, the batch in one launch.");
   m.def("elastic_maps_gpu", &ElasticMapsGpu, py::arg("seeds"), py::arg("alpha"), py::arg("kernel"),
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
