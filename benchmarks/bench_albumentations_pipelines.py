@@ -183,6 +183,8 @@ def stages(A):
                              A.ElasticTransform(alpha=120.0, sigma=6.0, p=1.0), None),
         "grid_elastic_deform": (lambda x, s: tga.GridElasticDeform((4, 4), 10)(x, seed=s),
                                 A.GridElasticDeform(num_grid_xy=(4, 4), magnitude=10, p=1.0), None),
+        "grid_elastic_deform 8x8/5": (lambda x, s: tga.GridElasticDeform((8, 8), 5)(x, seed=s),
+                                      A.GridElasticDeform(num_grid_xy=(8, 8), magnitude=5, p=1.0), None),
         "grid_distortion": (lambda x, s: tga.GridDistortion(probability=1.0)(x, seed=s),
                             A.GridDistortion(p=1.0), None),
         "optical_distortion": (lambda x, s: tga.OpticalDistortion(0.3, probability=1.0)(x, seed=s),
