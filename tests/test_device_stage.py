@@ -113,7 +113,7 @@ def build_graph(folder, transforms, device="/gpu:0"):
      tga.PCALighting(), tga.AdditiveNoise(), tga.AdditiveNoise("gaussian", "per_pixel"),
      tga.AdditiveNoise("laplace", "shared"), tga.AdditiveNoise("beta", "per_pixel"),
      tga.AdditiveNoise("uniform", "per_pixel", approximation=0.5), tga.PlanckianJitter(), tga.UnsharpMask(),
-     tga.HEStain(probability=1.0),
+     tga.HEStain(probability=1.0), tga.HEStain("macenko", probability=1.0),
      tga.Illumination(), tga.Illumination("corner"), tga.Illumination("gaussian"),
      tga.PlasmaBrightnessContrast(), tga.PlasmaShadow(), tga.ChromaticAberration(), tga.AdvancedBlur(),
      tga.Defocus(), tga.RingingOvershoot(), tga.GlassBlur(probability=1.0), tga.ZoomBlur(probability=1.0),

@@ -12,14 +12,17 @@ from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
 class HEStain(_PerSample):
-    """Albumentations' HEStain ("preset" and "random_preset" methods): with probability
+    """Albumentations' HEStain ("preset", "random_preset" and "macenko" methods): with probability
     `probability` per sample, each tissue pixel's hematoxylin and eosin concentrations (its
-    optical density split by a reference stain matrix) scaled and shifted by amounts drawn per
-    sample, and the RGB image rebuilt. RGB images only. Annotations pass through; inference
-    leaves images alone.
+    optical density split by a stain matrix) scaled and shifted by amounts drawn per sample, and
+    the RGB image rebuilt. RGB images only. Annotations pass through; inference leaves images
+    alone.
 
     Args:
-      method: "random_preset" (one of the eight reference matrices drawn per sample) or "preset".
+      method: "random_preset" (one of the eight reference matrices drawn per sample), "preset",
+        or "macenko" (the matrix fitted to each image by Macenko's method as its paper states it;
+        Albumentations 2.0.8's differs, see `tfgpuaug.augment.he_stain`; an image with fewer than
+        two tissue pixels is left alone).
       preset: the reference matrix for "preset" (None: "standard").
       intensity_scale_range: (min, max) factor of each stain's concentration.
       intensity_shift_range: (min, max) shift of each stain's concentration, within [-1, 1].

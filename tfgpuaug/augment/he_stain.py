@@ -1,8 +1,18 @@
-"""Albumentations' HEStain (histology stain jitter) per sample, its "preset" and "random_preset"
-methods: each pixel's optical density -log(max(v / 255, 1e-6)) split into hematoxylin and eosin
-concentrations by the stain matrix's regularised least squares, the tissue's concentrations
-scaled and shifted, and the image rebuilt as exp(-concentrations @ matrix). TensorFlow float32
-ops (GPU kernels all), where Albumentations solves and rebuilds in float64."""
+"""Albumentations' HEStain (histology stain jitter) per sample, its "preset", "random_preset" and
+"macenko" methods: each pixel's optical density -log(max(v / 255, 1e-6)) split into hematoxylin
+and eosin concentrations by the stain matrix's regularised least squares, the tissue's
+concentrations scaled and shifted, and the image rebuilt as exp(-concentrations @ matrix).
+TensorFlow float32 ops (GPU kernels all), where Albumentations solves and rebuilds in float64.
+
+"macenko" fits the matrix to each image by Macenko et al.'s method (2009) as its authors and
+the common implementations state it: the optical densities above 0.05 in some channel, their
+covariance's two leading eigenvectors (each signed so its red component is not negative), each
+density's angle in that plane, the angles' 1st and 99th percentiles (numpy's linear rule) taken
+back to two stain vectors, made non-negative and unit, hematoxylin the one with more red.
+Albumentations 2.0.8 projects onto the columns of cv2.eigen's eigenvector rows instead (not the
+eigenvectors), so its matrix depends on cv2.eigen's signs and misses the stains an image was
+made with (by 0.1-0.3 per entry on synthetic H&E images, where this method recovers them within
+0.03): its result is not reproduced here."""
 from __future__ import annotations
 
 import functools
@@ -27,8 +37,10 @@ STAIN_MATRICES = {
     "light": ((0.57, 0.71, 0.38), (0.15, 0.89, 0.42)),
 }
 PRESETS = tuple(STAIN_MATRICES)
-METHODS = ("preset", "random_preset")
-FITTED_METHODS = ("vahadane", "macenko")  # Albumentations fits these per image: not here
+METHODS = ("preset", "random_preset", "macenko")
+UNBUILT_METHODS = ("vahadane",)  # Albumentations' NMF fit per image: not here
+TISSUE_DENSITY = 0.05  # Macenko's background cut: a pixel whose optical densities are all below it
+ANGULAR_PERCENTILE = 99.0  # Macenko's robust extremes (Albumentations' value)
 TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as Albumentations
 
 
@@ -46,9 +58,10 @@ def check_he_stain_args(method: str, preset: Optional[str], intensity_scale_rang
                         probability: float) -> Tuple[Optional[str], Tuple[float, float], Tuple[float, float]]:
     """The checked (preset, scale range, shift range): method "preset" without a preset means
     "standard", as Albumentations."""
-    if method in FITTED_METHODS:
-        raise ValueError(f"HEStain: method {method!r} fits a stain matrix to each image (Albumentations' NMF or "
-                         f"SVD), which tfgpuaug does not do yet; use 'preset' or 'random_preset'")
+    if method in UNBUILT_METHODS:
+        raise ValueError(f"HEStain: method {method!r} fits a stain matrix to each image by non-negative matrix "
+                         "factorisation, which tfgpuaug does not do yet; use 'macenko', 'preset' or "
+                         "'random_preset'")
     if method not in METHODS:
         raise ValueError(f"HEStain: method must be one of {METHODS}, got {method!r}")
     if method == "preset":
@@ -56,7 +69,7 @@ def check_he_stain_args(method: str, preset: Optional[str], intensity_scale_rang
         if preset not in STAIN_MATRICES:
             raise ValueError(f"HEStain: preset must be one of {PRESETS}, got {preset!r}")
     elif preset is not None:
-        raise ValueError("HEStain: preset is for method='preset'; 'random_preset' draws one per sample")
+        raise ValueError(f"HEStain: preset is for method='preset'; {method!r} does not take one")
     ranges = []
     for name, value, low, high in (("intensity_scale_range", intensity_scale_range, 0.0, np.inf),
                                    ("intensity_shift_range", intensity_shift_range, -1.0, 1.0)):
@@ -72,15 +85,121 @@ def he_stain_with(images: Images, preset_index: tf.Tensor, scale: tf.Tensor, shi
                   augment_background: bool = False) -> tf.Tensor:
     """HEStain of every sample with its own parameters: `preset_index` `[B]` int32 into PRESETS,
     `scale` and `shift` `[B, 2]` float32 (hematoxylin, eosin). uint8 RGB `[B, H, W, 3]` in and out."""
+    matrices, projections = stain_tables()
+    return he_stain_with_matrices(images, tf.gather(tf.constant(matrices), preset_index),
+                                  tf.gather(tf.constant(projections), preset_index), scale, shift, augment_background)
+
+
+def _checked_rgb(images: Images) -> tf.Tensor:
     images = tf.convert_to_tensor(images)
     if images.dtype != tf.uint8 or images.shape.rank != 4 or images.shape[-1] != 3:
         raise ValueError(f"HEStain needs uint8 RGB images [B, H, W, 3] (stain separation is defined on RGB), "
                          f"got {images.dtype.name} {images.shape}")
-    matrices, projections = stain_tables()
-    s = tf.gather(tf.constant(matrices), preset_index)  # [B, 2, 3]
-    p = tf.gather(tf.constant(projections), preset_index)
+    return images
+
+
+def stain_projections(matrices: tf.Tensor) -> tf.Tensor:
+    """`[B, 2, 3]` P with concentrations = P @ density for stain matrices S `[B, 2, 3]` float32:
+    (S S^T + 1e-6 I)^-1 S in float64 from the float32 S S^T, then float32 (as `stain_tables`)."""
+    correlation = tf.cast(tf.linalg.matmul(matrices, matrices, transpose_b=True), tf.float64)
+    correlation += 1e-6 * tf.eye(2, dtype=tf.float64)
+    return tf.cast(tf.linalg.solve(correlation, tf.cast(matrices, tf.float64)), tf.float32)
+
+
+def _optical_density(images: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
     x = tf.cast(images, tf.float32) / 255.0  # Albumentations' to_float table
-    density = -tf.math.log(tf.maximum(x, 1e-6))
+    return x, -tf.math.log(tf.maximum(x, 1e-6))
+
+
+def _pseudo_angle(y: tf.Tensor, x: tf.Tensor) -> tf.Tensor:
+    """A key in (-2, 2] that orders points as atan2(y, x) does (the "diamond angle": the
+    position along the unit diamond's edge, counted as atan2 counts), without a transcendental
+    per point: quadrant by quadrant y / s, 1 - x / s, -2 - y / s, -1 + x / s with s = |x| + |y|."""
+    s = tf.abs(x) + tf.abs(y)
+    s = tf.where(s > 0, s, tf.ones_like(s))
+    upper = tf.where(x >= 0, y / s, 1.0 - x / s)   # [0, pi]: [0, 2]
+    lower = tf.where(x >= 0, x / s - 1.0, -2.0 - y / s)  # (-pi, 0): (-2, 0)
+    return tf.where(y >= 0, upper, lower)
+
+
+def _order_statistics(keys: tf.Tensor, valid: tf.Tensor, count: tf.Tensor, q: float
+                      ) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+    """For np.percentile(values, q)'s linear rule over the valid entries of each row of `keys`
+    `[B, N]` (`count` `[B]` of them, at least 1; the values ordered as the keys): the indices of
+    the two order statistics around its position and the fraction between them. They come from a
+    top-k of the nearer end (k about (1 - q / 100) N, not a sort of N)."""
+    position = q / 100.0 * tf.cast(count - 1, tf.float64)
+    low = tf.cast(tf.floor(position), tf.int32)
+    high = tf.minimum(low + 1, count - 1)
+    fraction = position - tf.cast(low, tf.float64)
+    lowest = tf.constant(-np.inf, keys.dtype)
+    if q <= 50.0:  # ranks from the bottom: the smallest k of the valid keys
+        ranked = tf.math.top_k(tf.where(valid, -keys, lowest), k=tf.reduce_max(high) + 1).indices
+        at_low, at_high = low, high
+    else:  # from the top: rank r ascending is rank count - 1 - r descending
+        ranked = tf.math.top_k(tf.where(valid, keys, lowest), k=tf.reduce_max(count - 1 - low) + 1).indices
+        at_low, at_high = count - 1 - low, count - 1 - high
+    pick = tf.gather(ranked, tf.stack([at_low, at_high], axis=1), batch_dims=1)  # [B, 2]
+    return pick[:, 0], pick[:, 1], fraction
+
+
+def _percentile(values: tf.Tensor, valid: tf.Tensor, count: tf.Tensor, q: float,
+                keys: Optional[tf.Tensor] = None) -> tf.Tensor:
+    """np.percentile(values[b][valid[b]], q) (linear rule) per row of `values` `[B, N]`; `keys`
+    (default: the values) order them."""
+    low, high, fraction = _order_statistics(values if keys is None else keys, valid, count, q)
+    a = tf.gather(values, low[:, tf.newaxis], batch_dims=1)[:, 0]
+    b = tf.gather(values, high[:, tf.newaxis], batch_dims=1)[:, 0]
+    return a + (b - a) * tf.cast(fraction, values.dtype)
+
+
+def macenko_stain_matrices(images: Images, angular_percentile: float = ANGULAR_PERCENTILE
+                           ) -> Tuple[tf.Tensor, tf.Tensor]:
+    """Macenko et al.'s stain matrix of each image (see the module's docstring): `[B, 2, 3]`
+    float32 (rows hematoxylin, eosin; columns R, G, B; unit rows) and `[B]` bool, whether the image
+    had the two tissue pixels a fit needs (the matrix is then the "macenko" preset). The
+    covariance and projections in float64 by matrix products; the percentiles' order statistics
+    found by a key that orders as the angle (`_pseudo_angle`), only they go through atan2."""
+    images = _checked_rgb(images)
+    n = tf.shape(images)[0]
+    _, density = _optical_density(images)
+    density = tf.reshape(density, [n, -1, 3])
+    tissue = tf.reduce_any(density > TISSUE_DENSITY, axis=-1)                       # [B, N]
+    x = tf.cast(density * tf.cast(tissue, tf.float32)[..., tf.newaxis], tf.float64)  # background rows 0
+    count = tf.reduce_sum(tf.cast(tissue, tf.int32), axis=1)
+    total = tf.cast(tf.maximum(count, 1), tf.float64)[:, tf.newaxis, tf.newaxis]
+    mean = tf.reduce_sum(x, axis=1, keepdims=True) / total                          # [B, 1, 3]
+    scatter = tf.linalg.matmul(x, x, transpose_a=True) - total * tf.linalg.matmul(mean, mean, transpose_a=True)
+    covariance = scatter / tf.maximum(total - 1.0, 1.0)
+    _, vectors = tf.linalg.eigh(covariance)                                          # ascending eigenvalues
+    plane = tf.gather(vectors, [2, 1], axis=2)                                       # [B, 3, 2]: leading two
+    plane *= tf.where(plane[:, :1, :] < 0.0, tf.constant(-1.0, tf.float64), tf.constant(1.0, tf.float64))
+    coordinates = tf.linalg.matmul(x, plane)                                         # [B, N, 2]
+    keys = _pseudo_angle(tf.cast(coordinates[..., 1], tf.float32), tf.cast(coordinates[..., 0], tf.float32))
+    fitted = count >= 2
+    safe_count = tf.maximum(count, 1)
+    ends = []
+    for q in (100.0 - angular_percentile, angular_percentile):
+        low, high, fraction = _order_statistics(keys, tissue, safe_count, q)
+        at = [tf.gather(coordinates, i[:, tf.newaxis], batch_dims=1)[:, 0] for i in (low, high)]  # [B, 2]
+        a, b = (tf.math.atan2(c[:, 1], c[:, 0]) for c in at)
+        ends.append(a + (b - a) * fraction)
+    stains = tf.abs(tf.stack([tf.einsum("bij,bj->bi", plane, tf.stack([tf.cos(a), tf.sin(a)], -1)) for a in ends],
+                             axis=1))                                                # [B, 2, 3]
+    stains /= tf.maximum(tf.norm(stains, axis=-1, keepdims=True), 1e-12)
+    stains = tf.where((stains[:, 0, 0] > stains[:, 1, 0])[:, tf.newaxis, tf.newaxis], stains, stains[:, ::-1])
+    reference = tf.constant(STAIN_MATRICES["macenko"], tf.float64)
+    stains = tf.where(fitted[:, tf.newaxis, tf.newaxis], stains, reference[tf.newaxis])
+    return tf.cast(stains, tf.float32), fitted
+
+
+def he_stain_with_matrices(images: Images, matrices: tf.Tensor, projections: tf.Tensor, scale: tf.Tensor,
+                           shift: tf.Tensor, augment_background: bool = False) -> tf.Tensor:
+    """HEStain of every sample with its own stain matrix `matrices` `[B, 2, 3]` float32, its
+    `projections` (`stain_projections`), `scale` and `shift` `[B, 2]` float32."""
+    images = _checked_rgb(images)
+    s, p = matrices, projections
+    x, density = _optical_density(images)
     concentrations = tf.einsum("bhwk,bjk->bhwj", density, p)  # [B, H, W, 2]
     adjusted = concentrations * scale[:, None, None, :] + shift[:, None, None, :]
     if not augment_background:
@@ -103,8 +222,9 @@ def he_stain(images: Images, method: str = "random_preset", preset: Optional[str
 
     Args:
       images: uint8 `[B, H, W, 3]` RGB.
-      method: "random_preset" (a reference matrix drawn per sample from PRESETS) or "preset".
-        Albumentations' "vahadane" and "macenko" (a matrix fitted to each image) are refused.
+      method: "random_preset" (a reference matrix drawn per sample from PRESETS), "preset", or
+        "macenko" (a matrix fitted to each image, `macenko_stain_matrices`; an image with fewer
+        than two tissue pixels is left alone). Albumentations' "vahadane" is refused.
       preset: the matrix for method "preset" (None: "standard"); one of PRESETS.
       intensity_scale_range: (min, max) factor of each stain's concentration, min >= 0.
       intensity_shift_range: (min, max) shift of each stain's concentration, within [-1, 1].
@@ -115,12 +235,16 @@ def he_stain(images: Images, method: str = "random_preset", preset: Optional[str
     preset, scales, shifts = check_he_stain_args(method, preset, intensity_scale_range, intensity_shift_range,
                                                  probability)
     images, n, (s_preset, s_scale, s_shift, s_apply) = _draws(images, seed, 4)
+    scale = tf.random.stateless_uniform([n, 2], s_scale, scales[0], scales[1])
+    shift = tf.random.stateless_uniform([n, 2], s_shift, shifts[0], shifts[1])
+    apply = tf.random.stateless_uniform([n], s_apply) < probability
+    if method == "macenko":
+        matrices, fitted = macenko_stain_matrices(images)
+        out = he_stain_with_matrices(images, matrices, stain_projections(matrices), scale, shift, augment_background)
+        return tf.where((apply & fitted)[:, None, None, None], out, images)
     if preset is None:
         index = tf.random.stateless_uniform([n], s_preset, 0, len(PRESETS), dtype=tf.int32)
     else:
         index = tf.fill([n], PRESETS.index(preset))
-    scale = tf.random.stateless_uniform([n, 2], s_scale, scales[0], scales[1])
-    shift = tf.random.stateless_uniform([n, 2], s_shift, shifts[0], shifts[1])
     out = he_stain_with(images, index, scale, shift, augment_background)
-    apply = tf.random.stateless_uniform([n], s_apply) < probability
     return tf.where(apply[:, None, None, None], out, images)
