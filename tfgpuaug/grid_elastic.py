@@ -247,10 +247,6 @@ def cell_homographies(mesh: GridMesh) -> tf.Tensor:
     return forward / scale
 
 
-def _f32(t: tf.Tensor) -> tf.Tensor:
-    return tf.cast(tf.cast(t, tf.float32), tf.float64)
-
-
 def mesh_maps(mesh: GridMesh, height: Dim, width: Dim, span_rows: Dim) -> tf.Tensor:
     """`[n, height, width, 2]` float32 maps: each pixel through its owner cell's inverse
     homography (cv2.invert's adjugate over the determinant), computed by the CellMaps kernel op
@@ -274,9 +270,11 @@ class GridElasticDeform(_Distortion):
 
     Cells must be taller than 2 * magnitude (image height // rows > 2 * magnitude), so each
     quadrilateral's sides run downwards as cv2.fillConvexPoly's scanline needs; a smaller grid
-    cell is refused. Albumentations 2.0.8 splits the height into num_grid_xy[0] parts (and the
-    width into num_grid_xy[1]) and then reads the tiles as (rows, cols): the same grid for square
-    grids; for others it follows its documented meaning here, (cols, rows).
+    cell is refused. A cell at most 2 * magnitude wide can fold flat (three corners in a line):
+    it has no homography and its pixels read 0. Albumentations 2.0.8 splits the height into
+    num_grid_xy[0] parts (and the width into num_grid_xy[1]) and then reads the tiles as (rows,
+    cols): the same grid for square grids; for others it follows its documented meaning here,
+    (cols, rows).
 
     Args:
       num_grid_xy: (cols, rows), each at least 1.
