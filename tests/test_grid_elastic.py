@@ -400,3 +400,8 @@ def test_cell_maps_op_marks_foreign_owners_and_refuses_bad_shapes():
         ops.tf_gpu_aug_cell_maps(owners, tf.zeros([1, 2, 9], tf.float64))
     with pytest.raises((tf.errors.InvalidArgumentError, ValueError)):
         ops.tf_gpu_aug_cell_maps(owners[0], tf.zeros([1, 2, 3, 3], tf.float64))
+
+
+def test_empty_batches_pass_through():
+    empty = np.zeros((0, 30, 30, 3), np.uint8)
+    assert tga.GridElasticDeform((3, 3), 3)(empty, seed=[1, 2]).shape == (0, 30, 30, 3)

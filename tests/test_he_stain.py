@@ -244,3 +244,10 @@ def test_albumentations_macenko_misses_the_stains_where_installed(AF):
         normalizer.fit(img)
         worst.append(np.abs(normalizer.stain_matrix_target - truth).max())
     assert min(worst) >= 0.05 and max(worst) >= 0.1, worst
+
+
+def test_macenko_takes_empty_batches_and_images_of_no_pixels():
+    for shape in [(0, 12, 16, 3), (2, 0, 16, 3), (2, 1, 1, 3)]:
+        images = np.full(shape, 60, np.uint8)
+        out = he_stain(images, "macenko", probability=1.0, seed=1).numpy()
+        np.testing.assert_array_equal(out, images)  # nothing to fit: left alone

@@ -134,11 +134,12 @@ def _order_statistics(keys: tf.Tensor, valid: tf.Tensor, count: tf.Tensor, q: fl
     fraction = position - tf.cast(low, tf.float64)
     lowest = tf.constant(-np.inf, keys.dtype)
     if q <= 50.0:  # ranks from the bottom: the smallest k of the valid keys
-        ranked = tf.math.top_k(tf.where(valid, -keys, lowest), k=tf.reduce_max(high) + 1).indices
-        at_low, at_high = low, high
+        k, at_low, at_high, signed = high + 1, low, high, -keys
     else:  # from the top: rank r ascending is rank count - 1 - r descending
-        ranked = tf.math.top_k(tf.where(valid, keys, lowest), k=tf.reduce_max(count - 1 - low) + 1).indices
-        at_low, at_high = count - 1 - low, count - 1 - high
+        k, at_low, at_high, signed = count - low, count - 1 - low, count - 1 - high, keys
+    # At least 1 (an empty batch), at most the row (a count of 1 standing in for none).
+    k = tf.minimum(tf.maximum(tf.reduce_max(k), 1), tf.shape(keys)[1])
+    ranked = tf.math.top_k(tf.where(valid, signed, lowest), k=k).indices
     pick = tf.gather(ranked, tf.stack([at_low, at_high], axis=1), batch_dims=1)  # [B, 2]
     return pick[:, 0], pick[:, 1], fraction
 
@@ -175,6 +176,9 @@ def macenko_stain_matrices(images: Images, angular_percentile: float = ANGULAR_P
     plane = tf.gather(vectors, [2, 1], axis=2)                                       # [B, 3, 2]: leading two
     plane *= tf.where(plane[:, :1, :] < 0.0, tf.constant(-1.0, tf.float64), tf.constant(1.0, tf.float64))
     coordinates = tf.linalg.matmul(x, plane)                                         # [B, N, 2]
+    # One background column more: a row to select from in images of no pixels.
+    coordinates = tf.pad(coordinates, [[0, 0], [0, 1], [0, 0]])
+    tissue = tf.pad(tissue, [[0, 0], [0, 1]])
     keys = _pseudo_angle(tf.cast(coordinates[..., 1], tf.float32), tf.cast(coordinates[..., 0], tf.float32))
     fitted = count >= 2
     safe_count = tf.maximum(count, 1)
