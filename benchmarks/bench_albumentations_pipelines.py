@@ -130,6 +130,7 @@ def stages(A):
                               A.RingingOvershoot(p=1.0), None),
         "glass_blur": (lambda x, s: tga.GlassBlur(probability=1.0)(x, seed=s), A.GlassBlur(p=1.0), None),
         "zoom_blur": (lambda x, s: tga.ZoomBlur(probability=1.0)(x, seed=s), A.ZoomBlur(p=1.0), None),
+        "superpixels": (lambda x, s: tga.Superpixels(probability=1.0)(x, seed=s), A.Superpixels(p=1.0), None),
         # one reference of the images' size (a smooth colour ramp) for both libraries
         "histogram_matching": (lambda x, s: tga.HistogramMatching(REFERENCE[None], probability=1.0)(x, seed=s),
                                _WithData(A.HistogramMatching(p=1.0), hm_metadata=[REFERENCE]), None),

@@ -472,6 +472,21 @@ def run(k, report: Report, quick: bool = False) -> None:
         imgs = np.random.default_rng(zh).integers(0, 256, (b, zh, zw, 3), dtype=np.uint8)
         report.compare(f"zoom_blur {zh}x{zw}", k.zoom_blur(imgs, zoom_max, zoom_steps),
                        k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
+    # Superpixels: 1, 3 and 4 channels; counts of 1, some, more than the pixels (step 1) and one
+    # beyond the flags (clamped); a sample with no flag set; a thin image no centre fits (one
+    # segment); labels and means decided by the same float64 distances as the CPU's
+    sp_counts = np.array([1, 30, 5000, 12], np.int32)[:b]
+    sp_flags = np.random.default_rng(21).random((b, 40)) < 0.5
+    sp_flags[:, 0] = True
+    sp_flags[b - 1] = False
+    for c in (1, 3, 4):
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"superpixels channels={c}", k.superpixels(imgs, sp_counts, sp_flags),
+                       k.superpixels_gpu(imgs, sp_counts, sp_flags), 0)
+    for sh, sw in ((1, 16), (2, 3), (90, 70)):
+        imgs = np.random.default_rng(sh).integers(0, 256, (b, sh, sw, 3), dtype=np.uint8)
+        report.compare(f"superpixels {sh}x{sw}", k.superpixels(imgs, sp_counts, sp_flags),
+                       k.superpixels_gpu(imgs, sp_counts, sp_flags), 0)
     # RandomSunFlare (SunFlare): overlapping circles, ones off the image and unused ones, a sample
     # whose sun weights are all 0, 1 to 4 channels, no sun discs, a 400x300 batch past the grid cap
     def flare_arguments(c, h, w, m, seed):

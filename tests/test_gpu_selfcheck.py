@@ -71,6 +71,7 @@ def cpu_standin(**overrides):
     k.channel_histograms_gpu = kernels.channel_histograms
     k.glass_swaps_gpu = kernels.glass_swaps
     k.zoom_blur_gpu = kernels.zoom_blur
+    k.superpixels_gpu = kernels.superpixels
     k.sun_flare_gpu = kernels.sun_flare
     k.spatter_mud_gpu = kernels.spatter_mud
     k.spatter_rain_gpu = kernels.spatter_rain

@@ -237,6 +237,8 @@ TRANSFORM_ARGS = {
     "RingingOvershoot": dict(blur_limit=(5, 11), cutoff=(0.9, 1.9), probability=0.8, seed=97),
     "GlassBlur": dict(sigma=0.9, max_delta=2, iterations=3, probability=0.8, seed=106),
     "ZoomBlur": dict(max_factor=(1.1, 1.2), step_factor=(0.02, 0.04), probability=0.8, seed=107),
+    "Superpixels": dict(p_replace=(0.3, 0.8), n_segments=(5, 20), max_size=16, interpolation="nearest",
+                        probability=0.8, seed=131),
     "HistogramMatching": dict(reference_images=np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3).tolist(),
                               blend_ratio=(0.3, 0.9), probability=0.8, seed=98),
     "FDA": dict(reference_images=(np.arange(2 * 6 * 5 * 3).reshape(2, 6, 5, 3) * 3 % 256).tolist(),

@@ -34,6 +34,7 @@ from tfgpuaug.constrained_dropout import ConstrainedCoarseDropout  # noqa: E402
 from tfgpuaug.chromatic_aberration import ChromaticAberration  # noqa: E402
 from tfgpuaug.unsharp_mask import UnsharpMask  # noqa: E402
 from tfgpuaug.kernel_blurs import AdvancedBlur, Defocus, GlassBlur, RingingOvershoot, ZoomBlur  # noqa: E402
+from tfgpuaug.superpixels import Superpixels  # noqa: E402
 from tfgpuaug.domain_adaptation import FDA, HistogramMatching, PixelDistributionAdaptation  # noqa: E402
 from tfgpuaug.weather import (RandomFog, RandomGravel, RandomRain, RandomShadow, RandomSnow, RandomSunFlare,  # noqa: E402
                               Spatter)
@@ -73,6 +74,7 @@ __all__ = [
     "FiveCrop", "TenCrop", "Morphological", "MultiplicativeNoise", "AdditiveNoise", "PlanckianJitter", "HEStain",
     "Illumination", "PlasmaBrightnessContrast", "PlasmaShadow", "ConstrainedCoarseDropout",
     "ChromaticAberration", "UnsharpMask", "AdvancedBlur", "Defocus", "RingingOvershoot", "GlassBlur", "ZoomBlur",
+    "Superpixels",
     "HistogramMatching", "FDA", "PixelDistributionAdaptation", "ShotNoise", "SafeRotate",
     "RandomShadow", "RandomRain", "RandomSnow", "RandomGravel", "RandomFog", "RandomSunFlare", "Spatter",
     "XYMasking",

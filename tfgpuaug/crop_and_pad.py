@@ -116,10 +116,9 @@ class _AxisTaps(NamedTuple):
     weight: tf.Tensor  # [n, size] float32 weight of the second tap
 
 
-def _axis_taps(size: tf.Tensor, crop_lo, crop_hi, pad_lo, pad_hi, border_mode: str, linear: bool) -> _AxisTaps:
-    """Per sample, where each of `size` output positions reads the input along one axis."""
-    window = size - crop_lo - crop_hi  # [n], at least 1
-    canvas = window + pad_lo + pad_hi
+def resize_positions(canvas: tf.Tensor, size, linear: bool) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+    """cv2.resize's reads along one axis of `canvas` [n] pixels resampled to `size` positions: each
+    position's two source indices [n, size] (int32) and the second one's weight (float32)."""
     scale = tf.cast(canvas, tf.float64)[:, tf.newaxis] / tf.cast(size, tf.float64)  # [n, 1]
     d = tf.cast(tf.range(size), tf.float64)[tf.newaxis, :]
     last = canvas[:, tf.newaxis] - 1
@@ -130,10 +129,21 @@ def _axis_taps(size: tf.Tensor, crop_lo, crop_hi, pad_lo, pad_hi, border_mode: s
         clamp = (j < 0) | (j >= last)
         j = tf.clip_by_value(j, 0, last)
         frac = tf.where(clamp, 0.0, frac)
-        j1 = tf.minimum(j + 1, last)
-    else:  # cv2.resize INTER_NEAREST: floor(x * scale)
-        j = tf.minimum(tf.cast(tf.floor(d * scale), tf.int32), last)
-        j1, frac = j, tf.zeros(tf.shape(j), tf.float32)
+        return j, tf.minimum(j + 1, last), frac
+    # cv2.resize INTER_NEAREST: floor(x * scale)
+    j = tf.minimum(tf.cast(tf.floor(d * scale), tf.int32), last)
+    return j, j, tf.zeros(tf.shape(j), tf.float32)
+
+
+def resize_taps(canvas: tf.Tensor, size, linear: bool) -> _AxisTaps:
+    """`resize_positions` as taps for `separable_resample` (a plain resize: no crop, no border)."""
+    return _AxisTaps(*resize_positions(canvas, size, linear))
+
+
+def _axis_taps(size: tf.Tensor, crop_lo, crop_hi, pad_lo, pad_hi, border_mode: str, linear: bool) -> _AxisTaps:
+    """Per sample, where each of `size` output positions reads the input along one axis."""
+    window = size - crop_lo - crop_hi  # [n], at least 1
+    j, j1, frac = resize_positions(window + pad_lo + pad_hi, size, linear)
 
     def source(k):
         index = _border_index(k - pad_lo[:, tf.newaxis], window[:, tf.newaxis], border_mode)

@@ -38,6 +38,7 @@ from tfgpuaug import constrained_dropout as _cd
 from tfgpuaug import chromatic_aberration as _ca
 from tfgpuaug import unsharp_mask as _um
 from tfgpuaug import kernel_blurs as _kb
+from tfgpuaug import superpixels as _spx
 from tfgpuaug import weather as _wx
 from tfgpuaug import domain_adaptation as _da
 from tfgpuaug import pixel_dropout as _pd
@@ -308,6 +309,7 @@ Defocus = _layer(_kb.Defocus)
 RingingOvershoot = _layer(_kb.RingingOvershoot)
 GlassBlur = _layer(_kb.GlassBlur)
 ZoomBlur = _layer(_kb.ZoomBlur)
+Superpixels = _layer(_spx.Superpixels)
 HistogramMatching = _layer(_da.HistogramMatching)
 FDA = _layer(_da.FDA)
 PixelDistributionAdaptation = _layer(_da.PixelDistributionAdaptation)
@@ -391,6 +393,6 @@ LAYERS = (RandomResizedCrop, ResizeCenterCrop, Resize, RandomFlip, CropMirrorNor
           PlasmaBrightnessContrast, PlasmaShadow, ConstrainedCoarseDropout, ChromaticAberration,
           UnsharpMask, AdvancedBlur, Defocus, RingingOvershoot, GlassBlur, ZoomBlur, HistogramMatching, FDA,
           PixelDistributionAdaptation, RandomShadow, RandomRain, RandomSnow, RandomGravel, RandomFog, RandomSunFlare,
-          Spatter, ShotNoise,
+          Spatter, ShotNoise, Superpixels,
           SafeRotate,
           XYMasking, ClampKeyPoints, SanitizeKeyPoints, CropAndPad, RandomGridShuffle)

@@ -32,6 +32,8 @@
 #include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
+#include "cc/kernels/augment/superpixels.h"
+#include "cc/kernels/augment/superpixels_cpu.h"
 #include "cc/kernels/augment/zoom_blur_cpu.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/decode_crop_resize.h"
@@ -68,6 +70,7 @@
 #include "cc/kernels/augment/spatter_gpu.h"
 #include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
+#include "cc/kernels/augment/superpixels_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
@@ -585,6 +588,29 @@ py::array_t<uint8_t> SpatterRain(U8Image images, F64Array params, I32Array seeds
                                          colour.data()};
     tfgpuaug::SpatterRainCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * 3);
+  }
+  return out;
+}
+
+// Checks a batch [B, H, W, C] and its Superpixels arguments segments [B], replace [B, M >= 1].
+void SuperpixelsShape(const py::array& images, const I32Array& segments, const U8Image& replace) {
+  const auto b = images.ndim() == 4 ? images.shape(0) : -1;
+  if (segments.ndim() != 1 || segments.shape(0) != b || replace.ndim() != 2 || replace.shape(0) != b ||
+      replace.shape(1) < 1) {
+    throw std::invalid_argument("need images [B, H, W, C], segments [B] and replace [B, M] with M >= 1");
+  }
+}
+
+py::array_t<uint8_t> Superpixels(U8Image images, I32Array segments, U8Image replace) {
+  SuperpixelsShape(images, segments, replace);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  const int m = replace.shape(1);
+  py::array_t<uint8_t> out({b, h, w, c});
+  for (int i = 0; i < b; ++i) {
+    const int n = tfgpuaug::SlicSegments(segments.data()[i], m);
+    std::vector<double> scratch((tfgpuaug::SuperpixelsScratchBytes(h, w, c, n) + 7) / 8);
+    tfgpuaug::SuperpixelsCpu(images.data() + int64_t{i} * h * w * c, h, w, c, n, replace.data() + int64_t{i} * m,
+                             reinterpret_cast<uint8_t*>(scratch.data()), out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
 }
@@ -1599,6 +1625,18 @@ py::array_t<uint8_t> SpatterRainBatchGpu(U8Image images, F64Array params, I32Arr
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> SuperpixelsBatchGpu(U8Image images, I32Array segments, U8Image replace) {
+  SuperpixelsShape(images, segments, replace);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
+  const int m = replace.shape(1);
+  py::array out = py::array_t<uint8_t>({b, h, w, c});
+  DeviceBuffer src = Upload(images), se = Upload(segments), re = Upload(replace),
+               scratch(tfgpuaug::SuperpixelsGpuScratchBytes(b, h, w, c, m)), dst(out.nbytes());
+  Check(tfgpuaug::SuperpixelsGpu(src.as<uint8_t>(), b, h, w, c, se.as<int32_t>(), re.as<uint8_t>(), m,
+                                 scratch.as<uint8_t>(), dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> ZoomBlurBatchGpu(U8Image images, F64Array max_factors, F64Array steps) {
   ZoomBlurShape(images, max_factors, steps);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
@@ -1755,6 +1793,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
       py::arg("sun_colour"),
       "Albumentations' RandomSunFlare ('overlay') of a batch [B, H, W, C] on the CPU (the op's arguments).");
+  m.def("superpixels", &Superpixels, py::arg("images"), py::arg("segments"), py::arg("replace"),
+        "Albumentations' Superpixels of a batch [B, H, W, C] on the CPU: SLIC into about segments[b] "
+        "superpixels, the i-th label present (0 excepted) replaced by its mean where replace[b, i mod n].");
   m.def(
       "zoom_blur", &ZoomBlur, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
       py::arg("scalar") = false,
@@ -1857,6 +1898,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("sun_flare_gpu", &SunFlareBatchGpu, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
         py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
         py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");
+  m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),
+        "Superpixels on the GPU, a block an image (a thread a pixel in each SLIC round).");
   m.def("zoom_blur_gpu", &ZoomBlurBatchGpu, py::arg("images"), py::arg("max_factors"), py::arg("steps"),
         "ZoomBlur on the GPU, the batch in two launches (each sample's zoom plan, then a thread a byte).");
   m.def("tile_shuffle_gpu", &TileShuffleBatchGpu, py::arg("images"), py::arg("row_starts"),

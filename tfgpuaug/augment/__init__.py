@@ -24,6 +24,7 @@ from tfgpuaug.augment.shot_noise import random_shot_noise
 from tfgpuaug.augment.unsharp_mask import unsharp_mask
 from tfgpuaug.augment.kernel_blurs import advanced_blur, defocus, filter2d, ringing_overshoot
 from tfgpuaug.augment.glass_blur import glass_blur
+from tfgpuaug.augment.superpixels import superpixels
 from tfgpuaug.augment.zoom_blur import zoom_blur
 from tfgpuaug.augment.linear_transformation import linear_transformation
 from tfgpuaug.augment.histogram_matching import histogram_matching
@@ -61,7 +62,7 @@ __all__ = [
     "random_photometric_distort", "random_sharpen", "random_tone_curve", "rgb_shift", "salt_and_pepper", "to_gray",
     "to_sepia", "trivial_augment", "unsharp_mask", "advanced_blur", "defocus", "filter2d", "ringing_overshoot",
     "glass_blur",
-    "zoom_blur",
+    "zoom_blur", "superpixels",
     "linear_transformation", "histogram_matching", "fda",
     "pixel_distribution_adaptation", "random_shadow", "random_rain", "random_snow", "random_gravel", "random_fog",
     "random_sun_flare",
