@@ -115,6 +115,8 @@ def stages(A):
         "he_stain": (lambda x, s: tga.HEStain(probability=1.0)(x, seed=s), A.HEStain(p=1.0), None),
         "he_stain macenko": (lambda x, s: tga.HEStain("macenko", probability=1.0)(x, seed=s),
                              A.HEStain(method="macenko", p=1.0), None),
+        "he_stain vahadane": (lambda x, s: tga.HEStain("vahadane", probability=1.0)(x, seed=s),
+                              A.HEStain(method="vahadane", p=1.0), None),
         "planckian_jitter": (lambda x, s: tga.PlanckianJitter(probability=1.0)(x, seed=s), A.PlanckianJitter(p=1.0),
                              None),
         "illumination": (lambda x, s: tga.Illumination(probability=1.0)(x, seed=s), A.Illumination(p=1.0), None),

@@ -487,6 +487,14 @@ def run(k, report: Report, quick: bool = False) -> None:
         imgs = np.random.default_rng(sh).integers(0, 256, (b, sh, sw, 3), dtype=np.uint8)
         report.compare(f"superpixels {sh}x{sw}", k.superpixels(imgs, sp_counts, sp_flags),
                        k.superpixels_gpu(imgs, sp_counts, sp_flags), 0)
+    # HEStain "vahadane" (StainNmf): RGB images of three sizes, one blank (no density: NaN rows, kept
+    # as a distinct value for the comparison), a 1x1; the sums folded in the CPU's lane order
+    densities = -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))
+    for nh, nw in ((37, 53), (1, 1), (90, 70)):
+        imgs = np.random.default_rng(nh).integers(20, 256, (b, nh, nw, 3), dtype=np.uint8)
+        imgs[b - 1] = 255
+        report.compare(f"stain_nmf {nh}x{nw}", np.nan_to_num(k.stain_nmf(imgs, densities), nan=-9.0),
+                       np.nan_to_num(k.stain_nmf_gpu(imgs, densities), nan=-9.0), 0)
     # RandomSunFlare (SunFlare): overlapping circles, ones off the image and unused ones, a sample
     # whose sun weights are all 0, 1 to 4 channels, no sun discs, a 400x300 batch past the grid cap
     def flare_arguments(c, h, w, m, seed):

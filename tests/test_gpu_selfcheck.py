@@ -72,6 +72,7 @@ def cpu_standin(**overrides):
     k.glass_swaps_gpu = kernels.glass_swaps
     k.zoom_blur_gpu = kernels.zoom_blur
     k.superpixels_gpu = kernels.superpixels
+    k.stain_nmf_gpu = kernels.stain_nmf
     k.sun_flare_gpu = kernels.sun_flare
     k.spatter_mud_gpu = kernels.spatter_mud
     k.spatter_rain_gpu = kernels.spatter_rain

@@ -12,7 +12,7 @@ from tfgpuaug.transforms import TransformOutput, _PerSample
 
 
 class HEStain(_PerSample):
-    """Albumentations' HEStain ("preset", "random_preset" and "macenko" methods): with probability
+    """Albumentations' HEStain (all four methods): with probability
     `probability` per sample, each tissue pixel's hematoxylin and eosin concentrations (its
     optical density split by a stain matrix) scaled and shifted by amounts drawn per sample, and
     the RGB image rebuilt. RGB images only. Annotations pass through; inference leaves images
@@ -20,9 +20,10 @@ class HEStain(_PerSample):
 
     Args:
       method: "random_preset" (one of the eight reference matrices drawn per sample), "preset",
-        or "macenko" (the matrix fitted to each image by Macenko's method as its paper states it;
+        "macenko" (the matrix fitted to each image by Macenko's method as its paper states it;
         Albumentations 2.0.8's differs, see `tfgpuaug.augment.he_stain`; an image with fewer than
-        two tissue pixels is left alone).
+        two tissue pixels is left alone) or "vahadane" (Albumentations' own NMF fit of each image,
+        by a kernel op; an image without density is left alone).
       preset: the reference matrix for "preset" (None: "standard").
       intensity_scale_range: (min, max) factor of each stain's concentration.
       intensity_shift_range: (min, max) shift of each stain's concentration, within [-1, 1].

@@ -32,6 +32,7 @@
 #include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
+#include "cc/kernels/augment/stain_nmf_cpu.h"
 #include "cc/kernels/augment/superpixels.h"
 #include "cc/kernels/augment/superpixels_cpu.h"
 #include "cc/kernels/augment/zoom_blur_cpu.h"
@@ -70,6 +71,7 @@
 #include "cc/kernels/augment/spatter_gpu.h"
 #include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
+#include "cc/kernels/augment/stain_nmf_gpu.h"
 #include "cc/kernels/augment/superpixels_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
@@ -588,6 +590,26 @@ py::array_t<uint8_t> SpatterRain(U8Image images, F64Array params, I32Array seeds
                                          colour.data()};
     tfgpuaug::SpatterRainCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * 3);
+  }
+  return out;
+}
+
+// Checks RGB images [B, H, W, 3] and a density table [256].
+void StainNmfShape(const py::array& images, const F32Array& densities) {
+  if (images.ndim() != 4 || images.shape(3) != 3 || densities.ndim() != 1 || densities.shape(0) != 256) {
+    throw std::invalid_argument("need RGB images [B, H, W, 3] and densities [256]");
+  }
+}
+
+py::array_t<float> StainNmf(U8Image images, F32Array densities) {
+  StainNmfShape(images, densities);
+  const int b = images.shape(0);
+  const size_t pixels = size_t(images.shape(1)) * images.shape(2);
+  py::array_t<float> out({b, 2, 3});
+  std::vector<float> scratch(tfgpuaug::StainNmfScratchFloats(pixels));
+  for (int i = 0; i < b; ++i) {
+    tfgpuaug::StainNmfCpu(images.data() + i * pixels * 3, pixels, densities.data(), scratch.data(),
+                          out.mutable_data() + i * 6);
   }
   return out;
 }
@@ -1625,6 +1647,18 @@ py::array_t<uint8_t> SpatterRainBatchGpu(U8Image images, F64Array params, I32Arr
   Download(dst, out);
   return out;
 }
+py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
+  StainNmfShape(images, densities);
+  const int b = images.shape(0);
+  const size_t pixels = size_t(images.shape(1)) * images.shape(2);
+  py::array out = py::array_t<float>({b, 2, 3});
+  DeviceBuffer src = Upload(images), de = Upload(densities),
+               scratch(tfgpuaug::StainNmfGpuScratchFloats(b, pixels) * sizeof(float)), dst(out.nbytes());
+  Check(tfgpuaug::StainNmfGpu(src.as<uint8_t>(), b, pixels, de.as<float>(), scratch.as<float>(), dst.as<float>(),
+                              nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<uint8_t> SuperpixelsBatchGpu(U8Image images, I32Array segments, U8Image replace) {
   SuperpixelsShape(images, segments, replace);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
@@ -1793,6 +1827,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
       py::arg("sun_colour"),
       "Albumentations' RandomSunFlare ('overlay') of a batch [B, H, W, C] on the CPU (the op's arguments).");
+  m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
+        "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF order).");
   m.def("superpixels", &Superpixels, py::arg("images"), py::arg("segments"), py::arg("replace"),
         "Albumentations' Superpixels of a batch [B, H, W, C] on the CPU: SLIC into about segments[b] "
         "superpixels, the i-th label present (0 excepted) replaced by its mean where replace[b, i mod n].");
@@ -1898,6 +1934,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("sun_flare_gpu", &SunFlareBatchGpu, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
         py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
         py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");
+  m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
+        "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),
         "Superpixels on the GPU, a block an image (a thread a pixel in each SLIC round).");
   m.def("zoom_blur_gpu", &ZoomBlurBatchGpu, py::arg("images"), py::arg("max_factors"), py::arg("steps"),

@@ -12,7 +12,14 @@ back to two stain vectors, made non-negative and unit, hematoxylin the one with 
 Albumentations 2.0.8 projects onto the columns of cv2.eigen's eigenvector rows instead (not the
 eigenvectors), so its matrix depends on cv2.eigen's signs and misses the stains an image was
 made with (by 0.1-0.3 per entry on synthetic H&E images, where this method recovers them within
-0.03): its result is not reproduced here."""
+0.03): its result is not reproduced here.
+
+"vahadane" is Albumentations' own fit of that name (a plain non-negative matrix factorisation, not
+Vahadane et al.'s sparse dictionary learning): every pixel's optical densities factored by 100
+rounds of multiplicative updates from Ruifrok's rows, by the StainNmf kernel op (CPU and GPU,
+float64 where Albumentations' is float32, the concentrations kept in float32 between rounds as
+numpy keeps them: its rows within 1e-5 on H&E-like images), the two rows told apart
+by its angle-and-colour score."""
 from __future__ import annotations
 
 import functools
@@ -37,8 +44,7 @@ STAIN_MATRICES = {
     "light": ((0.57, 0.71, 0.38), (0.15, 0.89, 0.42)),
 }
 PRESETS = tuple(STAIN_MATRICES)
-METHODS = ("preset", "random_preset", "macenko")
-UNBUILT_METHODS = ("vahadane",)  # Albumentations' NMF fit per image: not here
+METHODS = ("preset", "random_preset", "macenko", "vahadane")
 TISSUE_DENSITY = 0.05  # Macenko's background cut: a pixel whose optical densities are all below it
 ANGULAR_PERCENTILE = 99.0  # Macenko's robust extremes (Albumentations' value)
 TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as Albumentations
@@ -58,10 +64,6 @@ def check_he_stain_args(method: str, preset: Optional[str], intensity_scale_rang
                         probability: float) -> Tuple[Optional[str], Tuple[float, float], Tuple[float, float]]:
     """The checked (preset, scale range, shift range): method "preset" without a preset means
     "standard", as Albumentations."""
-    if method in UNBUILT_METHODS:
-        raise ValueError(f"HEStain: method {method!r} fits a stain matrix to each image by non-negative matrix "
-                         "factorisation, which tfgpuaug does not do yet; use 'macenko', 'preset' or "
-                         "'random_preset'")
     if method not in METHODS:
         raise ValueError(f"HEStain: method must be one of {METHODS}, got {method!r}")
     if method == "preset":
@@ -197,6 +199,33 @@ def macenko_stain_matrices(images: Images, angular_percentile: float = ANGULAR_P
     return tf.cast(stains, tf.float32), fitted
 
 
+@functools.lru_cache(maxsize=None)
+def nmf_densities() -> np.ndarray:
+    """A byte's optical density as Albumentations' rgb_to_optical_density computes it: numpy's
+    float32 -log(max(v / 255, 1e-6)) (the StainNmf op's table)."""
+    return -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))
+
+
+def vahadane_stain_matrices(images: Images) -> Tuple[tf.Tensor, tf.Tensor]:
+    """Albumentations' "vahadane" stain matrix of each image (see the module's docstring):
+    `[B, 2, 3]` float32 (rows hematoxylin, eosin; unit rows) and `[B]` bool, whether the fit has
+    two rows (an image without density has none: its matrix is then Ruifrok's). The rows are told
+    apart as Albumentations' order_stains_combined does, in float32: the angle atan2(g, r)
+    (within [0, pi/2]: the rows are not negative) times the blue share, less the red share;
+    hematoxylin the higher, the first on a tie."""
+    from tfgpuaug import _loader
+    images = _checked_rgb(images)
+    rows = _loader.ops().tf_gpu_aug_stain_nmf(images, tf.constant(nmf_densities()))
+    unit = rows / tf.sqrt(tf.reduce_sum(rows * rows, axis=2, keepdims=True))
+    total = tf.reduce_sum(unit, axis=2) + 1e-6
+    score = tf.math.atan2(unit[..., 1], unit[..., 0]) * (unit[..., 2] / total) - unit[..., 0] / total  # [B, 2]
+    first = score[:, 0] >= score[:, 1]
+    ordered = tf.where(first[:, tf.newaxis, tf.newaxis], rows, tf.reverse(rows, axis=[1]))
+    fitted = tf.reduce_all(tf.math.is_finite(rows), axis=[1, 2])
+    reference = tf.constant(STAIN_MATRICES["ruifrok"], tf.float32)
+    return tf.where(fitted[:, tf.newaxis, tf.newaxis], ordered, reference[tf.newaxis]), fitted
+
+
 def he_stain_with_matrices(images: Images, matrices: tf.Tensor, projections: tf.Tensor, scale: tf.Tensor,
                            shift: tf.Tensor, augment_background: bool = False) -> tf.Tensor:
     """HEStain of every sample with its own stain matrix `matrices` `[B, 2, 3]` float32, its
@@ -228,7 +257,8 @@ def he_stain(images: Images, method: str = "random_preset", preset: Optional[str
       images: uint8 `[B, H, W, 3]` RGB.
       method: "random_preset" (a reference matrix drawn per sample from PRESETS), "preset", or
         "macenko" (a matrix fitted to each image, `macenko_stain_matrices`; an image with fewer
-        than two tissue pixels is left alone). Albumentations' "vahadane" is refused.
+        than two tissue pixels is left alone) or "vahadane" (Albumentations' NMF fit,
+        `vahadane_stain_matrices`; an image without density is left alone).
       preset: the matrix for method "preset" (None: "standard"); one of PRESETS.
       intensity_scale_range: (min, max) factor of each stain's concentration, min >= 0.
       intensity_shift_range: (min, max) shift of each stain's concentration, within [-1, 1].
@@ -242,8 +272,9 @@ def he_stain(images: Images, method: str = "random_preset", preset: Optional[str
     scale = tf.random.stateless_uniform([n, 2], s_scale, scales[0], scales[1])
     shift = tf.random.stateless_uniform([n, 2], s_shift, shifts[0], shifts[1])
     apply = tf.random.stateless_uniform([n], s_apply) < probability
-    if method == "macenko":
-        matrices, fitted = macenko_stain_matrices(images)
+    if method in ("macenko", "vahadane"):
+        fit = macenko_stain_matrices if method == "macenko" else vahadane_stain_matrices
+        matrices, fitted = fit(images)
         out = he_stain_with_matrices(images, matrices, stain_projections(matrices), scale, shift, augment_background)
         return tf.where((apply & fitted)[:, None, None, None], out, images)
     if preset is None:
