@@ -83,6 +83,18 @@ class Report:
             print("  ".join(str(v).ljust(widths[i]) for i, v in enumerate(r)))
 
 
+def compare_channels_and_sizes(report: Report, name: str, cpu, gpu, images: np.ndarray, channels, sizes) -> None:
+    """`cpu` against `gpu` (functions of a batch), exactly: on `images` cut or widened to each
+    channel count, then on random RGB batches of each (h, w) in `sizes`."""
+    b = images.shape[0]
+    for c in channels:
+        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
+        report.compare(f"{name} channels={c}", cpu(imgs), gpu(imgs), 0)
+    for h, w in sizes:
+        imgs = np.random.default_rng(h).integers(0, 256, (b, h, w, 3), dtype=np.uint8)
+        report.compare(f"{name} {h}x{w}", cpu(imgs), gpu(imgs), 0)
+
+
 def augment_op_ids(k) -> list[int]:
     img = np.zeros((2, 2, 3), np.uint8)
     ids = []
@@ -464,14 +476,9 @@ def run(k, report: Report, quick: bool = False) -> None:
     # zooms and few, images of 1 x 1 and wider than the grid cap; float for float the CPU's sums
     zoom_max = np.array([1.31, 1.0, 1.7, 1.2], np.float64)[:b]
     zoom_steps = np.array([0.013, 0.02, 0.05, np.nan], np.float64)[:b]
-    for c in (1, 3, 4, 5):
-        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
-        report.compare(f"zoom_blur channels={c}", k.zoom_blur(imgs, zoom_max, zoom_steps),
-                       k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
-    for zh, zw in ((1, 1), (3, 700), (400, 300)):
-        imgs = np.random.default_rng(zh).integers(0, 256, (b, zh, zw, 3), dtype=np.uint8)
-        report.compare(f"zoom_blur {zh}x{zw}", k.zoom_blur(imgs, zoom_max, zoom_steps),
-                       k.zoom_blur_gpu(imgs, zoom_max, zoom_steps), 0)
+    compare_channels_and_sizes(report, "zoom_blur", lambda x: k.zoom_blur(x, zoom_max, zoom_steps),
+                               lambda x: k.zoom_blur_gpu(x, zoom_max, zoom_steps), images, (1, 3, 4, 5),
+                               ((1, 1), (3, 700), (400, 300)))
     # Superpixels: 1, 3 and 4 channels; counts of 1, some, more than the pixels (step 1) and one
     # beyond the flags (clamped); a sample with no flag set; a thin image no centre fits (one
     # segment); labels and means decided by the same float64 distances as the CPU's
@@ -479,14 +486,9 @@ def run(k, report: Report, quick: bool = False) -> None:
     sp_flags = np.random.default_rng(21).random((b, 40)) < 0.5
     sp_flags[:, 0] = True
     sp_flags[b - 1] = False
-    for c in (1, 3, 4):
-        imgs = np.ascontiguousarray(np.concatenate([images, images], -1)[..., :c])
-        report.compare(f"superpixels channels={c}", k.superpixels(imgs, sp_counts, sp_flags),
-                       k.superpixels_gpu(imgs, sp_counts, sp_flags), 0)
-    for sh, sw in ((1, 16), (2, 3), (90, 70)):
-        imgs = np.random.default_rng(sh).integers(0, 256, (b, sh, sw, 3), dtype=np.uint8)
-        report.compare(f"superpixels {sh}x{sw}", k.superpixels(imgs, sp_counts, sp_flags),
-                       k.superpixels_gpu(imgs, sp_counts, sp_flags), 0)
+    compare_channels_and_sizes(report, "superpixels", lambda x: k.superpixels(x, sp_counts, sp_flags),
+                               lambda x: k.superpixels_gpu(x, sp_counts, sp_flags), images, (1, 3, 4),
+                               ((1, 16), (2, 3), (90, 70)))
     # HEStain "vahadane" (StainNmf): RGB images of three sizes, one blank (no density: NaN rows, kept
     # as a distinct value for the comparison), a 1x1; the sums folded in the CPU's lane order
     densities = -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))
