@@ -18,13 +18,15 @@ struct ImageScratch {
   int32_t* labels;             // [h w]
   int32_t* centres;            // [2 k] column, row
   uint8_t* chosen;             // [k]
+  unsigned long long* nearest;  // [h w] a round's least distance (its bits: distances are not negative)
+  int32_t* first;               // [h w] the first centre at that distance
 };
 
 __host__ __device__ size_t Aligned(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
 
 // The parts' offsets in bytes, in the order ImageScratch lists them, and the total.
 struct ImageOffsets {
-  size_t counts, sums, labels, centres, chosen, bytes;
+  size_t counts, sums, labels, centres, chosen, nearest, first, bytes;
 };
 
 __host__ __device__ ImageOffsets ImageOffsetsOf(int h, int w, int c, int k) {
@@ -35,7 +37,9 @@ __host__ __device__ ImageOffsets ImageOffsetsOf(int h, int w, int c, int k) {
   o.labels = o.sums + Aligned(size_t(c) * k * sizeof(unsigned long long));
   o.centres = o.labels + Aligned(pixels * sizeof(int32_t));
   o.chosen = o.centres + Aligned(2 * size_t(k) * sizeof(int32_t));
-  o.bytes = o.chosen + Aligned(size_t(k));
+  o.nearest = o.chosen + Aligned(size_t(k));
+  o.first = o.nearest + Aligned(pixels * sizeof(unsigned long long));
+  o.bytes = o.first + Aligned(pixels * sizeof(int32_t));
   return o;
 }
 
@@ -46,7 +50,9 @@ __device__ ImageScratch ImageLayout(int h, int w, int c, int k, uint8_t* base) {
                       reinterpret_cast<unsigned long long*>(base + o.sums),
                       reinterpret_cast<int32_t*>(base + o.labels),
                       reinterpret_cast<int32_t*>(base + o.centres),
-                      base + o.chosen};
+                      base + o.chosen,
+                      reinterpret_cast<unsigned long long*>(base + o.nearest),
+                      reinterpret_cast<int32_t*>(base + o.first)};
 }
 
 // The most labels a sample of m flags may have on an h x w image (at least 1).
@@ -61,28 +67,54 @@ int MostLabels(int h, int w, int m) {
   return most;
 }
 
-// Each pixel's label after one round: the centres in order, as the CPU's window loop reaches
-// it (a pixel's own sequence of strict improvements does not depend on the other pixels).
+// A non-negative double's bits, which order as the values do.
+__device__ unsigned long long DistanceBits(double d) { return static_cast<unsigned long long>(__double_as_longlong(d)); }
+
+// Calls fn(i, y, x, d) for each centre i and each pixel (y, x) of its window: the distance pairs
+// the CPU's window loop visits, spread over the block's threads.
+template <typename Fn>
+__device__ void ForEachWindowPixel(const uint8_t* image, int h, int w, int c, int k, int step, const double* colours,
+                                   const ImageScratch& s, Fn fn) {
+  const long long side = 2 * step + 1, window = side * side, items = window * k;
+  for (long long e = threadIdx.x; e < items; e += blockDim.x) {
+    const int i = static_cast<int>(e / window), r = static_cast<int>(e % window);
+    const int dy = static_cast<int>(r / side) - step, dx = static_cast<int>(r % side) - step;
+    const int cx = s.centres[2 * i], cy = s.centres[2 * i + 1];
+    const int y = cy + dy, x = cx + dx;
+    if (y < 0 || y >= h || x < 0 || x >= w) continue;
+    const double d = SlicColourDistance(image + (size_t(y) * w + x) * c, image + (size_t(cy) * w + cx) * c, c,
+                                        colours) +
+                     SlicSpatialDistance(static_cast<long long>(dy) * dy + static_cast<long long>(dx) * dx, step);
+    fn(i, size_t(y) * w + x, d);
+  }
+}
+
+// Each pixel's label after one round, as the CPU's loop over the centres in order leaves it: the
+// least distance among the windows that hold the pixel, taken by its first centre, where it is
+// below the pixel's best so far. Three passes between barriers: the least distance, the first
+// centre at it, the update; about 4 x pixels distances each (the windows overlap so).
 __device__ void AssignRound(const uint8_t* image, int h, int w, int c, int k, int step, const double* colours,
                             const ImageScratch& s) {
   const size_t pixels = size_t(h) * w;
   for (size_t p = threadIdx.x; p < pixels; p += blockDim.x) {
-    const int y = static_cast<int>(p / w), x = static_cast<int>(p % w);
-    double best = s.best[p];
-    int label = s.labels[p];
-    for (int i = 0; i < k; ++i) {
-      const int dx = x - s.centres[2 * i], dy = y - s.centres[2 * i + 1];
-      if (dx < -step || dx > step || dy < -step || dy > step) continue;
-      const uint8_t* centre = image + (size_t(s.centres[2 * i + 1]) * w + s.centres[2 * i]) * c;
-      const double d = SlicColourDistance(image + p * c, centre, c, colours) +
-                       SlicSpatialDistance(static_cast<long long>(dy) * dy + static_cast<long long>(dx) * dx, step);
-      if (d < best) {
-        best = d;
-        label = i;
-      }
+    s.nearest[p] = ~0ull;
+    s.first[p] = k;
+  }
+  __syncthreads();
+  ForEachWindowPixel(image, h, w, c, k, step, colours, s,
+                     [&](int, size_t p, double d) { atomicMin(s.nearest + p, DistanceBits(d)); });
+  __syncthreads();
+  ForEachWindowPixel(image, h, w, c, k, step, colours, s, [&](int i, size_t p, double d) {
+    if (DistanceBits(d) == s.nearest[p]) atomicMin(s.first + p, i);
+  });
+  __syncthreads();
+  for (size_t p = threadIdx.x; p < pixels; p += blockDim.x) {
+    if (s.nearest[p] == ~0ull) continue;  // no window holds it (none can: the windows tile the image)
+    const double d = __longlong_as_double(static_cast<long long>(s.nearest[p]));
+    if (d < s.best[p]) {
+      s.best[p] = d;
+      s.labels[p] = s.first[p];
     }
-    s.best[p] = best;
-    s.labels[p] = label;
   }
 }
 

@@ -122,6 +122,15 @@ inline T atomicMax(T* address, T value) {
   return old;
 }
 
+template <typename T>
+inline T atomicMin(T* address, T value) {
+  T old = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (value < old &&
+         !__atomic_compare_exchange_n(address, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
 inline unsigned int __float_as_uint(float f) {
   unsigned int u;
   std::memcpy(&u, &f, 4);
@@ -131,6 +140,16 @@ inline float __uint_as_float(unsigned int u) {
   float f;
   std::memcpy(&f, &u, 4);
   return f;
+}
+inline long long __double_as_longlong(double d) {
+  long long u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+inline double __longlong_as_double(long long u) {
+  double d;
+  std::memcpy(&d, &u, 8);
+  return d;
 }
 
 #endif  // TFGPUAUG_CC_TESTING_CUDA_EMU_CUDA_RUNTIME_H_
