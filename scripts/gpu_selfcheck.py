@@ -497,6 +497,25 @@ def run(k, report: Report, quick: bool = False) -> None:
         imgs[b - 1] = 255
         report.compare(f"stain_nmf {nh}x{nw}", np.nan_to_num(k.stain_nmf(imgs, densities), nan=-9.0),
                        np.nan_to_num(k.stain_nmf_gpu(imgs, densities), nan=-9.0), 0)
+    # HEStain (HeStain): the eight presets' matrices and projections over a batch, scales and
+    # shifts drawn, one sample not applied, with and without the background; the rounding read off
+    # the same tables on both devices
+    he_s = np.array([[[0.644211, 0.716556, 0.266844], [0.092789, 0.954111, 0.283111]],
+                     [[0.65, 0.70, 0.29], [0.07, 0.99, 0.11]], [[0.55, 0.88, 0.11], [0.12, 0.86, 0.49]],
+                     [[0.57, 0.71, 0.38], [0.15, 0.89, 0.42]]], np.float32)[:b]
+    he_corr = (he_s @ he_s.transpose(0, 2, 1)).astype(np.float64) + 1e-6 * np.eye(2)
+    he_p = np.linalg.solve(he_corr, he_s.astype(np.float64))
+    he_rng = np.random.default_rng(31)
+    he_scale, he_shift = he_rng.uniform(0.6, 1.4, (b, 2)), he_rng.uniform(-0.3, 0.3, (b, 2))
+    he_apply = np.arange(b) != 1
+    he_t = np.log(255.0 / (np.arange(1, 256) - 0.5))
+    he_cells = (he_t[None, :] >= (np.arange(3226) / 512.0)[:, None]).sum(axis=1).astype(np.uint8)
+    for background in (False, True):
+        for hh, hw in ((37, 53), (1, 1), (64, 700)):
+            imgs = np.random.default_rng(hh).integers(0, 256, (b, hh, hw, 3), dtype=np.uint8)
+            args = (imgs, densities, he_t, he_cells, he_p, he_s.astype(np.float64), he_scale, he_shift, he_apply,
+                    background)
+            report.compare(f"he_stain {hh}x{hw} background={background}", k.he_stain(*args), k.he_stain_gpu(*args), 0)
     # RandomSunFlare (SunFlare): overlapping circles, ones off the image and unused ones, a sample
     # whose sun weights are all 0, 1 to 4 channels, no sun discs, a 400x300 batch past the grid cap
     def flare_arguments(c, h, w, m, seed):

@@ -281,6 +281,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>ZoomBlur": set(),
     "TfGpuAug>Superpixels": set(),
     "TfGpuAug>StainNmf": set(),
+    "TfGpuAug>HeStain": set(),
     "TfGpuAug>SunFlare": set(),
     "TfGpuAug>SpatterMud": set(),
     "TfGpuAug>SpatterRain": set(),

@@ -73,6 +73,7 @@ def cpu_standin(**overrides):
     k.zoom_blur_gpu = kernels.zoom_blur
     k.superpixels_gpu = kernels.superpixels
     k.stain_nmf_gpu = kernels.stain_nmf
+    k.he_stain_gpu = kernels.he_stain
     k.sun_flare_gpu = kernels.sun_flare
     k.spatter_mud_gpu = kernels.spatter_mud
     k.spatter_rain_gpu = kernels.spatter_rain

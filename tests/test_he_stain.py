@@ -12,7 +12,7 @@ import tensorflow as tf
 import fixtures
 import tfgpuaug as tga
 from tfgpuaug.augment.he_stain import (PRESETS, STAIN_MATRICES, _percentile, he_stain, he_stain_with,
-                                       macenko_stain_matrices, vahadane_stain_matrices)
+                                       macenko_stain_matrices, rebuild_tables, vahadane_stain_matrices)
 
 
 @pytest.fixture
@@ -47,10 +47,11 @@ def numpy_he_stain(img, matrix, scale, shift, augment_background):
 
 
 def _close(ours, want, what):
-    """float32 against float64: at most one level, on at most 0.5% of bytes (a product within
-    float32's error of a half level)."""
+    """The HeStain op (float64 throughout) against the statement (whose projection S D^T is float32,
+    as Albumentations' BLAS computes it): at most one level, on at most 1 byte in 10^3 (measured: 5
+    in 10^6 on ImageNet photos, every preset, with and without the background)."""
     diff = np.abs(ours.astype(int) - want.astype(int))
-    assert diff.max() <= 1 and (diff > 0).mean() <= 0.005, (what, diff.max(), (diff > 0).mean())
+    assert diff.max() <= 1 and (diff > 0).mean() <= 1e-3, (what, diff.max(), (diff > 0).mean())
 
 
 @pytest.mark.parametrize("augment_background", [False, True])
@@ -325,3 +326,17 @@ def test_vahadane_jitters_with_the_fitted_matrix_and_leaves_blank_images_alone()
     for shape in [(0, 12, 16, 3), (2, 0, 16, 3)]:
         empty = np.full(shape, 60, np.uint8)
         np.testing.assert_array_equal(he_stain(empty, "vahadane", probability=1.0, seed=1).numpy(), empty)
+
+
+def test_rebuild_tables_give_numpys_rounding_of_the_exponential():
+    """The HeStain op's byte for an exponent x: the count of thresholds ln(255 / (v - 0.5)) at or
+    above x, read from the cell of x and one comparison, as the op reads it; against
+    clip(rint(255 exp(-x)), 0, 255) on 2 million exponents from -0.5 to 7."""
+    thresholds, cells = rebuild_tables()
+    x = np.linspace(-0.5, 7.0, 2_000_001)
+    at = np.clip(np.floor(x * 512), 0, len(cells) - 1).astype(int)
+    count = cells[at].astype(int)
+    count -= (count > 0) & (x > thresholds[np.maximum(count - 1, 0)])
+    count = np.where(x < 0, 255, np.where(x * 512 >= len(cells), 0, count))
+    np.testing.assert_array_equal(count, np.clip(np.rint(255 * np.exp(-x)), 0, 255))
+    assert np.all(np.diff(thresholds) < -1 / 512)  # a cell holds at most one threshold

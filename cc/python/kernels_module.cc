@@ -32,6 +32,7 @@
 #include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
+#include "cc/kernels/augment/he_stain_cpu.h"
 #include "cc/kernels/augment/stain_nmf_cpu.h"
 #include "cc/kernels/augment/superpixels.h"
 #include "cc/kernels/augment/superpixels_cpu.h"
@@ -71,6 +72,7 @@
 #include "cc/kernels/augment/spatter_gpu.h"
 #include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/unsharp_mask_gpu.h"
+#include "cc/kernels/augment/he_stain_gpu.h"
 #include "cc/kernels/augment/stain_nmf_gpu.h"
 #include "cc/kernels/augment/superpixels_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
@@ -590,6 +592,45 @@ py::array_t<uint8_t> SpatterRain(U8Image images, F64Array params, I32Array seeds
                                          colour.data()};
     tfgpuaug::SpatterRainCpu(images.data() + int64_t{i} * h * w * 3, h, w, plan, scratch.data(),
                              out.mutable_data() + int64_t{i} * h * w * 3);
+  }
+  return out;
+}
+
+using BoolArray = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+
+// Checks RGB images [B, H, W, 3] and the HeStain op's arguments.
+void HeStainShape(const py::array& images, const F32Array& densities, const F64Array& thresholds,
+                  const U8Image& cells, const F64Array& projections, const F64Array& matrices, const F64Array& scales,
+                  const F64Array& shifts, const BoolArray& apply) {
+  const auto b = images.ndim() == 4 && images.shape(3) == 3 ? images.shape(0) : -1;
+  const auto is = [](const py::array& a, std::initializer_list<py::ssize_t> dims) {
+    return a.ndim() == static_cast<py::ssize_t>(dims.size()) && std::equal(dims.begin(), dims.end(), a.shape());
+  };
+  if (b < 0 || !is(densities, {256}) || !is(thresholds, {tfgpuaug::kHeThresholds}) ||
+      !is(cells, {tfgpuaug::kHeCells}) || !is(projections, {b, 2, 3}) || !is(matrices, {b, 2, 3}) ||
+      !is(scales, {b, 2}) || !is(shifts, {b, 2}) || !is(apply, {b})) {
+    throw std::invalid_argument("need RGB images [B, H, W, 3], densities [256], thresholds [255], cells [3226], "
+                                "projections and matrices [B, 2, 3], scales and shifts [B, 2], apply [B]");
+  }
+}
+
+py::array_t<uint8_t> HeStain(U8Image images, F32Array densities, F64Array thresholds, U8Image cells,
+                             F64Array projections, F64Array matrices, F64Array scales, F64Array shifts,
+                             BoolArray apply, bool background) {
+  HeStainShape(images, densities, thresholds, cells, projections, matrices, scales, shifts, apply);
+  const int b = images.shape(0);
+  const size_t pixels = size_t(images.shape(1)) * images.shape(2);
+  py::array_t<uint8_t> out({b, int(images.shape(1)), int(images.shape(2)), 3});
+  for (int i = 0; i < b; ++i) {
+    const uint8_t* src = images.data() + i * pixels * 3;
+    uint8_t* dst = out.mutable_data() + i * pixels * 3;
+    if (!apply.data()[i]) {
+      std::copy(src, src + pixels * 3, dst);
+      continue;
+    }
+    const tfgpuaug::HeStainPlan plan{projections.data() + 6 * i, matrices.data() + 6 * i, scales.data() + 2 * i,
+                                     shifts.data() + 2 * i};
+    tfgpuaug::HeStainCpu(src, pixels, densities.data(), thresholds.data(), cells.data(), plan, background, dst);
   }
   return out;
 }
@@ -1647,6 +1688,23 @@ py::array_t<uint8_t> SpatterRainBatchGpu(U8Image images, F64Array params, I32Arr
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> HeStainBatchGpu(U8Image images, F32Array densities, F64Array thresholds, U8Image cells,
+                                     F64Array projections, F64Array matrices, F64Array scales, F64Array shifts,
+                                     BoolArray apply, bool background) {
+  HeStainShape(images, densities, thresholds, cells, projections, matrices, scales, shifts, apply);
+  const int b = images.shape(0);
+  const size_t pixels = size_t(images.shape(1)) * images.shape(2);
+  py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), 3});
+  DeviceBuffer src = Upload(images), de = Upload(densities), th = Upload(thresholds), ce = Upload(cells),
+               pr = Upload(projections), ma = Upload(matrices), sc = Upload(scales), sh = Upload(shifts),
+               ap = Upload(apply), dst(out.nbytes());
+  const tfgpuaug::HeStainBatch jitter{de.as<float>(),  th.as<double>(), ce.as<uint8_t>(),
+                                      pr.as<double>(), ma.as<double>(), sc.as<double>(),
+                                      sh.as<double>(), ap.as<uint8_t>(), background};
+  Check(tfgpuaug::HeStainGpu(src.as<uint8_t>(), b, pixels, jitter, dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
   StainNmfShape(images, densities);
   const int b = images.shape(0);
@@ -1827,6 +1885,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
       py::arg("sun_colour"),
       "Albumentations' RandomSunFlare ('overlay') of a batch [B, H, W, C] on the CPU (the op's arguments).");
+  m.def("he_stain", &HeStain, py::arg("images"), py::arg("densities"), py::arg("thresholds"), py::arg("cells"),
+        py::arg("projections"), py::arg("matrices"), py::arg("scales"), py::arg("shifts"), py::arg("apply"),
+        py::arg("background") = false,
+        "Albumentations' HEStain jitter of RGB images [B, H, W, 3] on the CPU (the HeStain op's arguments).");
   m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
         "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF order).");
   m.def("superpixels", &Superpixels, py::arg("images"), py::arg("segments"), py::arg("replace"),
@@ -1934,6 +1996,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("sun_flare_gpu", &SunFlareBatchGpu, py::arg("images"), py::arg("circles"), py::arg("circle_weights"),
         py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
         py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");
+  m.def("he_stain_gpu", &HeStainBatchGpu, py::arg("images"), py::arg("densities"), py::arg("thresholds"),
+        py::arg("cells"), py::arg("projections"), py::arg("matrices"), py::arg("scales"), py::arg("shifts"),
+        py::arg("apply"), py::arg("background") = false, "The HEStain jitter on the GPU, one thread a pixel.");
   m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
         "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),

@@ -1,8 +1,9 @@
-"""Albumentations' HEStain (histology stain jitter) per sample, its "preset", "random_preset" and
-"macenko" methods: each pixel's optical density -log(max(v / 255, 1e-6)) split into hematoxylin
-and eosin concentrations by the stain matrix's regularised least squares, the tissue's
-concentrations scaled and shifted, and the image rebuilt as exp(-concentrations @ matrix).
-TensorFlow float32 ops (GPU kernels all), where Albumentations solves and rebuilds in float64.
+"""Albumentations' HEStain (histology stain jitter) per sample, all four methods: each pixel's
+optical density -log(max(v / 255, 1e-6)) split into hematoxylin and eosin concentrations by the
+stain matrix's regularised least squares, the tissue's concentrations scaled and shifted, and the
+image rebuilt as exp(-concentrations @ matrix). One HeStain kernel op (CPU and GPU) does it per
+pixel in float64, as Albumentations solves and rebuilds (the rounding of 255 exp(-x) read off a
+table of its thresholds, so no transcendental runs per pixel).
 
 "macenko" fits the matrix to each image by Macenko et al.'s method (2009) as its authors and
 the common implementations state it: the optical densities above 0.05 in some channel, their
@@ -54,10 +55,20 @@ TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as
 def stain_tables() -> Tuple[np.ndarray, np.ndarray]:
     """The presets' matrices S `[8, 2, 3]` (float32, as Albumentations casts them) and the
     projections P `[8, 2, 3]` with concentrations = P @ density: (S S^T + 1e-6 I)^-1 S, solved in
-    float64 from the float32 S S^T as Albumentations does, then float32."""
+    float64 from the float32 S S^T as Albumentations does (float64)."""
     s = np.array([STAIN_MATRICES[name] for name in PRESETS], np.float32)
     correlation = (s @ s.transpose(0, 2, 1)).astype(np.float64) + 1e-6 * np.eye(2)
-    return s, np.linalg.solve(correlation, s.astype(np.float64)).astype(np.float32)
+    return s, np.linalg.solve(correlation, s.astype(np.float64))
+
+
+@functools.lru_cache(maxsize=None)
+def rebuild_tables() -> Tuple[np.ndarray, np.ndarray]:
+    """The HeStain op's rounding tables: thresholds `[255]` ln(255 / (v - 0.5)), v = 1..255 (the
+    exponent below which rint(255 exp(-x)) reaches v), and cells `[3226]` uint8, how many
+    thresholds are at or above each 1/512 of an exponent (kHeCells of cc/kernels/augment/he_stain.h)."""
+    thresholds = np.log(255.0 / (np.arange(1, 256) - 0.5))
+    cells = (thresholds[np.newaxis, :] >= (np.arange(3226) / 512.0)[:, np.newaxis]).sum(axis=1)
+    return thresholds, cells.astype(np.uint8)
 
 
 def check_he_stain_args(method: str, preset: Optional[str], intensity_scale_range, intensity_shift_range,
@@ -84,12 +95,14 @@ def check_he_stain_args(method: str, preset: Optional[str], intensity_scale_rang
 
 
 def he_stain_with(images: Images, preset_index: tf.Tensor, scale: tf.Tensor, shift: tf.Tensor,
-                  augment_background: bool = False) -> tf.Tensor:
+                  augment_background: bool = False, apply: Optional[tf.Tensor] = None) -> tf.Tensor:
     """HEStain of every sample with its own parameters: `preset_index` `[B]` int32 into PRESETS,
-    `scale` and `shift` `[B, 2]` float32 (hematoxylin, eosin). uint8 RGB `[B, H, W, 3]` in and out."""
+    `scale` and `shift` `[B, 2]` float32 (hematoxylin, eosin), `apply` `[B]` bool (None: all).
+    uint8 RGB `[B, H, W, 3]` in and out."""
     matrices, projections = stain_tables()
     return he_stain_with_matrices(images, tf.gather(tf.constant(matrices), preset_index),
-                                  tf.gather(tf.constant(projections), preset_index), scale, shift, augment_background)
+                                  tf.gather(tf.constant(projections), preset_index), scale, shift, augment_background,
+                                  apply)
 
 
 def _checked_rgb(images: Images) -> tf.Tensor:
@@ -102,10 +115,10 @@ def _checked_rgb(images: Images) -> tf.Tensor:
 
 def stain_projections(matrices: tf.Tensor) -> tf.Tensor:
     """`[B, 2, 3]` P with concentrations = P @ density for stain matrices S `[B, 2, 3]` float32:
-    (S S^T + 1e-6 I)^-1 S in float64 from the float32 S S^T, then float32 (as `stain_tables`)."""
+    (S S^T + 1e-6 I)^-1 S in float64 from the float32 S S^T (as `stain_tables`), float64."""
     correlation = tf.cast(tf.linalg.matmul(matrices, matrices, transpose_b=True), tf.float64)
     correlation += 1e-6 * tf.eye(2, dtype=tf.float64)
-    return tf.cast(tf.linalg.solve(correlation, tf.cast(matrices, tf.float64)), tf.float32)
+    return tf.linalg.solve(correlation, tf.cast(matrices, tf.float64))
 
 
 def _optical_density(images: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
@@ -227,19 +240,21 @@ def vahadane_stain_matrices(images: Images) -> Tuple[tf.Tensor, tf.Tensor]:
 
 
 def he_stain_with_matrices(images: Images, matrices: tf.Tensor, projections: tf.Tensor, scale: tf.Tensor,
-                           shift: tf.Tensor, augment_background: bool = False) -> tf.Tensor:
+                           shift: tf.Tensor, augment_background: bool = False,
+                           apply: Optional[tf.Tensor] = None) -> tf.Tensor:
     """HEStain of every sample with its own stain matrix `matrices` `[B, 2, 3]` float32, its
-    `projections` (`stain_projections`), `scale` and `shift` `[B, 2]` float32."""
+    `projections` (`stain_projections`, float64), `scale` and `shift` `[B, 2]`; samples whose
+    `apply` `[B]` is False (None: all True) are left as they are. The HeStain kernel op: float64
+    per pixel as Albumentations rebuilds, its rounding read off tables (`rebuild_tables`)."""
+    from tfgpuaug import _loader
     images = _checked_rgb(images)
-    s, p = matrices, projections
-    x, density = _optical_density(images)
-    concentrations = tf.einsum("bhwk,bjk->bhwj", density, p)  # [B, H, W, 2]
-    adjusted = concentrations * scale[:, None, None, :] + shift[:, None, None, :]
-    if not augment_background:
-        luminosity = x[..., 0] * 0.299 + x[..., 1] * 0.587 + x[..., 2] * 0.114  # its order, float32
-        adjusted = tf.where((luminosity < TISSUE_LUMINOSITY)[..., None], adjusted, concentrations)
-    rebuilt = tf.exp(-tf.einsum("bhwj,bjk->bhwk", adjusted, s))
-    return tf.cast(tf.clip_by_value(tf.round(rebuilt * 255.0), 0.0, 255.0), tf.uint8)  # np.rint: half to even
+    if apply is None:
+        apply = tf.fill(tf.shape(images)[:1], True)
+    thresholds, cells = rebuild_tables()
+    return _loader.ops().tf_gpu_aug_he_stain(
+        images, tf.constant(nmf_densities()), tf.constant(thresholds), tf.constant(cells),
+        tf.cast(projections, tf.float64), tf.cast(matrices, tf.float64), tf.cast(scale, tf.float64),
+        tf.cast(shift, tf.float64), apply, augment_background=bool(augment_background))
 
 
 def he_stain(images: Images, method: str = "random_preset", preset: Optional[str] = None,
@@ -275,11 +290,10 @@ def he_stain(images: Images, method: str = "random_preset", preset: Optional[str
     if method in ("macenko", "vahadane"):
         fit = macenko_stain_matrices if method == "macenko" else vahadane_stain_matrices
         matrices, fitted = fit(images)
-        out = he_stain_with_matrices(images, matrices, stain_projections(matrices), scale, shift, augment_background)
-        return tf.where((apply & fitted)[:, None, None, None], out, images)
+        return he_stain_with_matrices(images, matrices, stain_projections(matrices), scale, shift, augment_background,
+                                      apply & fitted)
     if preset is None:
         index = tf.random.stateless_uniform([n], s_preset, 0, len(PRESETS), dtype=tf.int32)
     else:
         index = tf.fill([n], PRESETS.index(preset))
-    out = he_stain_with(images, index, scale, shift, augment_background)
-    return tf.where(apply[:, None, None, None], out, images)
+    return he_stain_with(images, index, scale, shift, augment_background, apply)
