@@ -497,6 +497,14 @@ def run(k, report: Report, quick: bool = False) -> None:
         imgs[b - 1] = 255
         report.compare(f"stain_nmf {nh}x{nw}", np.nan_to_num(k.stain_nmf(imgs, densities), nan=-9.0),
                        np.nan_to_num(k.stain_nmf_gpu(imgs, densities), nan=-9.0), 0)
+    # HEStain "macenko" (TissuePlane): RGB batches of three sizes, one blank (no tissue: a zero
+    # covariance, the unit vectors), a 1x1; sums in the CPU's lane order, so the same bits
+    for th, tw in ((37, 53), (1, 1), (90, 70)):
+        imgs = np.random.default_rng(th + 5).integers(30, 256, (b, th, tw, 3), dtype=np.uint8)
+        imgs[b - 1] = 250
+        cpu_plane, gpu_plane = k.tissue_plane(imgs, densities), k.tissue_plane_gpu(imgs, densities)
+        for name, x, y in zip(("planes", "coordinates", "keys", "tissue", "counts"), cpu_plane, gpu_plane):
+            report.compare(f"tissue_plane {th}x{tw} {name}", x, y, 0)
     # HEStain (HeStain): the eight presets' matrices and projections over a batch, scales and
     # shifts drawn, one sample not applied, with and without the background; the rounding read off
     # the same tables on both devices

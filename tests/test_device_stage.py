@@ -282,6 +282,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>Superpixels": set(),
     "TfGpuAug>StainNmf": set(),
     "TfGpuAug>HeStain": set(),
+    "TfGpuAug>TissuePlane": set(),
     "TfGpuAug>SunFlare": set(),
     "TfGpuAug>SpatterMud": set(),
     "TfGpuAug>SpatterRain": set(),

@@ -74,6 +74,7 @@ def cpu_standin(**overrides):
     k.superpixels_gpu = kernels.superpixels
     k.stain_nmf_gpu = kernels.stain_nmf
     k.he_stain_gpu = kernels.he_stain
+    k.tissue_plane_gpu = kernels.tissue_plane
     k.sun_flare_gpu = kernels.sun_flare
     k.spatter_mud_gpu = kernels.spatter_mud
     k.spatter_rain_gpu = kernels.spatter_rain

@@ -36,7 +36,8 @@ absl::Status LaunchHeStain(CpuDevice, OpKernelContext* ctx, bool background, Ten
       return;
     }
     const HeStainPlan plan{projections + 6 * i, matrices + 6 * i, scales + 2 * i, shifts + 2 * i};
-    HeStainCpu(src + i * pixels * 3, pixels, densities, thresholds, cells, plan, background, dst + i * pixels * 3);
+    HeStainCpu(src + i * pixels * 3, pixels, densities, thresholds, cells, plan, background,
+               dst + i * pixels * 3);
   });
   return absl::OkStatus();
 }
@@ -66,10 +67,12 @@ class HeStainOp : public ::tfgpuaug::GuardedOpKernel {
                     is(4, {b, 2, 3}) && is(5, {b, 2, 3}) && is(6, {b, 2}) && is(7, {b, 2}) && is(8, {b}),
                 errors::InvalidArgument(
                     "HeStain needs RGB images [B, H, W, 3], densities [256], thresholds [", kHeThresholds,
-                    "], cells [", kHeCells, "], projections and matrices [B, 2, 3], scales and shifts [B, 2] "
-                    "and apply [B]; got images ", images.shape().DebugString(), ", projections ",
-                    ctx->input(4).shape().DebugString(), ", matrices ", ctx->input(5).shape().DebugString(),
-                    ", scales ", ctx->input(6).shape().DebugString(), ", apply ", ctx->input(8).shape().DebugString()));
+                    "], cells [", kHeCells,
+                    "], projections and matrices [B, 2, 3], scales and shifts [B, 2] "
+                    "and apply [B]; got images ",
+                    images.shape().DebugString(), ", projections ", ctx->input(4).shape().DebugString(),
+                    ", matrices ", ctx->input(5).shape().DebugString(), ", scales ",
+                    ctx->input(6).shape().DebugString(), ", apply ", ctx->input(8).shape().DebugString()));
     // the GPU kernel takes the batch as an int
     OP_REQUIRES(ctx, b < (int64_t{1} << 24),
                 errors::InvalidArgument("HeStain takes at most 2^24 images a batch, got ", b));

@@ -9,7 +9,8 @@
 
 namespace tfgpuaug {
 
-absl::Status LaunchHeStain(GpuDevice, tensorflow::OpKernelContext* ctx, bool background, tensorflow::Tensor* out) {
+absl::Status LaunchHeStain(GpuDevice, tensorflow::OpKernelContext* ctx, bool background,
+                           tensorflow::Tensor* out) {
   const tensorflow::Tensor& images = ctx->input(0);
   const HeStainBatch jitter{ctx->input(1).flat<float>().data(),
                             ctx->input(2).flat<double>().data(),
@@ -21,8 +22,8 @@ absl::Status LaunchHeStain(GpuDevice, tensorflow::OpKernelContext* ctx, bool bac
                             reinterpret_cast<const uint8_t*>(ctx->input(8).flat<bool>().data()),
                             background};
   return ToTfStatus(HeStainGpu(images.flat<uint8_t>().data(), static_cast<int>(images.dim_size(0)),
-                               size_t(images.dim_size(1)) * images.dim_size(2), jitter, out->flat<uint8_t>().data(),
-                               GpuStream(ctx)),
+                               size_t(images.dim_size(1)) * images.dim_size(2), jitter,
+                               out->flat<uint8_t>().data(), GpuStream(ctx)),
                     "");
 }
 

@@ -25,8 +25,8 @@ absl::Status LaunchStainNmf(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   float* rows = out->flat<float>().data();
   ForEachImage(ctx, images.dim_size(0), [&](int64_t i) {
     std::vector<float> own;
-    StainNmfCpu(src + i * pixels * 3, pixels, densities, PoolThreadScratch(StainNmfScratchFloats(pixels), own),
-                rows + i * 6);
+    StainNmfCpu(src + i * pixels * 3, pixels, densities,
+                PoolThreadScratch(StainNmfScratchFloats(pixels), own), rows + i * 6);
   });
   return absl::OkStatus();
 }
@@ -45,12 +45,14 @@ class StainNmfOp : public ::tfgpuaug::GuardedOpKernel {
   void ComputeGuarded(OpKernelContext* ctx) override {
     const Tensor& images = ctx->input(0);
     OP_REQUIRES_OK(ctx, CheckImageBatch(images));
-    OP_REQUIRES(ctx, images.dim_size(3) == 3 && ctx->input(1).shape() == tensorflow::TensorShape({256}),
-                errors::InvalidArgument("StainNmf needs RGB images [B, H, W, 3] and densities [256]; got ",
-                                        images.shape().DebugString(), " and ", ctx->input(1).shape().DebugString()));
+    OP_REQUIRES(
+        ctx, images.dim_size(3) == 3 && ctx->input(1).shape() == tensorflow::TensorShape({256}),
+        errors::InvalidArgument("StainNmf needs RGB images [B, H, W, 3] and densities [256]; got ",
+                                images.shape().DebugString(), " and ", ctx->input(1).shape().DebugString()));
     // the GPU kernel runs a block an image
-    OP_REQUIRES(ctx, images.dim_size(0) < (int64_t{1} << 24),
-                errors::InvalidArgument("StainNmf takes at most 2^24 images a batch, got ", images.dim_size(0)));
+    OP_REQUIRES(
+        ctx, images.dim_size(0) < (int64_t{1} << 24),
+        errors::InvalidArgument("StainNmf takes at most 2^24 images a batch, got ", images.dim_size(0)));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({images.dim_size(0), 2, 3}), &out));
     if (out->NumElements() == 0) return;

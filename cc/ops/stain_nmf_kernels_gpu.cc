@@ -15,11 +15,12 @@ absl::Status LaunchStainNmf(GpuDevice, tensorflow::OpKernelContext* ctx, tensorf
   const size_t pixels = size_t(images.dim_size(1)) * images.dim_size(2);
   tensorflow::Tensor scratch;
   TF_RETURN_IF_ERROR(ctx->allocate_temp(
-      tensorflow::DT_FLOAT, tensorflow::TensorShape({static_cast<int64_t>(StainNmfGpuScratchFloats(batch, pixels))}),
-      &scratch));
-  return ToTfStatus(StainNmfGpu(images.flat<uint8_t>().data(), batch, pixels, ctx->input(1).flat<float>().data(),
-                                scratch.flat<float>().data(), out->flat<float>().data(), GpuStream(ctx)),
-                    "");
+      tensorflow::DT_FLOAT,
+      tensorflow::TensorShape({static_cast<int64_t>(StainNmfGpuScratchFloats(batch, pixels))}), &scratch));
+  return ToTfStatus(
+      StainNmfGpu(images.flat<uint8_t>().data(), batch, pixels, ctx->input(1).flat<float>().data(),
+                  scratch.flat<float>().data(), out->flat<float>().data(), GpuStream(ctx)),
+      "");
 }
 
 }  // namespace tfgpuaug

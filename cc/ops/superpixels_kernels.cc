@@ -58,19 +58,19 @@ class SuperpixelsOp : public ::tfgpuaug::GuardedOpKernel {
     const int64_t b = images.dim_size(0);
     const Tensor& segments = ctx->input(1);
     const Tensor& replace = ctx->input(2);
-    OP_REQUIRES(ctx,
-                segments.shape() == tensorflow::TensorShape({b}) && replace.dims() == 2 &&
-                    replace.dim_size(0) == b && replace.dim_size(1) >= 1 &&
-                    replace.dim_size(1) <= kMostSuperpixelFlags,
-                errors::InvalidArgument("Superpixels needs segments [B] and replace [B, M] with 1 <= M <= ",
-                                        kMostSuperpixelFlags, " for images ", images.shape().DebugString(),
-                                        "; got ", segments.shape().DebugString(), " and ",
-                                        replace.shape().DebugString()));
+    OP_REQUIRES(
+        ctx,
+        segments.shape() == tensorflow::TensorShape({b}) && replace.dims() == 2 && replace.dim_size(0) == b &&
+            replace.dim_size(1) >= 1 && replace.dim_size(1) <= kMostSuperpixelFlags,
+        errors::InvalidArgument("Superpixels needs segments [B] and replace [B, M] with 1 <= M <= ",
+                                kMostSuperpixelFlags, " for images ", images.shape().DebugString(), "; got ",
+                                segments.shape().DebugString(), " and ", replace.shape().DebugString()));
     // the GPU kernel runs a block an image; labels and pixel indices are int32
-    OP_REQUIRES(ctx, b < (int64_t{1} << 24) && images.dim_size(1) * images.dim_size(2) <= kMostSuperpixelPixels,
-                errors::InvalidArgument("Superpixels takes at most 2^24 images a batch of at most 2^28 pixels "
-                                        "each, got ",
-                                        images.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, b < (int64_t{1} << 24) && images.dim_size(1) * images.dim_size(2) <= kMostSuperpixelPixels,
+        errors::InvalidArgument("Superpixels takes at most 2^24 images a batch of at most 2^28 pixels "
+                                "each, got ",
+                                images.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
     if (out->NumElements() == 0) return;
@@ -78,9 +78,11 @@ class SuperpixelsOp : public ::tfgpuaug::GuardedOpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Superpixels").Device(tensorflow::DEVICE_CPU), SuperpixelsOp<CpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Superpixels").Device(tensorflow::DEVICE_CPU),
+                        SuperpixelsOp<CpuDevice>);
 #if GOOGLE_CUDA
-REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Superpixels").Device(tensorflow::DEVICE_GPU), SuperpixelsOp<GpuDevice>);
+REGISTER_KERNEL_BUILDER(Name("TfGpuAug>Superpixels").Device(tensorflow::DEVICE_GPU),
+                        SuperpixelsOp<GpuDevice>);
 #endif
 
 }  // namespace

@@ -17,12 +17,13 @@ absl::Status LaunchSuperpixels(GpuDevice, tensorflow::OpKernelContext* ctx, tens
   tensorflow::Tensor scratch;
   TF_RETURN_IF_ERROR(ctx->allocate_temp(
       tensorflow::DT_UINT8,
-      tensorflow::TensorShape({static_cast<int64_t>(SuperpixelsGpuScratchBytes(batch, h, w, c, m))}), &scratch));
-  return ToTfStatus(SuperpixelsGpu(images.flat<uint8_t>().data(), batch, h, w, c,
-                                   ctx->input(1).flat<int32_t>().data(),
-                                   reinterpret_cast<const uint8_t*>(ctx->input(2).flat<bool>().data()), m,
-                                   scratch.flat<uint8_t>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
-                    "");
+      tensorflow::TensorShape({static_cast<int64_t>(SuperpixelsGpuScratchBytes(batch, h, w, c, m))}),
+      &scratch));
+  return ToTfStatus(
+      SuperpixelsGpu(images.flat<uint8_t>().data(), batch, h, w, c, ctx->input(1).flat<int32_t>().data(),
+                     reinterpret_cast<const uint8_t*>(ctx->input(2).flat<bool>().data()), m,
+                     scratch.flat<uint8_t>().data(), out->flat<uint8_t>().data(), GpuStream(ctx)),
+      "");
 }
 
 }  // namespace tfgpuaug

@@ -20,6 +20,7 @@
 #include "cc/kernels/augment/filter2d.h"
 #include "cc/kernels/augment/filter2d_cpu.h"
 #include "cc/kernels/augment/glass_swaps_cpu.h"
+#include "cc/kernels/augment/he_stain_cpu.h"
 #include "cc/kernels/augment/hls_lightness_cpu.h"
 #include "cc/kernels/augment/level_tables.h"
 #include "cc/kernels/augment/level_tables_cpu.h"
@@ -29,13 +30,13 @@
 #include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/spatter_cpu.h"
 #include "cc/kernels/augment/spatter_rain_cpu.h"
-#include "cc/kernels/augment/sun_flare_cpu.h"
-#include "cc/kernels/augment/unsharp_mask.h"
-#include "cc/kernels/augment/unsharp_mask_cpu.h"
-#include "cc/kernels/augment/he_stain_cpu.h"
 #include "cc/kernels/augment/stain_nmf_cpu.h"
+#include "cc/kernels/augment/sun_flare_cpu.h"
 #include "cc/kernels/augment/superpixels.h"
 #include "cc/kernels/augment/superpixels_cpu.h"
+#include "cc/kernels/augment/tissue_plane_cpu.h"
+#include "cc/kernels/augment/unsharp_mask.h"
+#include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/augment/zoom_blur_cpu.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/decode_crop_resize.h"
@@ -64,17 +65,18 @@
 #include "cc/kernels/augment/channel_histograms_gpu.h"
 #include "cc/kernels/augment/filter2d_gpu.h"
 #include "cc/kernels/augment/glass_swaps_gpu.h"
+#include "cc/kernels/augment/he_stain_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
 #include "cc/kernels/augment/level_tables_gpu.h"
 #include "cc/kernels/augment/pattern_blend_gpu.h"
 #include "cc/kernels/augment/plasma_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/spatter_gpu.h"
-#include "cc/kernels/augment/sun_flare_gpu.h"
-#include "cc/kernels/augment/unsharp_mask_gpu.h"
-#include "cc/kernels/augment/he_stain_gpu.h"
 #include "cc/kernels/augment/stain_nmf_gpu.h"
+#include "cc/kernels/augment/sun_flare_gpu.h"
 #include "cc/kernels/augment/superpixels_gpu.h"
+#include "cc/kernels/augment/tissue_plane_gpu.h"
+#include "cc/kernels/augment/unsharp_mask_gpu.h"
 #include "cc/kernels/augment/zoom_blur_gpu.h"
 #include "cc/kernels/common/cuda_launch.h"
 #include "cc/kernels/decode/image_decode_gpu.h"
@@ -600,17 +602,19 @@ using BoolArray = py::array_t<bool, py::array::c_style | py::array::forcecast>;
 
 // Checks RGB images [B, H, W, 3] and the HeStain op's arguments.
 void HeStainShape(const py::array& images, const F32Array& densities, const F64Array& thresholds,
-                  const U8Image& cells, const F64Array& projections, const F64Array& matrices, const F64Array& scales,
-                  const F64Array& shifts, const BoolArray& apply) {
+                  const U8Image& cells, const F64Array& projections, const F64Array& matrices,
+                  const F64Array& scales, const F64Array& shifts, const BoolArray& apply) {
   const auto b = images.ndim() == 4 && images.shape(3) == 3 ? images.shape(0) : -1;
   const auto is = [](const py::array& a, std::initializer_list<py::ssize_t> dims) {
-    return a.ndim() == static_cast<py::ssize_t>(dims.size()) && std::equal(dims.begin(), dims.end(), a.shape());
+    return a.ndim() == static_cast<py::ssize_t>(dims.size()) &&
+           std::equal(dims.begin(), dims.end(), a.shape());
   };
   if (b < 0 || !is(densities, {256}) || !is(thresholds, {tfgpuaug::kHeThresholds}) ||
       !is(cells, {tfgpuaug::kHeCells}) || !is(projections, {b, 2, 3}) || !is(matrices, {b, 2, 3}) ||
       !is(scales, {b, 2}) || !is(shifts, {b, 2}) || !is(apply, {b})) {
-    throw std::invalid_argument("need RGB images [B, H, W, 3], densities [256], thresholds [255], cells [3226], "
-                                "projections and matrices [B, 2, 3], scales and shifts [B, 2], apply [B]");
+    throw std::invalid_argument(
+        "need RGB images [B, H, W, 3], densities [256], thresholds [255], cells [3226], "
+        "projections and matrices [B, 2, 3], scales and shifts [B, 2], apply [B]");
   }
 }
 
@@ -628,9 +632,10 @@ py::array_t<uint8_t> HeStain(U8Image images, F32Array densities, F64Array thresh
       std::copy(src, src + pixels * 3, dst);
       continue;
     }
-    const tfgpuaug::HeStainPlan plan{projections.data() + 6 * i, matrices.data() + 6 * i, scales.data() + 2 * i,
-                                     shifts.data() + 2 * i};
-    tfgpuaug::HeStainCpu(src, pixels, densities.data(), thresholds.data(), cells.data(), plan, background, dst);
+    const tfgpuaug::HeStainPlan plan{projections.data() + 6 * i, matrices.data() + 6 * i,
+                                     scales.data() + 2 * i, shifts.data() + 2 * i};
+    tfgpuaug::HeStainCpu(src, pixels, densities.data(), thresholds.data(), cells.data(), plan, background,
+                         dst);
   }
   return out;
 }
@@ -655,6 +660,22 @@ py::array_t<float> StainNmf(U8Image images, F32Array densities) {
   return out;
 }
 
+py::tuple TissuePlane(U8Image images, F32Array densities) {
+  StainNmfShape(images, densities);
+  const int b = images.shape(0);
+  const py::ssize_t n = images.shape(1) * images.shape(2);
+  py::array_t<double> planes({b, 3, 2}), coordinates({py::ssize_t(b), n, py::ssize_t(2)});
+  py::array_t<float> keys({py::ssize_t(b), n});
+  py::array_t<bool> tissue({py::ssize_t(b), n});
+  py::array_t<int32_t> counts(b);
+  for (int i = 0; i < b; ++i) {
+    counts.mutable_data()[i] = static_cast<int32_t>(tfgpuaug::TissuePlaneCpu(
+        images.data() + i * n * 3, size_t(n), densities.data(), planes.mutable_data() + 6 * i,
+        coordinates.mutable_data() + 2 * i * n, keys.mutable_data() + i * n, tissue.mutable_data() + i * n));
+  }
+  return py::make_tuple(planes, coordinates, keys, tissue, counts);
+}
+
 // Checks a batch [B, H, W, C] and its Superpixels arguments segments [B], replace [B, M >= 1].
 void SuperpixelsShape(const py::array& images, const I32Array& segments, const U8Image& replace) {
   const auto b = images.ndim() == 4 ? images.shape(0) : -1;
@@ -672,8 +693,9 @@ py::array_t<uint8_t> Superpixels(U8Image images, I32Array segments, U8Image repl
   for (int i = 0; i < b; ++i) {
     const int n = tfgpuaug::SlicSegments(segments.data()[i], m);
     std::vector<double> scratch((tfgpuaug::SuperpixelsScratchBytes(h, w, c, n) + 7) / 8);
-    tfgpuaug::SuperpixelsCpu(images.data() + int64_t{i} * h * w * c, h, w, c, n, replace.data() + int64_t{i} * m,
-                             reinterpret_cast<uint8_t*>(scratch.data()), out.mutable_data() + int64_t{i} * h * w * c);
+    tfgpuaug::SuperpixelsCpu(images.data() + int64_t{i} * h * w * c, h, w, c, n,
+                             replace.data() + int64_t{i} * m, reinterpret_cast<uint8_t*>(scratch.data()),
+                             out.mutable_data() + int64_t{i} * h * w * c);
   }
   return out;
 }
@@ -1689,8 +1711,8 @@ py::array_t<uint8_t> SpatterRainBatchGpu(U8Image images, F64Array params, I32Arr
   return out;
 }
 py::array_t<uint8_t> HeStainBatchGpu(U8Image images, F32Array densities, F64Array thresholds, U8Image cells,
-                                     F64Array projections, F64Array matrices, F64Array scales, F64Array shifts,
-                                     BoolArray apply, bool background) {
+                                     F64Array projections, F64Array matrices, F64Array scales,
+                                     F64Array shifts, BoolArray apply, bool background) {
   HeStainShape(images, densities, thresholds, cells, projections, matrices, scales, shifts, apply);
   const int b = images.shape(0);
   const size_t pixels = size_t(images.shape(1)) * images.shape(2);
@@ -1698,12 +1720,31 @@ py::array_t<uint8_t> HeStainBatchGpu(U8Image images, F32Array densities, F64Arra
   DeviceBuffer src = Upload(images), de = Upload(densities), th = Upload(thresholds), ce = Upload(cells),
                pr = Upload(projections), ma = Upload(matrices), sc = Upload(scales), sh = Upload(shifts),
                ap = Upload(apply), dst(out.nbytes());
-  const tfgpuaug::HeStainBatch jitter{de.as<float>(),  th.as<double>(), ce.as<uint8_t>(),
-                                      pr.as<double>(), ma.as<double>(), sc.as<double>(),
+  const tfgpuaug::HeStainBatch jitter{de.as<float>(),  th.as<double>(),  ce.as<uint8_t>(),
+                                      pr.as<double>(), ma.as<double>(),  sc.as<double>(),
                                       sh.as<double>(), ap.as<uint8_t>(), background};
   Check(tfgpuaug::HeStainGpu(src.as<uint8_t>(), b, pixels, jitter, dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
+}
+py::tuple TissuePlaneBatchGpu(U8Image images, F32Array densities) {
+  StainNmfShape(images, densities);
+  const int b = images.shape(0);
+  const py::ssize_t n = images.shape(1) * images.shape(2);
+  py::array planes = py::array_t<double>({b, 3, 2}),
+            coordinates = py::array_t<double>({py::ssize_t(b), n, py::ssize_t(2)});
+  py::array keys = py::array_t<float>({py::ssize_t(b), n}), tissue = py::array_t<bool>({py::ssize_t(b), n});
+  py::array counts = py::array_t<int32_t>(b);
+  DeviceBuffer src = Upload(images), de = Upload(densities), pl(planes.nbytes()), co(coordinates.nbytes()),
+               ke(keys.nbytes()), ti(tissue.nbytes()), cn(counts.nbytes());
+  Check(tfgpuaug::TissuePlaneGpu(src.as<uint8_t>(), b, size_t(n), de.as<float>(), pl.as<double>(),
+                                 co.as<double>(), ke.as<float>(), ti.as<bool>(), cn.as<int32_t>(), nullptr));
+  Download(pl, planes);
+  Download(co, coordinates);
+  Download(ke, keys);
+  Download(ti, tissue);
+  Download(cn, counts);
+  return py::make_tuple(planes, coordinates, keys, tissue, counts);
 }
 py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
   StainNmfShape(images, densities);
@@ -1712,8 +1753,8 @@ py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
   py::array out = py::array_t<float>({b, 2, 3});
   DeviceBuffer src = Upload(images), de = Upload(densities),
                scratch(tfgpuaug::StainNmfGpuScratchFloats(b, pixels) * sizeof(float)), dst(out.nbytes());
-  Check(tfgpuaug::StainNmfGpu(src.as<uint8_t>(), b, pixels, de.as<float>(), scratch.as<float>(), dst.as<float>(),
-                              nullptr));
+  Check(tfgpuaug::StainNmfGpu(src.as<uint8_t>(), b, pixels, de.as<float>(), scratch.as<float>(),
+                              dst.as<float>(), nullptr));
   Download(dst, out);
   return out;
 }
@@ -1885,12 +1926,17 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       py::arg("circle_colours"), py::arg("suns"), py::arg("sun_radii"), py::arg("sun_weights"),
       py::arg("sun_colour"),
       "Albumentations' RandomSunFlare ('overlay') of a batch [B, H, W, C] on the CPU (the op's arguments).");
-  m.def("he_stain", &HeStain, py::arg("images"), py::arg("densities"), py::arg("thresholds"), py::arg("cells"),
-        py::arg("projections"), py::arg("matrices"), py::arg("scales"), py::arg("shifts"), py::arg("apply"),
-        py::arg("background") = false,
+  m.def("he_stain", &HeStain, py::arg("images"), py::arg("densities"), py::arg("thresholds"),
+        py::arg("cells"), py::arg("projections"), py::arg("matrices"), py::arg("scales"), py::arg("shifts"),
+        py::arg("apply"), py::arg("background") = false,
         "Albumentations' HEStain jitter of RGB images [B, H, W, 3] on the CPU (the HeStain op's arguments).");
+  m.def("tissue_plane", &TissuePlane, py::arg("images"), py::arg("densities"),
+        "The Macenko fit's tissue plane of RGB images [B, H, W, 3] on the CPU: (planes, coordinates, keys, "
+        "tissue, "
+        "counts).");
   m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
-        "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF order).");
+        "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF "
+        "order).");
   m.def("superpixels", &Superpixels, py::arg("images"), py::arg("segments"), py::arg("replace"),
         "Albumentations' Superpixels of a batch [B, H, W, C] on the CPU: SLIC into about segments[b] "
         "superpixels, the i-th label present (0 excepted) replaced by its mean where replace[b, i mod n].");
@@ -1998,7 +2044,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("sun_colour"), "RandomSunFlare on the GPU, one thread a pixel.");
   m.def("he_stain_gpu", &HeStainBatchGpu, py::arg("images"), py::arg("densities"), py::arg("thresholds"),
         py::arg("cells"), py::arg("projections"), py::arg("matrices"), py::arg("scales"), py::arg("shifts"),
-        py::arg("apply"), py::arg("background") = false, "The HEStain jitter on the GPU, one thread a pixel.");
+        py::arg("apply"), py::arg("background") = false,
+        "The HEStain jitter on the GPU, one thread a pixel.");
+  m.def("tissue_plane_gpu", &TissuePlaneBatchGpu, py::arg("images"), py::arg("densities"),
+        "The tissue plane on the GPU, a block an image (a thread a lane of the sums).");
   m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
         "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),

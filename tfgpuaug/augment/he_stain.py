@@ -46,7 +46,7 @@ STAIN_MATRICES = {
 }
 PRESETS = tuple(STAIN_MATRICES)
 METHODS = ("preset", "random_preset", "macenko", "vahadane")
-TISSUE_DENSITY = 0.05  # Macenko's background cut: a pixel whose optical densities are all below it
+TISSUE_DENSITY = 0.05  # Macenko's background cut (kTissueDensity of cc/kernels/augment/tissue_plane.h)
 ANGULAR_PERCENTILE = 99.0  # Macenko's robust extremes (Albumentations' value)
 TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as Albumentations
 
@@ -121,22 +121,6 @@ def stain_projections(matrices: tf.Tensor) -> tf.Tensor:
     return tf.linalg.solve(correlation, tf.cast(matrices, tf.float64))
 
 
-def _optical_density(images: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
-    x = tf.cast(images, tf.float32) / 255.0  # Albumentations' to_float table
-    return x, -tf.math.log(tf.maximum(x, 1e-6))
-
-
-def _pseudo_angle(y: tf.Tensor, x: tf.Tensor) -> tf.Tensor:
-    """A key in (-2, 2] that orders points as atan2(y, x) does (the "diamond angle": the
-    position along the unit diamond's edge, counted as atan2 counts), without a transcendental
-    per point: quadrant by quadrant y / s, 1 - x / s, -2 - y / s, -1 + x / s with s = |x| + |y|."""
-    s = tf.abs(x) + tf.abs(y)
-    s = tf.where(s > 0, s, tf.ones_like(s))
-    upper = tf.where(x >= 0, y / s, 1.0 - x / s)   # [0, pi]: [0, 2]
-    lower = tf.where(x >= 0, x / s - 1.0, -2.0 - y / s)  # (-pi, 0): (-2, 0)
-    return tf.where(y >= 0, upper, lower)
-
-
 def _order_statistics(keys: tf.Tensor, valid: tf.Tensor, count: tf.Tensor, q: float
                       ) -> Tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """For np.percentile(values, q)'s linear rule over the valid entries of each row of `keys`
@@ -173,28 +157,19 @@ def macenko_stain_matrices(images: Images, angular_percentile: float = ANGULAR_P
                            ) -> Tuple[tf.Tensor, tf.Tensor]:
     """Macenko et al.'s stain matrix of each image (see the module's docstring): `[B, 2, 3]`
     float32 (rows hematoxylin, eosin; columns R, G, B; unit rows) and `[B]` bool, whether the image
-    had the two tissue pixels a fit needs (the matrix is then the "macenko" preset). The
-    covariance and projections in float64 by matrix products; the percentiles' order statistics
-    found by a key that orders as the angle (`_pseudo_angle`), only they go through atan2."""
+    had the two tissue pixels a fit needs (the matrix is then the "macenko" preset). The TissuePlane
+    kernel op finds the tissue (a density above 0.05 in some channel), the covariance's leading
+    eigenvectors (float64, Jacobi rotations) and each tissue pixel's coordinates in their plane
+    with a key that orders them as the angle; the percentiles' two order statistics per end are
+    found by a top-k over the keys, and only they go through atan2."""
+    from tfgpuaug import _loader
     images = _checked_rgb(images)
-    n = tf.shape(images)[0]
-    _, density = _optical_density(images)
-    density = tf.reshape(density, [n, -1, 3])
-    tissue = tf.reduce_any(density > TISSUE_DENSITY, axis=-1)                       # [B, N]
-    x = tf.cast(density * tf.cast(tissue, tf.float32)[..., tf.newaxis], tf.float64)  # background rows 0
-    count = tf.reduce_sum(tf.cast(tissue, tf.int32), axis=1)
-    total = tf.cast(tf.maximum(count, 1), tf.float64)[:, tf.newaxis, tf.newaxis]
-    mean = tf.reduce_sum(x, axis=1, keepdims=True) / total                          # [B, 1, 3]
-    scatter = tf.linalg.matmul(x, x, transpose_a=True) - total * tf.linalg.matmul(mean, mean, transpose_a=True)
-    covariance = scatter / tf.maximum(total - 1.0, 1.0)
-    _, vectors = tf.linalg.eigh(covariance)                                          # ascending eigenvalues
-    plane = tf.gather(vectors, [2, 1], axis=2)                                       # [B, 3, 2]: leading two
-    plane *= tf.where(plane[:, :1, :] < 0.0, tf.constant(-1.0, tf.float64), tf.constant(1.0, tf.float64))
-    coordinates = tf.linalg.matmul(x, plane)                                         # [B, N, 2]
+    plane, coordinates, keys, tissue, count = _loader.ops().tf_gpu_aug_tissue_plane(
+        images, tf.constant(nmf_densities()))
     # One background column more: a row to select from in images of no pixels.
     coordinates = tf.pad(coordinates, [[0, 0], [0, 1], [0, 0]])
     tissue = tf.pad(tissue, [[0, 0], [0, 1]])
-    keys = _pseudo_angle(tf.cast(coordinates[..., 1], tf.float32), tf.cast(coordinates[..., 0], tf.float32))
+    keys = tf.pad(keys, [[0, 0], [0, 1]])
     fitted = count >= 2
     safe_count = tf.maximum(count, 1)
     ends = []
@@ -215,7 +190,7 @@ def macenko_stain_matrices(images: Images, angular_percentile: float = ANGULAR_P
 @functools.lru_cache(maxsize=None)
 def nmf_densities() -> np.ndarray:
     """A byte's optical density as Albumentations' rgb_to_optical_density computes it: numpy's
-    float32 -log(max(v / 255, 1e-6)) (the StainNmf op's table)."""
+    float32 -log(max(v / 255, 1e-6)) (the table the kernel ops read)."""
     return -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))
 
 

@@ -6,10 +6,10 @@
 //   S <- max(S * (D C^T) / (S (C C^T) + 1e-6), 0)
 //   C <- max(C * (S^T D) / ((S^T S) C + 1e-6), 0), rows made unit.
 // Arithmetic in float64 (Albumentations' is float32 BLAS: the rows agree within 1e-5 on H&E-like
-// images, 6e-4 on photos), S kept in float32 between rounds as numpy keeps it. The sums over pixels run in kNmfLanes lanes (pixel
-// p in lane p mod kNmfLanes, in order) folded by a fixed halving tree, so the CPU loop and the
-// CUDA kernel (one block an image, a thread a lane) add in the same order: the same bits.
-// Inline math shared by both.
+// images, 6e-4 on photos), S kept in float32 between rounds as numpy keeps it. The sums over pixels run in
+// kNmfLanes lanes (pixel p in lane p mod kNmfLanes, in order) folded by a fixed halving tree, so the CPU loop
+// and the CUDA kernel (one block an image, a thread a lane) add in the same order: the same bits. Inline math
+// shared by both.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_STAIN_NMF_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_STAIN_NMF_H_
 
@@ -43,7 +43,8 @@ TFGPUAUG_HD void NmfUnitRows(double* c) {
 // g = c c^T [2, 2] for the rows c [2, 3].
 TFGPUAUG_HD void NmfGram(const double* c, double* g) {
   for (int i = 0; i < 2; ++i) {
-    for (int j = 0; j < 2; ++j) g[2 * i + j] = c[3 * i] * c[3 * j] + c[3 * i + 1] * c[3 * j + 1] + c[3 * i + 2] * c[3 * j + 2];
+    for (int j = 0; j < 2; ++j)
+      g[2 * i + j] = c[3 * i] * c[3 * j] + c[3 * i + 1] * c[3 * j + 1] + c[3 * i + 2] * c[3 * j + 2];
   }
 }
 
@@ -72,8 +73,8 @@ TFGPUAUG_HD void NmfStart(const float* d, const double* unit, float* s) {
 
 // One pixel's round: its densities d0..d2 and concentrations s0, s1 (updated) from the rows
 // c [2, 3] and g = c c^T; its terms added to the lane's sums [kNmfSums].
-TFGPUAUG_HD void NmfPixel(float d0, float d1, float d2, const double* c, const double* g, float& s0, float& s1,
-                          double* sums) {
+TFGPUAUG_HD void NmfPixel(float d0, float d1, float d2, const double* c, const double* g, float& s0,
+                          float& s1, double* sums) {
   const double a = s0, b = s1;
   const double n0 = d0 * c[0] + d1 * c[1] + d2 * c[2], n1 = d0 * c[3] + d1 * c[4] + d2 * c[5];
   const double t0 = a * g[0] + b * g[2], t1 = a * g[1] + b * g[3];

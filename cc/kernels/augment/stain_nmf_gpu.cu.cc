@@ -34,8 +34,8 @@ __global__ void StainNmfKernel(const uint8_t* images, size_t pixels, const float
     __syncthreads();
     double lane[kNmfSums] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     for (size_t p = t; p < pixels; p += kNmfLanes) {
-      NmfPixel(table[image[3 * p]], table[image[3 * p + 1]], table[image[3 * p + 2]], c, g, s[2 * p], s[2 * p + 1],
-               lane);
+      NmfPixel(table[image[3 * p]], table[image[3 * p + 1]], table[image[3 * p + 2]], c, g, s[2 * p],
+               s[2 * p + 1], lane);
     }
     for (int k = 0; k < kNmfSums; ++k) lanes[k][t] = lane[k];
     __syncthreads();

@@ -54,7 +54,8 @@ TFGPUAUG_HD void SlicStart(int i, int w, int step, int* x, int* y) {
 
 // The colour part of the distance: numpy's sum over channels of the squared differences of the
 // normalised colours (table[byte]), added in channel order from 0.
-TFGPUAUG_HD double SlicColourDistance(const uint8_t* pixel, const uint8_t* centre, int c, const double* table) {
+TFGPUAUG_HD double SlicColourDistance(const uint8_t* pixel, const uint8_t* centre, int c,
+                                      const double* table) {
   double sum = 0.0;
   for (int k = 0; k < c; ++k) {
     const double d = table[pixel[k]] - table[centre[k]];
@@ -79,7 +80,8 @@ TFGPUAUG_HD uint8_t SlicRoundedMean(unsigned long long sum, unsigned long long c
 
 // Which of k labels are replaced (chosen[i] = 1), from their pixel counts (counts[3 i], a stride
 // of 3: count, row sum, column sum) and the flags; k = 0 is the one unlabelled segment, chosen[0].
-TFGPUAUG_HD void SlicChosen(const unsigned long long* counts, int k, const uint8_t* flags, int n, uint8_t* chosen) {
+TFGPUAUG_HD void SlicChosen(const unsigned long long* counts, int k, const uint8_t* flags, int n,
+                            uint8_t* chosen) {
   if (k == 0) {
     chosen[0] = flags[0] ? 1 : 0;
     return;

@@ -126,7 +126,8 @@ void SuperpixelsCpu(const uint8_t* image, int h, int w, int c, int n, const uint
   for (size_t p = 0; p < pixels; ++p) {
     const int label = s.labels[p];
     if (!s.chosen[label]) continue;
-    for (int j = 0; j < c; ++j) out[p * c + j] = SlicRoundedMean(s.sums[size_t(label) * c + j], s.counts[3 * label]);
+    for (int j = 0; j < c; ++j)
+      out[p * c + j] = SlicRoundedMean(s.sums[size_t(label) * c + j], s.counts[3 * label]);
   }
 }
 

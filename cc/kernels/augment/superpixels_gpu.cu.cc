@@ -12,12 +12,12 @@ namespace {
 
 // One image's scratch: the parts every block's share starts with, 8-byte aligned.
 struct ImageScratch {
-  double* best;                // [h w]
-  unsigned long long* counts;  // [3 k] pixels, row sum, column sum of each label
-  unsigned long long* sums;    // [c k]
-  int32_t* labels;             // [h w]
-  int32_t* centres;            // [2 k] column, row
-  uint8_t* chosen;             // [k]
+  double* best;                 // [h w]
+  unsigned long long* counts;   // [3 k] pixels, row sum, column sum of each label
+  unsigned long long* sums;     // [c k]
+  int32_t* labels;              // [h w]
+  int32_t* centres;             // [2 k] column, row
+  uint8_t* chosen;              // [k]
   unsigned long long* nearest;  // [h w] a round's least distance (its bits: distances are not negative)
   int32_t* first;               // [h w] the first centre at that distance
 };
@@ -68,13 +68,15 @@ int MostLabels(int h, int w, int m) {
 }
 
 // A non-negative double's bits, which order as the values do.
-__device__ unsigned long long DistanceBits(double d) { return static_cast<unsigned long long>(__double_as_longlong(d)); }
+__device__ unsigned long long DistanceBits(double d) {
+  return static_cast<unsigned long long>(__double_as_longlong(d));
+}
 
 // Calls fn(i, y, x, d) for each centre i and each pixel (y, x) of its window: the distance pairs
 // the CPU's window loop visits, spread over the block's threads.
 template <typename Fn>
-__device__ void ForEachWindowPixel(const uint8_t* image, int h, int w, int c, int k, int step, const double* colours,
-                                   const ImageScratch& s, Fn fn) {
+__device__ void ForEachWindowPixel(const uint8_t* image, int h, int w, int c, int k, int step,
+                                   const double* colours, const ImageScratch& s, Fn fn) {
   const long long side = 2 * step + 1, window = side * side, items = window * k;
   for (long long e = threadIdx.x; e < items; e += blockDim.x) {
     const int i = static_cast<int>(e / window), r = static_cast<int>(e % window);
@@ -82,9 +84,9 @@ __device__ void ForEachWindowPixel(const uint8_t* image, int h, int w, int c, in
     const int cx = s.centres[2 * i], cy = s.centres[2 * i + 1];
     const int y = cy + dy, x = cx + dx;
     if (y < 0 || y >= h || x < 0 || x >= w) continue;
-    const double d = SlicColourDistance(image + (size_t(y) * w + x) * c, image + (size_t(cy) * w + cx) * c, c,
-                                        colours) +
-                     SlicSpatialDistance(static_cast<long long>(dy) * dy + static_cast<long long>(dx) * dx, step);
+    const double d =
+        SlicColourDistance(image + (size_t(y) * w + x) * c, image + (size_t(cy) * w + cx) * c, c, colours) +
+        SlicSpatialDistance(static_cast<long long>(dy) * dy + static_cast<long long>(dx) * dx, step);
     fn(i, size_t(y) * w + x, d);
   }
 }
@@ -149,7 +151,8 @@ __global__ void SuperpixelsKernel(const uint8_t* images, int h, int w, int c, co
     s.best[p] = HUGE_VAL;  // +infinity: any distance improves on it
     s.labels[p] = 0;
   }
-  for (int i = threadIdx.x; i < k; i += blockDim.x) SlicStart(i, w, step, s.centres + 2 * i, s.centres + 2 * i + 1);
+  for (int i = threadIdx.x; i < k; i += blockDim.x)
+    SlicStart(i, w, step, s.centres + 2 * i, s.centres + 2 * i + 1);
   __syncthreads();
   for (int round = 0; round < kSlicRounds && k > 0; ++round) {
     AssignRound(image, h, w, c, k, step, colours, s);
