@@ -61,7 +61,7 @@ if [ "$#" -eq 0 ]; then
   # rather than before them, so the second core is not idle for its minute or two.
   ( LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
       TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
-      "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick > "$out/emu_tsan.log" 2>&1 ) &
+      "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick --small > "$out/emu_tsan.log" 2>&1 ) &
   tsan_pid=$!
 fi
 # PYTHONSAFEPATH: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported,
