@@ -641,14 +641,14 @@ py::array_t<uint8_t> HeStain(U8Image images, F32Array densities, F64Array thresh
 }
 
 // Checks RGB images [B, H, W, 3] and a density table [256].
-void StainNmfShape(const py::array& images, const F32Array& densities) {
+void RgbDensityShape(const py::array& images, const F32Array& densities) {
   if (images.ndim() != 4 || images.shape(3) != 3 || densities.ndim() != 1 || densities.shape(0) != 256) {
     throw std::invalid_argument("need RGB images [B, H, W, 3] and densities [256]");
   }
 }
 
 py::array_t<float> StainNmf(U8Image images, F32Array densities) {
-  StainNmfShape(images, densities);
+  RgbDensityShape(images, densities);
   const int b = images.shape(0);
   const size_t pixels = size_t(images.shape(1)) * images.shape(2);
   py::array_t<float> out({b, 2, 3});
@@ -661,7 +661,7 @@ py::array_t<float> StainNmf(U8Image images, F32Array densities) {
 }
 
 py::tuple TissuePlane(U8Image images, F32Array densities) {
-  StainNmfShape(images, densities);
+  RgbDensityShape(images, densities);
   const int b = images.shape(0);
   const py::ssize_t n = images.shape(1) * images.shape(2);
   py::array_t<double> planes({b, 3, 2}), coordinates({py::ssize_t(b), n, py::ssize_t(2)});
@@ -1728,7 +1728,7 @@ py::array_t<uint8_t> HeStainBatchGpu(U8Image images, F32Array densities, F64Arra
   return out;
 }
 py::tuple TissuePlaneBatchGpu(U8Image images, F32Array densities) {
-  StainNmfShape(images, densities);
+  RgbDensityShape(images, densities);
   const int b = images.shape(0);
   const py::ssize_t n = images.shape(1) * images.shape(2);
   py::array planes = py::array_t<double>({b, 3, 2}),
@@ -1747,7 +1747,7 @@ py::tuple TissuePlaneBatchGpu(U8Image images, F32Array densities) {
   return py::make_tuple(planes, coordinates, keys, tissue, counts);
 }
 py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
-  StainNmfShape(images, densities);
+  RgbDensityShape(images, densities);
   const int b = images.shape(0);
   const size_t pixels = size_t(images.shape(1)) * images.shape(2);
   py::array out = py::array_t<float>({b, 2, 3});

@@ -46,9 +46,7 @@ STAIN_MATRICES = {
 }
 PRESETS = tuple(STAIN_MATRICES)
 METHODS = ("preset", "random_preset", "macenko", "vahadane")
-TISSUE_DENSITY = 0.05  # Macenko's background cut (kTissueDensity of cc/kernels/augment/tissue_plane.h)
 ANGULAR_PERCENTILE = 99.0  # Macenko's robust extremes (Albumentations' value)
-TISSUE_LUMINOSITY = 0.85  # a pixel is tissue below this luminosity (0 .. 1), as Albumentations
 
 
 @functools.lru_cache(maxsize=None)

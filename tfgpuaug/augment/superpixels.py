@@ -93,10 +93,9 @@ def shrunk_size(height, width, max_size: int):
 
 def _resized(images: tf.Tensor, height, width, linear: bool) -> tf.Tensor:
     from tfgpuaug.crop_and_pad import resize_taps, separable_resample
-    n = tf.shape(images)[0]
     shape = tf.shape(images)
-    rows = resize_taps(tf.fill([n], shape[1]), height, linear)
-    cols = resize_taps(tf.fill([n], shape[2]), width, linear)
+    rows = resize_taps(tf.fill(shape[:1], shape[1]), height, linear)
+    cols = resize_taps(tf.fill(shape[:1], shape[2]), width, linear)
     return separable_resample(images, rows, cols, 0.0)
 
 
