@@ -25,12 +25,10 @@ import tensorflow as tf
 
 from tfgpuaug import _loader
 from tfgpuaug import targets as tg
-from tfgpuaug.augment.raster import span_raster
+from tfgpuaug.augment.raster import clip_line, convex_quad_spans, span_raster
 from tfgpuaug.distortions import Dim, _Distortion, identity_maps
 from tfgpuaug.grid_shuffle import shuffled_starts
 from tfgpuaug.transforms import TransformOutput
-
-_ONE = 1 << 16  # OpenCV's drawing fixed point (XY_SHIFT = 16)
 
 
 class GridMesh(NamedTuple):
@@ -86,80 +84,12 @@ def _ceil_div(a: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
     return -tf.math.floordiv(-a, b)
 
 
-def _fill_spans(quads: tf.Tensor, rows: tf.Tensor) -> List[tf.Tensor]:
-    """cv2.fillConvexPoly's scanline rows (LINE_8, shift 0) of quadrilaterals `[n, K, 4, 2]` int64
-    whose two side chains run downwards: on row y (ymin <= y < ymax; the last row is left to the
-    edge lines, as OpenCV's walkers stop there) the two edges crossing it, each walked from its
-    top end in 16.16 fixed point with OpenCV's rounded step, the row filled from the rounded
-    smaller x to the rounded larger one. `rows` `[R]`: offsets from each quad's ymin."""
-    x, y = quads[..., 0], quads[..., 1]
-    # Pairwise: int64 Min has no GPU kernel in TensorFlow (Minimum has).
-    ymin = tf.minimum(tf.minimum(y[..., 0:1], y[..., 1:2]), tf.minimum(y[..., 2:3], y[..., 3:4]))
-    ymax = tf.maximum(tf.maximum(y[..., 0:1], y[..., 1:2]), tf.maximum(y[..., 2:3], y[..., 3:4]))
-    row = ymin + rows  # [n, K, R]
-    lo_x = tf.fill(tf.shape(row), tf.constant(2 ** 62, tf.int64))
-    hi_x = -lo_x
-    for e in range(4):
-        xa, ya, xb, yb = x[..., e], y[..., e], x[..., (e + 1) % 4], y[..., (e + 1) % 4]
-        top = ya <= yb
-        tx, ty = tf.where(top, xa, xb), tf.where(top, ya, yb)
-        bx, by = tf.where(top, xb, xa), tf.where(top, yb, ya)
-        dy = tf.maximum(by - ty, 1)
-        step = tf.truncatediv((bx - tx) * 2 * _ONE + dy, 2 * dy)  # C's division: towards zero
-        at = tx[..., tf.newaxis] * _ONE + (row - ty[..., tf.newaxis]) * step[..., tf.newaxis]
-        active = (ty[..., tf.newaxis] <= row) & (row < by[..., tf.newaxis])
-        lo_x = tf.where(active, tf.minimum(lo_x, at), lo_x)
-        hi_x = tf.where(active, tf.maximum(hi_x, at), hi_x)
-    valid = (row < ymax) & (lo_x <= hi_x)
-    start = tf.math.floordiv(lo_x + _ONE // 2, _ONE)
-    stop = tf.math.floordiv(hi_x + _ONE // 2, _ONE) + 1
-    return [tf.where(valid, row, -1), tf.where(valid, start, 0), tf.where(valid, stop, 0)]
-
-
-def _clip_line(x1, y1, x2, y2, height, width):
-    """OpenCV's clipLine to [0, width - 1] x [0, height - 1] (int64, divisions towards zero):
-    the clipped ends and whether anything is left."""
-    right, bottom = width - 1, height - 1
-
-    def code(x, y, with_y=True):
-        c = tf.cast(x < 0, tf.int64) + 2 * tf.cast(x > right, tf.int64)
-        return c + 4 * tf.cast(y < 0, tf.int64) + 8 * tf.cast(y > bottom, tf.int64) if with_y else c
-
-    def nonzero(d):
-        return tf.where(tf.equal(d, 0), tf.ones_like(d), d)
-
-    c1, c2 = code(x1, y1), code(x2, y2)
-    clip = tf.equal(tf.bitwise.bitwise_and(c1, c2), 0) & tf.not_equal(tf.bitwise.bitwise_or(c1, c2), 0)
-    on = clip & tf.not_equal(tf.bitwise.bitwise_and(c1, 12), 0)
-    a = tf.where(c1 < 8, tf.zeros_like(y1), bottom)
-    x1 = tf.where(on, x1 + tf.truncatediv((a - y1) * (x2 - x1), nonzero(y2 - y1)), x1)
-    y1 = tf.where(on, a, y1)
-    c1 = tf.where(on, code(x1, y1, False), c1)
-    on = clip & tf.not_equal(tf.bitwise.bitwise_and(c2, 12), 0)
-    a = tf.where(c2 < 8, tf.zeros_like(y2), bottom)
-    x2 = tf.where(on, x2 + tf.truncatediv((a - y2) * (x2 - x1), nonzero(y2 - y1)), x2)
-    y2 = tf.where(on, a, y2)
-    c2 = tf.where(on, code(x2, y2, False), c2)
-    clip = clip & tf.equal(tf.bitwise.bitwise_and(c1, c2), 0) & tf.not_equal(tf.bitwise.bitwise_or(c1, c2), 0)
-    on = clip & tf.not_equal(c1, 0)
-    a = tf.where(tf.equal(c1, 1), tf.zeros_like(x1), right)
-    y1 = tf.where(on, y1 + tf.truncatediv((a - x1) * (y2 - y1), nonzero(x2 - x1)), y1)
-    x1 = tf.where(on, a, x1)
-    c1 = tf.where(on, tf.zeros_like(c1), c1)
-    on = clip & tf.not_equal(c2, 0)
-    a = tf.where(tf.equal(c2, 1), tf.zeros_like(x2), right)
-    y2 = tf.where(on, y2 + tf.truncatediv((a - x2) * (y2 - y1), nonzero(x2 - x1)), y2)
-    x2 = tf.where(on, a, x2)
-    c2 = tf.where(on, tf.zeros_like(c2), c2)
-    return x1, y1, x2, y2, tf.equal(tf.bitwise.bitwise_or(c1, c2), 0)
-
-
 def _line_spans(x1, y1, x2, y2, height, width, rows: tf.Tensor) -> List[tf.Tensor]:
     """cv2.line's pixels (LINE_8, thickness 1) as one span per row: clipped by clipLine, walked
     from the left end; with M, m the major and minor extents, step i of the walk sits at minor
     offset ceil((2 m i - M) / 2 M) (OpenCV's error term, ties staying on the major axis). `rows`
     `[R]`: row offsets along the line."""
-    x1, y1, x2, y2, visible = _clip_line(x1, y1, x2, y2, height, width)
+    x1, y1, x2, y2, visible = clip_line(x1, y1, x2, y2, height, width)
     swap = x2 < x1
     x1, y1, x2, y2 = (tf.where(swap, b, a) for a, b in ((x1, x2), (y1, y2), (x2, x1), (y2, y1)))
     dx, dy = x2 - x1, y2 - y1
@@ -191,7 +121,7 @@ def cell_owners(quads: tf.Tensor, height: Dim, width: Dim, span_rows: Dim) -> tf
     q = tf.cast(quads, tf.int64)
     h, w = tf.cast(height, tf.int64), tf.cast(width, tf.int64)
     rows = tf.range(tf.cast(span_rows, tf.int64))
-    parts = [_fill_spans(q, rows)]
+    parts = [convex_quad_spans(q, rows)]
     for e in range(4):  # OpenCV draws the edge from the last vertex to the first, then on in order
         a, b = q[:, :, (e + 3) % 4], q[:, :, e]
         parts.append(_line_spans(a[..., 0], a[..., 1], b[..., 0], b[..., 1], h, w, rows))

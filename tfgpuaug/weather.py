@@ -182,11 +182,15 @@ class RandomFog(_PerSample):
 
 
 class RandomSunFlare(_PerSample):
-    """Albumentations' RandomSunFlare ("overlay" method): with probability `probability` per
-    sample, flare circles along a line through a sun placed in `flare_roi`, each blended over the
-    image in turn, then the sun as `src_radius // 10` concentric discs of `src_color` growing to
-    `src_radius`, blended with weights that fall as they grow (Albumentations' draws and its
-    add_weighted arithmetic; one SunFlare kernel op, CPU and GPU). RGB images.
+    """Albumentations' RandomSunFlare: with probability `probability` per sample, flare circles
+    along a line through a sun placed in `flare_roi`. "overlay" (the default): each circle blended
+    over the image in turn, then the sun as `src_radius // 10` concentric discs of `src_color`
+    growing to `src_radius`, blended with weights that fall as they grow (Albumentations' draws and
+    its add_weighted arithmetic; one SunFlare kernel op, CPU and GPU). "physics_based": the sun's
+    disc, four 2-pixel lines through it and the circles painted as OpenCV paints them on a flare
+    layer, blurred (sigma 15), faded radially, two channels blurred again and screened over the
+    image (TensorFlow ops around the SpanRaster kernel op; within one level of Albumentations').
+    RGB images.
 
     Args:
       flare_roi: (x_min, y_min, x_max, y_max) fractions of the image where the sun may be, min < max.
@@ -194,7 +198,7 @@ class RandomSunFlare(_PerSample):
       src_color: the sun's RGB colour.
       angle_range: (min, max) direction of the flare line in turns, within [0, 1].
       num_flare_circles_range: (min, max) flare circles, both included, within [1, 64].
-      method: "overlay" ("physics_based" is not available yet).
+      method: "overlay" (Albumentations' default) or "physics_based".
       probability: per-sample probability.
       seed: seed of the transform's own random draws when it is called without one; None: random.
 

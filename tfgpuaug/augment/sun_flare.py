@@ -1,10 +1,11 @@
-"""Albumentations' RandomSunFlare ("overlay" method) per sample: flare circles drawn in turn on
-an overlay along a line through the sun, the image blended with the overlay after each, then
-the sun as src_radius // 10 concentric discs growing to src_radius, each blended the same way
+"""Albumentations' RandomSunFlare per sample. "overlay" (its default): flare circles drawn in
+turn on an overlay along a line through the sun, the image blended with the overlay after each,
+then the sun as src_radius // 10 concentric discs growing to src_radius, each blended the same way
 with a weight that falls as the discs grow. One SunFlare kernel op (cc/kernels/augment/
 sun_flare.h, CPU and GPU) does a batch; the draws are made here in float64 as Albumentations'
 Python draws them. A blend is SimSIMD's weighted sum of bytes, rint(fma(a, x, (1 - a) y)) in
-float32, which is what Albumentations' add_weighted runs."""
+float32, which is what Albumentations' add_weighted runs. "physics_based": the same draws, the
+flare layer and its blurs of sun_flare_physics.py."""
 from __future__ import annotations
 
 import math
@@ -16,9 +17,10 @@ import tensorflow as tf
 from tfgpuaug import _loader
 from tfgpuaug._types import Images, Seed
 from tfgpuaug.augment.photometric import _check_probability
+from tfgpuaug.augment.sun_flare_physics import physics_flare
 from tfgpuaug.augment.weather import _check_roi, _int_of, _weather_draws
 
-SUN_FLARE_METHODS = ("overlay",)
+SUN_FLARE_METHODS = ("overlay", "physics_based")
 MOST_CIRCLES = 64  # kMostFlareCircles of cc/kernels/augment/sun_flare.h
 MOST_DISCS = 1024  # kMostSunDiscs
 LARGEST_CIRCLE = 1 << 30  # flare radii rad^3 are capped here (a disc of 2^30 covers any image)
@@ -44,9 +46,7 @@ def check_sun_flare_args(flare_roi, src_radius, src_color, angle_range, num_flar
         raise ValueError(f"{who}: num_flare_circles_range must be (min, max) whole numbers with 1 <= min <= max <= "
                          f"{MOST_CIRCLES}, got {num_flare_circles_range!r}")
     if method not in SUN_FLARE_METHODS:
-        raise ValueError(f"{who}: method must be 'overlay', got {method!r} (Albumentations' 'physics_based' method "
-                         "blurs a flare layer with Gaussian kernels of up to the sun's size and screens it with "
-                         "the image: not available here yet; docs/augmentations.md)")
+        raise ValueError(f"{who}: method must be 'overlay' or 'physics_based', got {method!r}")
     _check_probability(probability)
     return roi, src_radius, color, angles, counts
 
@@ -87,15 +87,19 @@ def random_sun_flare(images: Images, flare_roi: Sequence[float] = (0.0, 0.0, 1.0
                      src_color: Tuple[int, int, int] = (255, 255, 255), angle_range: Tuple[float, float] = (0.0, 1.0),
                      num_flare_circles_range: Tuple[int, int] = (6, 10), method: str = "overlay",
                      probability: float = 0.5, seed: Seed = None) -> tf.Tensor:
-    """Albumentations' RandomSunFlare ("overlay"), with probability `probability` per sample: the
-    sun at (int(W u), int(H v)), u and v uniform in `flare_roi`'s x and y ranges; a line through
+    """Albumentations' RandomSunFlare, with probability `probability` per sample: the sun at
+    (int(W u), int(H v)), u and v uniform in `flare_roi`'s x and y ranges; a line through
     it at angle 2 pi a, a uniform in `angle_range`; between `num_flare_circles_range` flare
     circles, each at one of the line's points (every max(1, int(diagonal / 100)) pixels along x)
     with radius rad^3 (rad a whole number in [1, max(2, int(H / 100))]), weight uniform in
     [0.05, 0.2] and a colour each channel a whole number in [c - int(max(src_color) / 5), c]
     (at least 0) for src_color's c; then src_radius // 10 sun discs in `src_color` growing to
     `src_radius`, their weights the cubes of linspace(0, min(1, 5 x the circles' mean weight by
-    area), src_radius // 10), largest weight for the smallest disc.
+    area), src_radius // 10), largest weight for the smallest disc ("overlay"). "physics_based"
+    paints the sun's disc, four 2-pixel lines through it (0, 45, 90, 135 degrees) and the circles
+    (radius int(rad^3 ** 0.33)) as cv2 draws them on a flare layer, blurs it (sigma 15), fades it
+    radially, blurs its first and third channels again (sigma 3 and 5) and screens it over the
+    image (Albumentations' add_sun_flare_physics_based; within one level of it).
 
     Args:
       images: uint8 `[B, H, W, 3]`.
@@ -104,12 +108,15 @@ def random_sun_flare(images: Images, flare_roi: Sequence[float] = (0.0, 0.0, 1.0
       src_color: the sun's RGB colour.
       angle_range: (min, max) direction of the flare line in turns, within [0, 1].
       num_flare_circles_range: (min, max) flare circles, both included, within [1, 64].
-      method: "overlay" ("physics_based" is refused: not available yet).
+      method: "overlay" (Albumentations' default) or "physics_based".
       probability: per-sample probability.
       seed: the stateless seed (an int or a `[2]` tensor); None draws a random one.
     """
     images, plan = sun_flare_plan(images, flare_roi, src_radius, src_color, angle_range, num_flare_circles_range,
                                   method, probability, seed)
+    if method == "physics_based":
+        circles, _, colours, suns = plan[:4]
+        return physics_flare(images, suns[:, 0], suns[:, 1], src_radius, tuple(src_color), circles, colours)
     return sun_flare_op(images, *plan[:7])
 
 
