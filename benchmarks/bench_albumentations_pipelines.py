@@ -150,6 +150,9 @@ def stages(A):
         "random_fog": (lambda x, s: tga.RandomFog(probability=1.0)(x, seed=s), A.RandomFog(p=1.0), None),
         "random_sun_flare": (lambda x, s: tga.RandomSunFlare(probability=1.0)(x, seed=s), A.RandomSunFlare(p=1.0),
                              None),
+        "random_sun_flare physics": (
+            lambda x, s: tga.RandomSunFlare(method="physics_based", probability=1.0)(x, seed=s),
+            A.RandomSunFlare(method="physics_based", p=1.0), None),
         "spatter_mud": (lambda x, s: tga.Spatter(mode="mud", probability=1.0)(x, seed=s), A.Spatter(mode="mud", p=1.0),
                         None),
         "spatter_rain": (lambda x, s: tga.Spatter(probability=1.0)(x, seed=s), A.Spatter(p=1.0), None),

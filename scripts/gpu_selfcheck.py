@@ -489,6 +489,22 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
     compare_channels_and_sizes(report, "superpixels", lambda x: k.superpixels(x, sp_counts, sp_flags),
                                lambda x: k.superpixels_gpu(x, sp_counts, sp_flags), images, (1, 3, 4),
                                ((1, 16), (2, 3), (90, 70)))
+    # RandomSunFlare "physics_based" (SeparableBlur): float planes blurred by the flare's sigma 15
+    # kernel (121 taps), by three per-plane kernels (zero-padded, one a single tap) and by a
+    # lopsided one; sides shorter than the kernel (repeated reflections) and of one value
+    wide = np.exp(-np.arange(-60, 61) ** 2 / 450.0).astype(np.float32)
+    wide /= wide.sum()
+    per_plane = np.zeros((3, 41), np.float32)
+    per_plane[0, 8:33] = np.exp(-np.arange(-12, 13) ** 2 / 18.0)
+    per_plane[1, 20] = 1.0
+    per_plane[2] = np.exp(-np.arange(-20, 21) ** 2 / 50.0)
+    lopsided = np.random.default_rng(17).random((2, 9)).astype(np.float32)
+    lopsided[1, :3] = 0.0
+    for bh, bw in ((37, 53), (1, 1), (2, 130), (90, 7)):
+        planes = np.random.default_rng(bh * bw).random((6, bh, bw)).astype(np.float32) * 255
+        for name, kern in (("sigma 15", wide[None]), ("per plane", per_plane), ("lopsided", lopsided)):
+            report.compare(f"separable_blur {name} {bh}x{bw}", k.separable_blur(planes, kern),
+                           k.separable_blur_gpu(planes, kern), 0)
     # HEStain "vahadane" (StainNmf): RGB images of three sizes, one blank (no density: NaN rows, kept
     # as a distinct value for the comparison), a 1x1; the sums folded in the CPU's lane order
     densities = -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))

@@ -162,7 +162,7 @@ def test_probability_inference_and_config():
 
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(method="physics_based"), "not available here yet"),
+    (dict(method="physics"), "method must be"),
     (dict(flare_roi=(0.5, 0.0, 0.5, 0.5)), "min < max"),
     (dict(src_radius=1), "src_radius"),
     (dict(src_radius=20000), "src_radius"),

@@ -189,7 +189,8 @@ class RandomSunFlare(_PerSample):
     its add_weighted arithmetic; one SunFlare kernel op, CPU and GPU). "physics_based": the sun's
     disc, four 2-pixel lines through it and the circles painted as OpenCV paints them on a flare
     layer, blurred (sigma 15), faded radially, two channels blurred again and screened over the
-    image (TensorFlow ops around the SpanRaster kernel op; within one level of Albumentations').
+    image (the SpanRaster and SeparableBlur kernel ops and TensorFlow ops; within one level of
+    Albumentations').
     RGB images.
 
     Args:

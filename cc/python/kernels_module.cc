@@ -27,6 +27,8 @@
 #include "cc/kernels/augment/pattern_blend_cpu.h"
 #include "cc/kernels/augment/plasma.h"
 #include "cc/kernels/augment/plasma_cpu.h"
+#include "cc/kernels/augment/separable_blur.h"
+#include "cc/kernels/augment/separable_blur_cpu.h"
 #include "cc/kernels/augment/span_raster_cpu.h"
 #include "cc/kernels/augment/spatter_cpu.h"
 #include "cc/kernels/augment/spatter_rain_cpu.h"
@@ -70,6 +72,7 @@
 #include "cc/kernels/augment/level_tables_gpu.h"
 #include "cc/kernels/augment/pattern_blend_gpu.h"
 #include "cc/kernels/augment/plasma_gpu.h"
+#include "cc/kernels/augment/separable_blur_gpu.h"
 #include "cc/kernels/augment/span_raster_gpu.h"
 #include "cc/kernels/augment/spatter_gpu.h"
 #include "cc/kernels/augment/stain_nmf_gpu.h"
@@ -645,6 +648,28 @@ void RgbDensityShape(const py::array& images, const F32Array& densities) {
   if (images.ndim() != 4 || images.shape(3) != 3 || densities.ndim() != 1 || densities.shape(0) != 256) {
     throw std::invalid_argument("need RGB images [B, H, W, 3] and densities [256]");
   }
+}
+
+// Checks float planes [P, H, W] and kernels [K >= 1, T] with T odd.
+void SeparableBlurShape(const F32Array& planes, const F32Array& kernels) {
+  if (planes.ndim() != 3 || kernels.ndim() != 2 || kernels.shape(0) < 1 || kernels.shape(1) % 2 != 1 ||
+      kernels.shape(1) > tfgpuaug::kMaxBlurTaps) {
+    throw std::invalid_argument("need float planes [P, H, W] and kernels [K, T], T odd and at most 1023");
+  }
+}
+
+py::array_t<float> SeparableBlur(F32Array planes, F32Array kernels) {
+  SeparableBlurShape(planes, kernels);
+  const int p = planes.shape(0), h = planes.shape(1), w = planes.shape(2);
+  const int count = kernels.shape(0), taps = kernels.shape(1);
+  py::array_t<float> out({p, h, w});
+  std::vector<float> scratch(tfgpuaug::SeparableBlurScratchFloats(h, w, taps));
+  const size_t per = size_t(h) * w;
+  for (int i = 0; i < p; ++i) {
+    tfgpuaug::SeparableBlurCpu(planes.data() + i * per, h, w, kernels.data() + size_t(i % count) * taps, taps,
+                               scratch.data(), out.mutable_data() + i * per);
+  }
+  return out;
 }
 
 py::array_t<float> StainNmf(U8Image images, F32Array densities) {
@@ -1746,6 +1771,16 @@ py::tuple TissuePlaneBatchGpu(U8Image images, F32Array densities) {
   Download(cn, counts);
   return py::make_tuple(planes, coordinates, keys, tissue, counts);
 }
+py::array_t<float> SeparableBlurBatchGpu(F32Array planes, F32Array kernels) {
+  SeparableBlurShape(planes, kernels);
+  const int p = planes.shape(0), h = planes.shape(1), w = planes.shape(2);
+  py::array out = py::array_t<float>({p, h, w});
+  DeviceBuffer src = Upload(planes), kn = Upload(kernels), across(out.nbytes()), dst(out.nbytes());
+  Check(tfgpuaug::SeparableBlurGpu(src.as<float>(), p, h, w, kn.as<float>(), int(kernels.shape(0)),
+                                   int(kernels.shape(1)), across.as<float>(), dst.as<float>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
   RgbDensityShape(images, densities);
   const int b = images.shape(0);
@@ -1934,6 +1969,10 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The Macenko fit's tissue plane of RGB images [B, H, W, 3] on the CPU: (planes, coordinates, keys, "
         "tissue, "
         "counts).");
+  m.def(
+      "separable_blur", &SeparableBlur, py::arg("planes"), py::arg("kernels"),
+      "Float planes [P, H, W] blurred along rows, then columns, by kernels[p % K] of [K, T] (reflect-101) on "
+      "the CPU.");
   m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
         "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF "
         "order).");
@@ -2048,6 +2087,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The HEStain jitter on the GPU, one thread a pixel.");
   m.def("tissue_plane_gpu", &TissuePlaneBatchGpu, py::arg("images"), py::arg("densities"),
         "The tissue plane on the GPU, a block an image (a thread a lane of the sums).");
+  m.def("separable_blur_gpu", &SeparableBlurBatchGpu, py::arg("planes"), py::arg("kernels"),
+        "The separable float blur on the GPU, a thread an output value in each pass.");
   m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
         "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),

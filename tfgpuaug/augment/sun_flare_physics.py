@@ -9,12 +9,11 @@ layer is blurred by cv2.GaussianBlur's float32 kernel for sigma 15, multiplied b
 with sigma 3 and its third with sigma 5, and screened over the image: 255 - (255 - x)(255 - f) /
 255 in float32, clipped and truncated to bytes (Albumentations' clip).
 
-All TensorFlow ops around the SpanRaster kernel op, which paints the layer's spans in order
-(the last shape over a pixel gives its colour). Each blur is two matrix products, by the row and
-column sides' band matrices with OpenCV's reflect-101 border folded in: float32 sums in another
-order than OpenCV's, so a byte lies within one level of Albumentations' (equal on all but a few
-bytes in a million on photos). Its cost grows with the image side (a product over the whole side
-rather than over the kernel's 121 taps)."""
+The lines and discs become spans in the graph, which the SpanRaster kernel op paints in order
+(the last shape over a pixel gives its colour); the blurs are the SeparableBlur kernel op (rows,
+then columns, reflect-101, float32 fused multiply-adds in tap order: another order than OpenCV's
+sums, so a byte lies within one level of Albumentations', equal on all but a few bytes in a
+million on photos); the fade and the screen are TensorFlow ops."""
 from __future__ import annotations
 
 from typing import List, Tuple
@@ -22,7 +21,9 @@ from typing import List, Tuple
 import numpy as np
 import tensorflow as tf
 
+from tfgpuaug import _loader
 from tfgpuaug._select import select_samples
+from tfgpuaug._types import TensorLike
 from tfgpuaug.augment.raster import XY_ONE, clip_line, convex_quad_spans, flat_spans, span_raster
 
 LINE_ANGLES = (0, 45, 90, 135)  # degrees, as Albumentations draws its diffraction spikes
@@ -40,39 +41,21 @@ def gaussian_taps(sigma: float) -> np.ndarray:
     return (t * (1.0 / t.sum())).astype(np.float32)
 
 
-def band_matrix(n: tf.Tensor, taps: np.ndarray) -> tf.Tensor:
-    """`[n, n]` float32 A with A[i, j] the sum of the taps that output i reads from input j under
-    OpenCV's reflect-101 border (taps centred; repeated reflections for sides shorter than the
-    kernel; a side of 1 reads its one pixel with every tap): a blur along an axis is a product by A.
-    The mirrored copies are added in a fixed order (a loop over the reflection period)."""
-    taps = np.asarray(taps, np.float32)
-    reach = len(taps) // 2
-    padded = tf.constant(np.concatenate([[0.0], taps, [0.0]]).astype(np.float32))
-    n = tf.cast(n, tf.int64)
-    period = tf.maximum(2 * (n - 1), 1)
-    i = tf.range(n)[:, None]
-    j = tf.range(n)[None, :]
-    inner = (j > 0) & (j < n - 1)
-
-    def tap(offset):  # the tap at `offset` from the centre, 0 beyond the kernel
-        return tf.gather(padded, tf.where(tf.abs(offset) <= reach, offset + reach + 1, 0))
-
-    # every m with j - i + m P or -j - i + m P within the kernel's reach
-    most = (reach + 2 * (n - 1)) // period + 1
-
-    def body(m, total):
-        shift = m * period
-        return m + 1, total + tap(j - i + shift) + tf.where(inner, tap(-j - i + shift), 0.0)
-
-    _, total = tf.while_loop(lambda m, _: m <= most, body, (-most, tf.zeros(tf.stack([n, n]), tf.float32)))
-    return tf.where(tf.equal(n, 1), tf.fill(tf.stack([n, n]), float(taps.sum(dtype=np.float32))), total)
+def separable_blur(planes: tf.Tensor, kernels: TensorLike) -> tf.Tensor:
+    """Float planes `[P, H, W]` blurred along each row, then each column, by `kernels[p % K]`
+    (`[K, T]` float32, T odd, centred) over OpenCV's reflect-101 border (the SeparableBlur kernel
+    op: the fused multiply-adds of each kernel's non-zero taps in order, the same floats on the CPU
+    and the GPU)."""
+    kernels = tf.convert_to_tensor(kernels, tf.float32)
+    if kernels.shape.rank != 2 or (kernels.shape[1] is not None and kernels.shape[1] % 2 != 1):
+        raise ValueError(f"separable_blur: kernels must be [K, T] with T odd, got {kernels.shape}")
+    return _loader.ops().tf_gpu_aug_separable_blur(tf.convert_to_tensor(planes, tf.float32), kernels)
 
 
-def _blur_planes(planes: tf.Tensor, rows: tf.Tensor, columns: tf.Tensor) -> tf.Tensor:
-    """float32 planes `[P, H, W]` blurred along each row (by `columns`, `[W, W]`), then along each
-    column (by `rows`, `[H, H]`), as OpenCV's separable filter runs its passes."""
-    across = tf.einsum("phw,vw->phv", planes, columns)
-    return tf.einsum("phw,gh->pgw", across, rows)
+def _centred(taps: np.ndarray, side: int) -> np.ndarray:
+    """taps zero-padded on both sides to `side` (both odd)."""
+    pad = (side - len(taps)) // 2
+    return np.pad(taps, (pad, pad))
 
 
 def _disc_spans(cx: tf.Tensor, cy: tf.Tensor, radius: tf.Tensor, dy: tf.Tensor) -> List[tf.Tensor]:
@@ -116,12 +99,19 @@ def _line_edge_points(x1, y1, x2, y2, height, width, steps: tf.Tensor) -> List[t
 def thick_line_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor, height: tf.Tensor,
                      width: tf.Tensor, rows: tf.Tensor, steps: tf.Tensor) -> List[tf.Tensor]:
     """cv2.line(img, (x0, y0), (x1, y1), colour, thickness=2) (LINE_8) as spans: int64 ends
-    `[...]` -> [rows, starts, stops] `[..., S]`. OpenCV's ThickLine: the quadrilateral of the
-    ends moved by dp = cvRound(65536 (dy, dx) / |d|) (16.16) either way across the line, filled
-    by FillConvexPoly's walkers (`rows`: row offsets from its top row to cover) after its four
-    edges are drawn by Line2 (`steps`: enough steps for the longest clipped edge), then a filled
-    circle of radius 1 at each end."""
-    one = XY_ONE
+    `[...]` -> [rows, starts, stops] `[..., S]`. The ends are first clipped (clipLine) to the
+    image grown by 2 pixels on every side, as OpenCV 5 does before drawing a thick line
+    (opencv/opencv pull request 27366; OpenCV 4.10 draws the whole segment, which moves a
+    slanted line's pixels near where it leaves the image). Then OpenCV's ThickLine: the
+    quadrilateral of the ends moved by dp = cvRound(65536 (dy, dx) / |d|) (16.16) either way
+    across the line, filled by FillConvexPoly's walkers (`rows`: row offsets from its top row to
+    cover) after its four edges are drawn by Line2 (`steps`: enough steps for the longest clipped
+    edge), then a filled circle of radius 1 at each end."""
+    one, margin = XY_ONE, 2
+    height, width = tf.cast(height, tf.int64), tf.cast(width, tf.int64)
+    x0, y0, x1, y1, seen = clip_line(x0 + margin, y0 + margin, x1 + margin, y1 + margin, height + 2 * margin,
+                                     width + 2 * margin)
+    x0, y0, x1, y1 = x0 - margin, y0 - margin, x1 - margin, y1 - margin
     dx = tf.cast((x0 - x1) * one, tf.float64) / one
     dy = tf.cast((y1 - y0) * one, tf.float64) / one
     r = dx * dx + dy * dy
@@ -135,13 +125,15 @@ def thick_line_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor,
     fill[0] = tf.where(has_quad[..., None], fill[0], -1)
     # edges v3 -> v0, v0 -> v1, v1 -> v2, v2 -> v3, in FillConvexPoly's order
     sx, sy = tf.roll(vx, 1, axis=-1), tf.roll(vy, 1, axis=-1)
-    edges = _line_edge_points(sx, sy, vx, vy, tf.cast(height, tf.int64), tf.cast(width, tf.int64), steps)
+    edges = _line_edge_points(sx, sy, vx, vy, height, width, steps)
     edges[0] = tf.where(has_quad[..., None, None], edges[0], -1)
     cap_rows = tf.range(-1, 2, dtype=tf.int64)
     caps = [tf.concat(pair, -1) for pair in zip(_disc_spans(x0, y0, tf.ones_like(x0), cap_rows),
                                                  _disc_spans(x1, y1, tf.ones_like(x1), cap_rows))]
     flat = lambda t: tf.reshape(t, tf.concat([tf.shape(t)[:-2], [-1]], 0))  # noqa: E731
-    return [tf.concat([f, flat(e), c], -1) for f, e, c in zip(fill, edges, caps)]
+    spans = [tf.concat([f, flat(e), c], -1) for f, e, c in zip(fill, edges, caps)]
+    spans[0] = tf.where(seen[..., None], spans[0], -1)  # nothing of the line is near the image
+    return spans
 
 
 def flare_layer(sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int, src_color: Tuple[int, int, int],
@@ -196,23 +188,19 @@ def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_rad
     n, height, width = shape[0], shape[1], shape[2]
     layer = flare_layer(sun_x, sun_y, src_radius, src_color, circles, circle_colours, apply, height, width)
     planes = tf.reshape(tf.transpose(layer, [0, 3, 1, 2]), tf.stack([n * 3, height, width]))
-    wide = gaussian_taps(FLARE_SIGMA)
-    planes = _blur_planes(planes, band_matrix(height, wide), band_matrix(width, wide))
-    planes = tf.reshape(planes, tf.stack([n, 3, height, width]))
+    planes = tf.reshape(separable_blur(planes, gaussian_taps(FLARE_SIGMA)[None]), tf.stack([n, 3, height, width]))
     # the radial fade, float64 as numpy computes it; the float32 layer times it, rounded once
     y = tf.cast(tf.range(height), tf.float64)[None, :, None] - tf.cast(sun_y, tf.float64)[:, None, None]
     x = tf.cast(tf.range(width), tf.float64)[None, None, :] - tf.cast(sun_x, tf.float64)[:, None, None]
     reach = tf.cast(tf.maximum(height, width), tf.float64) * 0.7
     fade = 1.0 - tf.clip_by_value(tf.sqrt(x * x + y * y) / reach, 0.0, 1.0)
     planes = tf.cast(tf.cast(planes, tf.float64) * fade[:, None], tf.float32)
-    blurred = []
-    for channel, sigma in ((0, FIRST_CHANNEL_SIGMA), (1, None), (2, THIRD_CHANNEL_SIGMA)):
-        plane = planes[:, channel]
-        if sigma is not None:
-            taps = gaussian_taps(sigma)
-            plane = _blur_planes(plane, band_matrix(height, taps), band_matrix(width, taps))
-        blurred.append(plane)
-    flare = tf.stack(blurred, axis=-1)
+    # the first channel blurred with sigma 3, the third with sigma 5, the second kept (one tap of 1)
+    first, third = gaussian_taps(FIRST_CHANNEL_SIGMA), gaussian_taps(THIRD_CHANNEL_SIGMA)
+    side = max(len(first), len(third))
+    kernels = np.stack([_centred(first, side), _centred(np.ones(1, np.float32), side), _centred(third, side)])
+    planes = separable_blur(tf.reshape(planes, tf.stack([n * 3, height, width])), kernels)
+    flare = tf.transpose(tf.reshape(planes, tf.stack([n, 3, height, width])), [0, 2, 3, 1])
     # screen: 255 - (255 - x) (255 - f) / 255 in float32, clipped and truncated
     out = 255.0 - (tf.cast(255 - images, tf.float32) * (255.0 - flare)) / 255.0
     out = tf.cast(tf.clip_by_value(out, 0.0, 255.0), tf.uint8)
