@@ -139,9 +139,9 @@ def thick_line_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor,
 def flare_layer(sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int, src_color: Tuple[int, int, int],
                 circles: tf.Tensor, circle_colours: tf.Tensor, apply: tf.Tensor, height: tf.Tensor,
                 width: tf.Tensor) -> tf.Tensor:
-    """The unblurred flare layer `[n, H, W, 3]` float32: the sun's disc and lines in src_color,
-    then the used circles (`circles` `[n, N, 3]` int32 x, y, size or -1; colours `[n, N, 3]`)
-    in order; zero where nothing is drawn or the sample is left alone."""
+    """The unblurred flare layer as planes `[n, 3, H, W]` float32: the sun's disc and lines in
+    src_color, then the used circles (`circles` `[n, N, 3]` int32 x, y, size or -1; colours
+    `[n, N, 3]`) in order; zero where nothing is drawn or the sample is left alone."""
     n = tf.shape(sun_x)[0]
     cx, cy = tf.cast(sun_x, tf.int64), tf.cast(sun_y, tf.int64)
     h64, w64 = tf.cast(height, tf.int64), tf.cast(width, tf.int64)
@@ -169,14 +169,16 @@ def flare_layer(sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int, src_color: 
     rows = tf.concat([sun_rows, line_rows, parts[2][0]], 1)
     starts = tf.concat([parts[0][1], parts[1][1], parts[2][1]], 1)
     stops = tf.concat([parts[0][2], parts[1][2], parts[2][2]], 1)
-    order = tf.broadcast_to(2 + tf.range(tf.shape(circles)[1])[None, :, None], tf.shape(rings[0]))
-    values = tf.concat([tf.ones_like(sun_rows, tf.int32), tf.ones_like(line_rows, tf.int32),
-                        tf.reshape(order, [n, -1])], 1)
+    # each span's colour packed r + 256 g + 65536 b: one painting in order, unpacked per channel
+    packed = lambda rgb: rgb[..., 0] + 256 * rgb[..., 1] + 65536 * rgb[..., 2]  # noqa: E731
+    sun_value = int(packed(np.asarray(src_color, np.int64)))
+    ring_values = tf.broadcast_to(packed(tf.cast(circle_colours, tf.int32))[..., None], tf.shape(rings[0]))
+    values = tf.concat([tf.fill(tf.shape(sun_rows), sun_value), tf.fill(tf.shape(line_rows), sun_value),
+                        tf.reshape(ring_values, [n, -1])], 1)
     clamp = lambda t: tf.cast(tf.clip_by_value(t, -1, tf.cast(side, tf.int64) + 1), tf.int32)  # noqa: E731
     painted = span_raster(clamp(rows), clamp(starts), clamp(stops), values, height, width, combine="last")
-    sun_colour = tf.tile(tf.constant([src_color], tf.float32)[None], [n, 1, 1])
-    palette = tf.concat([tf.zeros([n, 1, 3], tf.float32), sun_colour, tf.cast(circle_colours, tf.float32)], 1)
-    return tf.gather(palette, painted, batch_dims=1)
+    return tf.stack([tf.cast(tf.bitwise.bitwise_and(tf.bitwise.right_shift(painted, 8 * k), 255), tf.float32)
+                     for k in range(3)], axis=1)  # [n, 3, H, W]
 
 
 def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int,
@@ -187,14 +189,14 @@ def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_rad
     shape = tf.shape(images)
     n, height, width = shape[0], shape[1], shape[2]
     layer = flare_layer(sun_x, sun_y, src_radius, src_color, circles, circle_colours, apply, height, width)
-    planes = tf.reshape(tf.transpose(layer, [0, 3, 1, 2]), tf.stack([n * 3, height, width]))
+    planes = tf.reshape(layer, tf.stack([n * 3, height, width]))
     planes = tf.reshape(separable_blur(planes, gaussian_taps(FLARE_SIGMA)[None]), tf.stack([n, 3, height, width]))
-    # the radial fade, float64 as numpy computes it; the float32 layer times it, rounded once
+    # the radial fade in float64 as numpy computes it, applied in float32
     y = tf.cast(tf.range(height), tf.float64)[None, :, None] - tf.cast(sun_y, tf.float64)[:, None, None]
     x = tf.cast(tf.range(width), tf.float64)[None, None, :] - tf.cast(sun_x, tf.float64)[:, None, None]
     reach = tf.cast(tf.maximum(height, width), tf.float64) * 0.7
     fade = 1.0 - tf.clip_by_value(tf.sqrt(x * x + y * y) / reach, 0.0, 1.0)
-    planes = tf.cast(tf.cast(planes, tf.float64) * fade[:, None], tf.float32)
+    planes = planes * tf.cast(fade, tf.float32)[:, None]  # numpy rounds the float64 product once
     # the first channel blurred with sigma 3, the third with sigma 5, the second kept (one tap of 1)
     first, third = gaussian_taps(FIRST_CHANNEL_SIGMA), gaussian_taps(THIRD_CHANNEL_SIGMA)
     side = max(len(first), len(third))

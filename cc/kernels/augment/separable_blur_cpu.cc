@@ -46,7 +46,10 @@ __attribute__((target("avx2,fma"))) void TapSumsAvx2(const float* const* src, in
                                                      int n, float* out) {
   int x = 0;
   for (; x + 64 <= n; x += 64) TapSumsBlockAvx2<8>(src, count, kernel, x, out);
-  for (; x + 8 <= n; x += 8) TapSumsBlockAvx2<1>(src, count, kernel, x, out);
+  // the rest in halving blocks: one chain of eight would wait on each sum's latency
+  if (x + 32 <= n) TapSumsBlockAvx2<4>(src, count, kernel, x, out), x += 32;
+  if (x + 16 <= n) TapSumsBlockAvx2<2>(src, count, kernel, x, out), x += 16;
+  if (x + 8 <= n) TapSumsBlockAvx2<1>(src, count, kernel, x, out), x += 8;
   for (; x < n; ++x) {
     float acc = 0.f;
     for (int k = 0; k < count; ++k) acc = std::fmaf(kernel[k], src[k][x], acc);
@@ -75,18 +78,25 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
   }
   const int reach = taps / 2, count = e.last - e.first + 1;
   const float* weights = kernel + e.first;
+  // the border's source index of each padded position along a row and down a column, found once
+  // (Reflect101 divides; the loops below must not, per value)
+  thread_local std::vector<int> across_index, down_index;
   thread_local std::vector<const float*> sources;
+  across_index.resize(size_t(w) + taps - 1);
+  down_index.resize(size_t(h) + taps - 1);
   sources.resize(count);
+  for (int j = 0; j < w + taps - 1; ++j) across_index[j] = Reflect101(j - reach, w);
+  for (int j = 0; j < h + taps - 1; ++j) down_index[j] = Reflect101(j - reach, h);
   float* across = scratch;                  // the row pass, h x w
   float* padded = scratch + size_t(h) * w;  // one row, reflected: w + taps - 1
   for (int k = 0; k < count; ++k) sources[k] = padded + e.first + k;
   for (int y = 0; y < h; ++y) {
     const float* row = plane + size_t(y) * w;
-    for (int j = 0; j < w + taps - 1; ++j) padded[j] = row[Reflect101(j - reach, w)];
+    for (int j = 0; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
     TapSums(sources.data(), count, weights, w, across + size_t(y) * w);
   }
   for (int y = 0; y < h; ++y) {  // down the columns: each tap's row of the row pass, reflected
-    for (int k = 0; k < count; ++k) sources[k] = across + size_t(Reflect101(y + e.first + k - reach, h)) * w;
+    for (int k = 0; k < count; ++k) sources[k] = across + size_t(down_index[y + e.first + k]) * w;
     TapSums(sources.data(), count, weights, w, out + size_t(y) * w);
   }
 }
