@@ -56,7 +56,71 @@ __attribute__((target("avx2,fma"))) void TapSumsAvx2(const float* const* src, in
     out[x] = acc;
   }
 }
+// Down the columns, two output rows at once over a strip of `lanes` x 8 columns: row y's tap k
+// reads the row that row y + 1's tap k - 1 read, so each row of the window is loaded once for
+// both, and a strip's window of rows stays in the L1 cache while y moves down. `rows` holds the
+// source row of row y's first tap, then the next ones (count + 1 entries).
+template <int lanes>
+__attribute__((target("avx2,fma"))) inline void ColumnPairAvx2(const float* across, size_t w, const int* rows,
+                                                               int count, const float* kernel, int x,
+                                                               float* out0, float* out1) {
+  __m256 first[lanes], second[lanes], v[lanes];
+  const float* r = across + size_t(rows[0]) * w + x;
+  for (int j = 0; j < lanes; ++j) {
+    first[j] = second[j] = _mm256_setzero_ps();
+    v[j] = _mm256_loadu_ps(r + 8 * j);
+  }
+  for (int k = 0; k < count; ++k) {
+    const __m256 weight = _mm256_set1_ps(kernel[k]);
+    const float* next = across + size_t(rows[k + 1]) * w + x;
+    for (int j = 0; j < lanes; ++j) {
+      first[j] = _mm256_fmadd_ps(weight, v[j], first[j]);
+      v[j] = _mm256_loadu_ps(next + 8 * j);
+      second[j] = _mm256_fmadd_ps(weight, v[j], second[j]);
+    }
+  }
+  for (int j = 0; j < lanes; ++j) {
+    _mm256_storeu_ps(out0 + x + 8 * j, first[j]);
+    _mm256_storeu_ps(out1 + x + 8 * j, second[j]);
+  }
+}
+
+// The column pass of an h x w plane: pairs of rows strip by strip, the last row of an odd h and
+// the columns past the last whole vector as TapSums computes them.
+__attribute__((target("avx2,fma"))) void ColumnPassAvx2(const float* across, int h, int w, const int* down,
+                                                        int count, const float* kernel, float* out) {
+  const int whole = w & ~7;
+  int x = 0;
+  for (; x + 32 <= whole; x += 32)
+    for (int y = 0; y + 1 < h; y += 2)
+      ColumnPairAvx2<4>(across, size_t(w), down + y, count, kernel, x, out + size_t(y) * w,
+                        out + size_t(y + 1) * w);
+  for (; x < whole; x += 8)
+    for (int y = 0; y + 1 < h; y += 2)
+      ColumnPairAvx2<1>(across, size_t(w), down + y, count, kernel, x, out + size_t(y) * w,
+                        out + size_t(y + 1) * w);
+  for (int y = 0; y < h; ++y) {
+    const int from = (y % 2 == 1 || y + 1 < h) ? whole : 0;  // an odd h's last row: every column
+    float* o = out + size_t(y) * w;
+    for (int c = from; c < w; ++c) {
+      float acc = 0.f;
+      for (int k = 0; k < count; ++k) acc = std::fmaf(kernel[k], across[size_t(down[y + k]) * w + c], acc);
+      o[c] = acc;
+    }
+  }
+}
 #endif
+
+void ColumnPass(const float* across, int h, int w, const int* down, int count, const float* kernel,
+                const float** sources, float* out) {
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  if (CpuHasAvx2()) return ColumnPassAvx2(across, h, w, down, count, kernel, out);
+#endif
+  for (int y = 0; y < h; ++y) {
+    for (int k = 0; k < count; ++k) sources[k] = across + size_t(down[y + k]) * w;
+    TapSumsScalar(sources, count, kernel, w, out + size_t(y) * w);
+  }
+}
 
 void TapSums(const float* const* src, int count, const float* kernel, int n, float* out) {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
@@ -95,10 +159,8 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
     for (int j = 0; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
     TapSums(sources.data(), count, weights, w, across + size_t(y) * w);
   }
-  for (int y = 0; y < h; ++y) {  // down the columns: each tap's row of the row pass, reflected
-    for (int k = 0; k < count; ++k) sources[k] = across + size_t(down_index[y + e.first + k]) * w;
-    TapSums(sources.data(), count, weights, w, out + size_t(y) * w);
-  }
+  // down the columns: each tap's row of the row pass, reflected
+  ColumnPass(across, h, w, down_index.data() + e.first, count, weights, sources.data(), out);
 }
 
 }  // namespace tfgpuaug
