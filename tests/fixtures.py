@@ -193,3 +193,39 @@ def poisson_counts(u, lam):
         p = np.where(more, p * (lam / np.float32(step)), p)
         cdf = np.where(more, cdf + p, cdf)
     return k
+
+
+def trunc_div(a, b):
+    """C's integer division, towards zero (OpenCV's drawing arithmetic, restated in tests)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def clip_line(w, h, p1, p2):
+    """OpenCV's clipLine (integer arithmetic, divisions towards zero)."""
+    (x1, y1), (x2, y2) = p1, p2
+    right, bottom = w - 1, h - 1
+
+    def code(x, y):
+        return (x < 0) + (x > right) * 2 + (y < 0) * 4 + (y > bottom) * 8
+
+    c1, c2 = code(x1, y1), code(x2, y2)
+    if (c1 & c2) == 0 and (c1 | c2) != 0:
+        if c1 & 12:
+            a = 0 if c1 < 8 else bottom
+            x1 += trunc_div((a - y1) * (x2 - x1), y2 - y1)
+            y1, c1 = a, (x1 < 0) + (x1 > right) * 2
+        if c2 & 12:
+            a = 0 if c2 < 8 else bottom
+            x2 += trunc_div((a - y2) * (x2 - x1), y2 - y1)
+            y2, c2 = a, (x2 < 0) + (x2 > right) * 2
+        if (c1 & c2) == 0 and (c1 | c2) != 0:
+            if c1:
+                a = 0 if c1 == 1 else right
+                y1 += trunc_div((a - x1) * (y2 - y1), x2 - x1)
+                x1, c1 = a, 0
+            if c2:
+                a = 0 if c2 == 1 else right
+                y2 += trunc_div((a - x2) * (y2 - y1), x2 - x1)
+                x2, c2 = a, 0
+    return (c1 | c2) == 0, (x1, y1), (x2, y2)

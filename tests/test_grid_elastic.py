@@ -16,51 +16,17 @@ import tensorflow as tf
 import tfgpuaug as tga
 from tfgpuaug import grid_elastic as ge
 from tfgpuaug import targets as tg
+import fixtures
 from fixtures import photo
 from test_distortions import numpy_remap, rectangle_oracle
 
 XY_SHIFT = 16
 
 
-def trunc_div(a, b):
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def clip_line(w, h, p1, p2):
-    """OpenCV's clipLine (integer arithmetic, divisions towards zero)."""
-    (x1, y1), (x2, y2) = p1, p2
-    right, bottom = w - 1, h - 1
-
-    def code(x, y):
-        return (x < 0) + (x > right) * 2 + (y < 0) * 4 + (y > bottom) * 8
-
-    c1, c2 = code(x1, y1), code(x2, y2)
-    if (c1 & c2) == 0 and (c1 | c2) != 0:
-        if c1 & 12:
-            a = 0 if c1 < 8 else bottom
-            x1 += trunc_div((a - y1) * (x2 - x1), y2 - y1)
-            y1, c1 = a, (x1 < 0) + (x1 > right) * 2
-        if c2 & 12:
-            a = 0 if c2 < 8 else bottom
-            x2 += trunc_div((a - y2) * (x2 - x1), y2 - y1)
-            y2, c2 = a, (x2 < 0) + (x2 > right) * 2
-        if (c1 & c2) == 0 and (c1 | c2) != 0:
-            if c1:
-                a = 0 if c1 == 1 else right
-                y1 += trunc_div((a - x1) * (y2 - y1), x2 - x1)
-                x1, c1 = a, 0
-            if c2:
-                a = 0 if c2 == 1 else right
-                y2 += trunc_div((a - x2) * (y2 - y1), x2 - x1)
-                x2, c2 = a, 0
-    return (c1 | c2) == 0, (x1, y1), (x2, y2)
-
-
 def draw_line(plane, p1, p2, value):
     """cv2.line, LINE_8, thickness 1: LineIterator's error-term walk from the left end."""
     h, w = plane.shape
-    ok, (x1, y1), (x2, y2) = clip_line(w, h, p1, p2)
+    ok, (x1, y1), (x2, y2) = fixtures.clip_line(w, h, p1, p2)
     if not ok:
         return
     dx, dy = x2 - x1, y2 - y1
@@ -111,7 +77,7 @@ def fill_convex_poly(plane, v, value):
                     ty = v[idx][1]
                     if ty > y:
                         xs, xe = v[idx0][0] << XY_SHIFT, v[idx][0] << XY_SHIFT
-                        e.update(ye=ty, dx=trunc_div((xe - xs) * 2 + (ty - y), 2 * (ty - y)), x=xs, idx=idx)
+                        e.update(ye=ty, dx=fixtures.trunc_div((xe - xs) * 2 + (ty - y), 2 * (ty - y)), x=xs, idx=idx)
                         break
                     idx0, idx = idx, (idx + e["di"]) % n
         if edges < 0:

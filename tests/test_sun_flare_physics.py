@@ -22,38 +22,6 @@ ONE, HALF = 1 << 16, 1 << 15
 
 # --- a loop statement of OpenCV's 2-pixel LINE_8 line ------------------------------------------
 
-def _tdiv(a, b):  # C's integer division, towards zero
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _clip(width, height, p1, p2):
-    right, bottom = width - 1, height - 1
-    (x1, y1), (x2, y2) = p1, p2
-
-    def code(x, y):
-        return (x < 0) + (x > right) * 2 + (y < 0) * 4 + (y > bottom) * 8
-
-    c1, c2 = code(x1, y1), code(x2, y2)
-    if (c1 & c2) == 0 and (c1 | c2) != 0:
-        if c1 & 12:
-            a = 0 if c1 < 8 else bottom
-            x1 += _tdiv((a - y1) * (x2 - x1), y2 - y1)
-            y1, c1 = a, (x1 < 0) + (x1 > right) * 2
-        if c2 & 12:
-            a = 0 if c2 < 8 else bottom
-            x2 += _tdiv((a - y2) * (x2 - x1), y2 - y1)
-            y2, c2 = a, (x2 < 0) + (x2 > right) * 2
-        if (c1 & c2) == 0 and (c1 | c2) != 0:
-            if c1:
-                a = 0 if c1 == 1 else right
-                y1, x1, c1 = y1 + _tdiv((a - x1) * (y2 - y1), x2 - x1), a, 0
-            if c2:
-                a = 0 if c2 == 1 else right
-                y2, x2, c2 = y2 + _tdiv((a - x2) * (y2 - y1), x2 - x1), a, 0
-    return (c1 | c2) == 0, (x1, y1), (x2, y2)
-
-
 def _put(mask, x, y):
     if 0 <= x < mask.shape[1] and 0 <= y < mask.shape[0]:
         mask[y, x] = True
@@ -62,7 +30,7 @@ def _put(mask, x, y):
 def _fixed_line(mask, p1, p2):
     """Line2: a 16.16 line clipped to the image, one pixel a step along its major axis."""
     h, w = mask.shape
-    inside, (x1, y1), (x2, y2) = _clip(w * ONE, h * ONE, p1, p2)
+    inside, (x1, y1), (x2, y2) = fixtures.clip_line(w * ONE, h * ONE, p1, p2)
     if not inside:
         return
     across = abs(x2 - x1) > abs(y2 - y1)
@@ -70,13 +38,13 @@ def _fixed_line(mask, p1, p2):
         x1, y1, x2, y2 = x2, y2, x1, y1
     _put(mask, (x2 + HALF) >> 16, (y2 + HALF) >> 16)
     if across:
-        step, count = _tdiv((y2 - y1) * ONE, abs(x2 - x1) | 1), (x2 - x1) >> 16
+        step, count = fixtures.trunc_div((y2 - y1) * ONE, abs(x2 - x1) | 1), (x2 - x1) >> 16
         x, y = (x1 + HALF) >> 16, y1 + HALF
         for _ in range(count + 1):
             _put(mask, x, y >> 16)
             x, y = x + 1, y + step
     else:
-        step, count = _tdiv((x2 - x1) * ONE, abs(y2 - y1) | 1), (y2 - y1) >> 16
+        step, count = fixtures.trunc_div((x2 - x1) * ONE, abs(y2 - y1) | 1), (y2 - y1) >> 16
         x, y = x1 + HALF, (y1 + HALF) >> 16
         for _ in range(count + 1):
             _put(mask, x >> 16, y)
@@ -110,7 +78,7 @@ def _fill_convex(mask, v):
                 ty = (v[idx][1] + HALF) >> 16
                 if ty > y:
                     e.update(ye=ty, x=v[idx0][0], idx=idx,
-                             dx=_tdiv((v[idx][0] - v[idx0][0]) * 2 + (ty - y), 2 * (ty - y)))
+                             dx=fixtures.trunc_div((v[idx][0] - v[idx0][0]) * 2 + (ty - y), 2 * (ty - y)))
                     break
                 idx0, idx = idx, (idx + e["di"]) % n
         if edges < 0:
@@ -137,7 +105,7 @@ def numpy_thick_line(mask, p0, p1, clip=True):
     the image grown by 2 pixels first (OpenCV 4.10 draws the whole segment)."""
     if clip:
         h, w = mask.shape
-        seen, a, b = _clip(w + 4, h + 4, (p0[0] + 2, p0[1] + 2), (p1[0] + 2, p1[1] + 2))
+        seen, a, b = fixtures.clip_line(w + 4, h + 4, (p0[0] + 2, p0[1] + 2), (p1[0] + 2, p1[1] + 2))
         if not seen:
             return
         p0, p1 = (a[0] - 2, a[1] - 2), (b[0] - 2, b[1] - 2)
