@@ -32,8 +32,11 @@ TFGPUAUG_HD BlurExtent BlurExtentOf(const float* taps, int count) {
 TFGPUAUG_HD float BlurAt(const float* line, size_t stride, int n, int i, const float* taps, int count,
                          BlurExtent e) {
   float acc = 0.f;
-  for (int t = e.first; t <= e.last; ++t)
-    acc = fmaf(taps[t], line[size_t(Reflect101(i + t - count / 2, n)) * stride], acc);
+  for (int t = e.first; t <= e.last; ++t) {
+    const int j = i + t - count / 2;
+    // Reflect101 divides: only the border's taps need it
+    acc = fmaf(taps[t], line[size_t(unsigned(j) < unsigned(n) ? j : Reflect101(j, n)) * stride], acc);
+  }
   return acc;
 }
 
