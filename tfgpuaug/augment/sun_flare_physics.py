@@ -196,7 +196,8 @@ def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_rad
     x = tf.cast(tf.range(width), tf.float64)[None, None, :] - tf.cast(sun_x, tf.float64)[:, None, None]
     reach = tf.cast(tf.maximum(height, width), tf.float64) * 0.7
     fade = 1.0 - tf.clip_by_value(tf.sqrt(x * x + y * y) / reach, 0.0, 1.0)
-    planes = planes * tf.cast(fade, tf.float32)[:, None]  # numpy rounds the float64 product once
+    # (numpy multiplies in float64 and rounds once: at most a last-bit difference here)
+    planes = planes * tf.cast(fade, tf.float32)[:, None]
     # the first channel blurred with sigma 3, the third with sigma 5, the second kept (one tap of 1)
     first, third = gaussian_taps(FIRST_CHANNEL_SIGMA), gaussian_taps(THIRD_CHANNEL_SIGMA)
     side = max(len(first), len(third))
