@@ -229,3 +229,44 @@ def clip_line(w, h, p1, p2):
                 y2 += trunc_div((a - x2) * (y2 - y1), x2 - x1)
                 x2, c2 = a, 0
     return (c1 | c2) == 0, (x1, y1), (x2, y2)
+
+
+def convex_poly_rows(v, h, w, shift=0):
+    """cv2.fillConvexPoly's scanline rows (LINE_8) restated, after its edges are drawn: two walkers
+    down the sides from the top vertex, x in 16.16 fixed point, each row (y, x1, x2) filled between
+    the rounded walkers; `shift` fractional bits in the vertices (0: whole pixels; 16: OpenCV's)."""
+    one, half = 1 << 16, (1 << shift) >> 1
+    n = len(v)
+    xs, ys = [p[0] << (16 - shift) for p in v], [(p[1] + half) >> shift for p in v]
+    top = min(range(n), key=lambda i: (v[i][1], i))
+    if (max(xs) + one // 2) >> 16 < 0 or max(ys) < 0 or (min(xs) + one // 2) >> 16 >= w or min(ys) >= h:
+        return
+    ymin, ymax = ys[top], min(max(ys), h - 1)
+    walkers = [dict(idx=top, di=1, x=-one, dx=0, ye=ymin), dict(idx=top, di=n - 1, x=-one, dx=0, ye=ymin)]
+    edges, y = n, ymin
+    while True:
+        for e in walkers:
+            if y < e["ye"]:
+                continue
+            idx0, idx = e["idx"], (e["idx"] + e["di"]) % n
+            while True:
+                edges -= 1
+                if edges < 0:
+                    break
+                if ys[idx] > y:
+                    e.update(ye=ys[idx], x=xs[idx0], idx=idx,
+                             dx=trunc_div((xs[idx] - xs[idx0]) * 2 + (ys[idx] - y), 2 * (ys[idx] - y)))
+                    break
+                idx0, idx = idx, (idx + e["di"]) % n
+        if edges < 0:
+            break
+        if y >= 0:
+            lo, hi = sorted((walkers[0]["x"], walkers[1]["x"]))
+            x1, x2 = (lo + one // 2) >> 16, (hi + one // 2) >> 16
+            if x2 >= 0 and x1 < w:
+                yield y, max(x1, 0), min(x2, w - 1)
+        for e in walkers:
+            e["x"] += e["dx"]
+        y += 1
+        if y > ymax:
+            break

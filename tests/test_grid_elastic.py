@@ -20,8 +20,6 @@ import fixtures
 from fixtures import photo
 from test_distortions import numpy_remap, rectangle_oracle
 
-XY_SHIFT = 16
-
 
 def draw_line(plane, p1, p2, value):
     """cv2.line, LINE_8, thickness 1: LineIterator's error-term walk from the left end."""
@@ -58,40 +56,10 @@ def fill_convex_poly(plane, v, value):
     """cv2.fillConvexPoly (LINE_8, shift 0): the edges drawn, then two walkers down the sides
     from the top vertex, x in 16.16 fixed point, each row filled between the rounded walkers."""
     h, w = plane.shape
-    n, one = len(v), 1 << XY_SHIFT
-    for i in range(n):
+    for i in range(len(v)):
         draw_line(plane, v[i - 1], v[i], value)
-    ys = [p[1] for p in v]
-    imin = min(range(n), key=lambda i: (ys[i], i))
-    ymin, ymax = ys[imin], min(max(ys), h - 1)
-    walkers = [dict(idx=imin, di=1, x=-one, dx=0, ye=ymin), dict(idx=imin, di=n - 1, x=-one, dx=0, ye=ymin)]
-    edges, y = n, ymin
-    while True:
-        for e in walkers:
-            if y >= e["ye"]:
-                idx0, idx = e["idx"], (e["idx"] + e["di"]) % n
-                while True:
-                    edges -= 1
-                    if edges < 0:
-                        break
-                    ty = v[idx][1]
-                    if ty > y:
-                        xs, xe = v[idx0][0] << XY_SHIFT, v[idx][0] << XY_SHIFT
-                        e.update(ye=ty, dx=fixtures.trunc_div((xe - xs) * 2 + (ty - y), 2 * (ty - y)), x=xs, idx=idx)
-                        break
-                    idx0, idx = idx, (idx + e["di"]) % n
-        if edges < 0:
-            break
-        if y >= 0:
-            left, right = sorted((walkers[0]["x"], walkers[1]["x"]))
-            x1, x2 = (left + one // 2) >> XY_SHIFT, (right + one // 2) >> XY_SHIFT
-            if x2 >= 0 and x1 < w:
-                plane[y, max(x1, 0):min(x2, w - 1) + 1] = value
-        for e in walkers:
-            e["x"] += e["dx"]
-        y += 1
-        if y > ymax:
-            break
+    for y, x1, x2 in fixtures.convex_poly_rows(v, h, w):
+        plane[y, x1:x2 + 1] = value
 
 
 def owner_statement(quads, h, w):

@@ -54,45 +54,10 @@ def _fixed_line(mask, p1, p2):
 def _fill_convex(mask, v):
     """FillConvexPoly (LINE_8, 16.16 vertices): the edges by Line2, then two walkers row by row."""
     h, w = mask.shape
-    n = len(v)
-    for k in range(n):
+    for k in range(len(v)):
         _fixed_line(mask, v[k - 1], v[k])
-    ys, xs = [p[1] for p in v], [p[0] for p in v]
-    top = int(np.argmin(ys))
-    xmin, xmax = (min(xs) + HALF) >> 16, (max(xs) + HALF) >> 16
-    ymin, ymax = (min(ys) + HALF) >> 16, (max(ys) + HALF) >> 16
-    if xmax < 0 or ymax < 0 or xmin >= w or ymin >= h:
-        return
-    ymax = min(ymax, h - 1)
-    walkers = [dict(idx=top, di=1, x=-ONE, dx=0, ye=ymin), dict(idx=top, di=n - 1, x=-ONE, dx=0, ye=ymin)]
-    edges, y = n, ymin
-    while True:
-        for e in walkers:
-            if y < e["ye"]:
-                continue
-            idx0, idx = e["idx"], (e["idx"] + e["di"]) % n
-            while True:
-                edges -= 1
-                if edges < 0:
-                    break
-                ty = (v[idx][1] + HALF) >> 16
-                if ty > y:
-                    e.update(ye=ty, x=v[idx0][0], idx=idx,
-                             dx=fixtures.trunc_div((v[idx][0] - v[idx0][0]) * 2 + (ty - y), 2 * (ty - y)))
-                    break
-                idx0, idx = idx, (idx + e["di"]) % n
-        if edges < 0:
-            break
-        if y >= 0:
-            lo, hi = sorted((walkers[0]["x"], walkers[1]["x"]))
-            x1, x2 = (lo + HALF) >> 16, (hi + HALF) >> 16
-            if x2 >= 0 and x1 < w:
-                mask[y, max(x1, 0):min(x2, w - 1) + 1] = True
-        for e in walkers:
-            e["x"] += e["dx"]
-        y += 1
-        if y > ymax:
-            break
+    for y, x1, x2 in fixtures.convex_poly_rows(v, h, w, shift=16):
+        mask[y, x1:x2 + 1] = True
 
 
 def _disc(mask, cx, cy, r):
