@@ -17,7 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from build_tools import cuda12_toolchain, libjpeg_turbo, libtiff
+from build_tools import cuda12_toolchain, libjpeg_turbo, libtiff, object_cache
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Architectures wanted when the found nvcc supports them (TF 2.21 is built for sm_60..90).
@@ -190,13 +190,16 @@ TSAN_FLAGS = ["-fsanitize=thread", "-fno-omit-frame-pointer", "-g", "-O1"]
 # libstdc++'s string/list ABI. TensorFlow's compile flags name theirs; the kernels module, which
 # has no TensorFlow, states GCC's default so its kernel objects are the op library's.
 CXX11_ABI_DEFAULT = "-D_GLIBCXX_USE_CXX11_ABI=1"
+PREFIX_MAP = f"-ffile-prefix-map={ROOT}{os.sep}="
 
 
 def build(target: NativeTarget, jobs: int | None = None) -> str:
     cxx = os.environ.get("CXX", "g++")
     # No floating-point contraction on either side: the CPU kernels (and their AVX2 clones)
     # and the CUDA kernels then round the shared inline math identically.
-    common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", "-I" + ROOT] + IMAGE_INCLUDES
+    # -ffile-prefix-map: objects name sources relative to the checkout, so any checkout may reuse
+    # them from the object cache.
+    common = ["-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-ffp-contract=off", PREFIX_MAP, "-I" + ROOT] + IMAGE_INCLUDES
     # cc/kernels' CPU sources see neither TensorFlow nor CUDA nor Python: they get only these
     # flags (and target.kernel_cxx_flags), so every target with the same kernel flags (the op
     # library and the kernels modules; the ASan op library and the ASan emulated module) links
@@ -284,13 +287,14 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         for src in target.cuda_sources:
             obj = _object_path(target, src)
             cmd = [cu12.clang] + cu12.cuda_flags() + [src, "-c", "-o", obj, "-std=c++17", "-O3", "-DNDEBUG", "-fPIC",
-                                                       "-I" + ROOT, "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1"]
+                                                       PREFIX_MAP, "-I" + ROOT, "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1"]
             jobs_list.append((src, obj, cmd + ["-I" + d for d in cu12.include_dirs]))
     elif target.use_cuda:
         for src in target.cuda_sources:
             obj = _object_path(target, src)
             cmd = [nvcc, "-c", "-x", "cu", src, "-o", obj, "--expt-relaxed-constexpr",
-                   "--fmad=false", "-Xcompiler", "-fPIC", "-std=c++17", "-O3", "-DNDEBUG", "-I" + ROOT,
+                   "--fmad=false", "-Xcompiler", "-fPIC", "-Xcompiler", PREFIX_MAP, "-std=c++17", "-O3", "-DNDEBUG",
+                   "-I" + ROOT,
                    "-DGOOGLE_CUDA=1", "-DTFGPUAUG_CUDA=1", "-I" + nvjpeg_include()] + cuda_flags
             jobs_list.append((src, obj, cmd))
     os.makedirs(os.path.dirname(_object_path(target, "x")), exist_ok=True)
@@ -298,6 +302,23 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
     # Largest sources first: the pybind11 glue alone takes as long as a dozen kernels, and
     # started last it ran on one core while the other idled.
     todo = sorted((j for j in jobs_list if _needs_build(*j)), key=lambda j: -os.path.getsize(j[0]))
+    # Objects another checkout already compiled the same way (TFGPUAUG_OBJECT_CACHE).
+    keys = {obj: object_cache.key(cmd, src, obj) for src, obj, cmd in todo} if object_cache.cache_dir() else {}
+    fetched = [(obj, cmd) for _, obj, cmd in todo if obj in keys and object_cache.fetch(keys[obj], obj)]
+    for obj, cmd in fetched:
+        with open(obj + ".cmd", "w") as f:
+            f.write(" ".join(cmd))
+    if fetched:
+        print(f"{len(fetched)} of {len(todo)} objects from {object_cache.cache_dir()}", flush=True)
+    todo = [j for j in todo if (j[1], j[2]) not in fetched]
+    if pch_job is not None and not any(pch_flags[1] in cmd for _, _, cmd in todo):
+        pch_job = None  # nothing left to compile reads it
+
+    def compile_and_store(cmd: list[str], obj: str) -> None:
+        _compile(cmd, obj)
+        if obj in keys:
+            object_cache.store(keys[obj], obj)
+
     with concurrent.futures.ThreadPoolExecutor(jobs or os.cpu_count() or 2) as pool:
         # The precompiled header first; the sources that include it wait for it (it is queued
         # first, so at most one worker waits while the other compiles it).
@@ -306,12 +327,13 @@ def build(target: NativeTarget, jobs: int | None = None) -> str:
         def compile_after_pch(cmd: list[str], obj: str) -> None:
             if pch is not None and pch_flags[1] in cmd:
                 pch.result()
-            _compile(cmd, obj)
+            compile_and_store(cmd, obj)
 
         for fut in [pool.submit(compile_after_pch, cmd, obj) for _, obj, cmd in todo]:
             fut.result()
         if pch is not None:
             pch.result()
+    object_cache.prune()
     objects = [obj for _, obj, _ in jobs_list]
     link = [cxx, "-shared", "-o", target.output] + objects
     # The CUDA 12 build links no CUDA runtime: its runtime calls and fatbin registration bind

@@ -33,7 +33,11 @@ def _stage(images, name, intensity, aux):
 
 
 def _reference_channels(fn, image):
-    """Albumentations on an image of c channels (a gray image as its 2-D array)."""
+    """Albumentations on an image of c channels (a gray image as its 2-D array). OpenCV 5 reads
+    a 1x1 array given to cv2.multiply/add/subtract with a number as a 4-vector (it returns a
+    4x1 array: Albumentations' 1x1 image then comes out black), so no reference there."""
+    if image.shape[:2] == (1, 1) and int(__import__("cv2").__version__.split(".")[0]) >= 5:
+        pytest.skip("OpenCV 5 turns a 1x1 array into a 4-vector in cv2.multiply (Albumentations' 1x1 output is 0)")
     if image.shape[-1] == 1:
         return fn(image[..., 0])[..., None]
     return fn(image)
