@@ -5,13 +5,14 @@ compile only what changed since the last run, as Bazel's own cache does for scri
 
 An object is looked up by a hash of everything its compile reads: the compiler's identity
 (its --version), the command with the checkout's root and the object's path taken out, the
-source's text and the text of every file it force-includes or includes as a .cc, every header
-under cc/ (the same conservative rule as native_build's up-to-date check), the build tools'
-own code (which pins the versions of the headers they fetch or build under build/), the
-versions of the Python distributions whose headers compiles read (TensorFlow, pybind11, numpy,
-nvidia-*) and of the system's packages
-(the codec and CUDA headers). Objects are compiled with -ffile-prefix-map, so they name no
-checkout and any checkout may reuse them.
+source and every file of the checkout it includes, directly or through other headers (quoted
+and angled includes resolved against the source's folder and the command's include folders;
+every match is hashed, not only the first), the build tools' own code (which pins the
+versions of what they fetch under build/), the versions of the Python distributions whose
+headers compiles read (TensorFlow, pybind11, numpy, nvidia-*) and of the system's packages.
+The virtual environment and build/cuda12 are left to those versions rather than scanned.
+Objects are compiled with -ffile-prefix-map, so they name no checkout and any checkout may
+reuse them.
 """
 from __future__ import annotations
 
@@ -59,11 +60,52 @@ def _environment_digest() -> str:
         h.update(path[len(ROOT):].encode())
         with open(path, "rb") as f:
             h.update(f.read())
-    for path in sorted(glob.glob(os.path.join(ROOT, "cc", "**", "*.h"), recursive=True)):
-        h.update(path[len(ROOT):].encode())
-        with open(path, "rb") as f:
-            h.update(f.read())
     return h.hexdigest()
+
+
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _scan(path: str) -> tuple[bytes, tuple[tuple[bool, str], ...]]:
+    """A file's digest and its includes as (quoted, name)."""
+    with open(path, "rb") as f:
+        text = f.read()
+    return hashlib.sha256(text).digest(), tuple((q == b'"', n.decode()) for q, n in _INCLUDE.findall(text))
+
+
+def _in_checkout(path: str) -> bool:
+    skipped = (os.path.join(ROOT, ".venv") + os.sep, os.path.join(ROOT, "build", "cuda12") + os.sep)
+    return path.startswith(ROOT + os.sep) and not path.startswith(skipped)
+
+
+def _include_dirs(cmd: list[str]) -> list[str]:
+    dirs = [ROOT]
+    for i, arg in enumerate(cmd):
+        for flag in ("-I", "-idirafter", "-isystem"):
+            if arg == flag and i + 1 < len(cmd):
+                dirs.append(cmd[i + 1])
+            elif arg.startswith(flag) and len(arg) > len(flag):
+                dirs.append(arg[len(flag):])
+    return [os.path.abspath(d) for d in dirs]
+
+
+def _closure(files: list[str], dirs: list[str]) -> dict[str, bytes]:
+    """Digests of files and of every file of the checkout they include, transitively."""
+    seen: dict[str, bytes] = {}
+    stack = [os.path.abspath(f) for f in files]
+    while stack:
+        path = stack.pop()
+        if path in seen:
+            continue
+        digest, includes = _scan(path)
+        seen[path] = digest
+        for quoted, name in includes:
+            for d in ([os.path.dirname(path)] if quoted else []) + dirs:
+                candidate = os.path.normpath(os.path.join(d, name))
+                if _in_checkout(candidate) and candidate not in seen and os.path.isfile(candidate):
+                    stack.append(candidate)
+    return seen
 
 
 def _reads_headers_of(distribution: str) -> bool:
@@ -81,16 +123,10 @@ def key(cmd: list[str], src: str, obj: str) -> str:
     h.update(_environment_digest().encode())
     h.update(_compiler_identity(cmd[0]).encode())
     h.update("\0".join(_normalised(cmd, obj)).encode())
-    with open(src, "rb") as f:
-        text = f.read()
-    read = [text]
+    h.update(_scan(src)[0])  # the source itself wherever it lies (an emulated copy under build/)
     forced = [cmd[i + 1] for i, arg in enumerate(cmd[:-1]) if arg == "-include"]
-    included = [os.path.join(ROOT, m.decode()) for m in re.findall(rb'#include "(cc/[^"]+\.cc)"', text)]
-    for path in forced + included:
-        with open(path, "rb") as f:
-            read.append(f.read())
-    for part in read:
-        h.update(hashlib.sha256(part).digest())
+    for path, digest in sorted(_closure([src] + forced, _include_dirs(cmd)).items()):
+        h.update(path.replace(ROOT, "@ROOT@").encode() + b"\0" + digest)
     return h.hexdigest()
 
 

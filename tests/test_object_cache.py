@@ -1,5 +1,7 @@
-"""build_tools/object_cache.py: the key names what a compile reads and not where the checkout
-lies; objects round-trip; the least recently used go past the limit; off when unset."""
+"""build_tools/object_cache.py: the key names what a compile reads (the source, the headers it
+reaches through quoted and angled includes, forced includes, flags, the build tools) and not
+where the checkout lies; objects round-trip; the least recently used go past the limit; off
+when unset."""
 import importlib.util
 import os
 import shutil
@@ -15,10 +17,14 @@ object_cache = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(object_cache)
 
 
-def _checkout(root, header="int h();\n", source="int f() { return 1; }\n"):
+def _checkout(root, header="int h();\n", source='#include "cc/kernels/a.h"\nint f() { return 1; }\n'):
     (root / "cc" / "kernels").mkdir(parents=True)
     (root / "build_tools").mkdir()
-    (root / "cc" / "kernels" / "a.h").write_text(header)
+    (root / "cc" / "kernels" / "a.h").write_text('#include "b.h"\n' + header)  # b.h: beside it
+    (root / "cc" / "kernels" / "b.h").write_text("#include <emu.h>\nint b();\n")
+    (root / "cc" / "emu").mkdir()
+    (root / "cc" / "emu" / "emu.h").write_text("int e();\n")  # through -I cc/emu
+    (root / "cc" / "kernels" / "unused.h").write_text("int u();\n")
     (root / "cc" / "kernels" / "a.cc").write_text(source)
     (root / "build_tools" / "tool.py").write_text("FLAGS = 1\n")
     (root / "pch.h").write_text("#include <vector>\n")
@@ -29,9 +35,10 @@ def _key(monkeypatch, root, extra=()):
     """The key of compiling root's a.cc as native_build words it, with root as the checkout."""
     monkeypatch.setattr(object_cache, "ROOT", str(root))
     object_cache._environment_digest.cache_clear()
+    object_cache._scan.cache_clear()
     src = str(root / "cc" / "kernels" / "a.cc")
     obj = str(root / "build" / "obj" / "a.cc.o")
-    cmd = ["g++", "-c", src, "-o", obj, "-O3", f"-ffile-prefix-map={root}/=", f"-I{root}",
+    cmd = ["g++", "-c", src, "-o", obj, "-O3", f"-ffile-prefix-map={root}/=", f"-I{root}", f"-I{root}/cc/emu",
            "-include", str(root / "pch.h"), *extra]
     return object_cache.key(cmd, src, obj)
 
@@ -40,7 +47,11 @@ def test_key_ignores_the_checkouts_path_and_follows_what_the_compile_reads(tmp_p
     a = _key(monkeypatch, _checkout(tmp_path / "one"))
     assert a == _key(monkeypatch, _checkout(tmp_path / "elsewhere" / "two"))
     assert a != _key(monkeypatch, _checkout(tmp_path / "header", header="int h(int);\n"))
-    assert a != _key(monkeypatch, _checkout(tmp_path / "source", source="int f() { return 2; }\n"))
+    assert a != _key(monkeypatch, _checkout(tmp_path / "source", source='#include "cc/kernels/a.h"\nint f();\n'))
+    for name, path in [("nested", "cc/kernels/b.h"), ("angled", "cc/emu/emu.h"), ("unused", "cc/kernels/unused.h")]:
+        changed = _checkout(tmp_path / name)
+        (changed / path).write_text("int changed();\n")
+        assert (a == _key(monkeypatch, changed)) == (name == "unused"), name
     assert a != _key(monkeypatch, tmp_path / "one", extra=["-DX=1"])
     forced = _checkout(tmp_path / "forced")
     (forced / "pch.h").write_text("#include <map>\n")
