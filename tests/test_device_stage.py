@@ -283,6 +283,7 @@ GPU_HOST_MEMORY = {
     "TfGpuAug>Superpixels": set(),
     "TfGpuAug>StainNmf": set(),
     "TfGpuAug>SeparableBlur": set(),
+    "TfGpuAug>FlareBlend": set(),
     "TfGpuAug>HeStain": set(),
     "TfGpuAug>TissuePlane": set(),
     "TfGpuAug>SunFlare": set(),

@@ -74,6 +74,7 @@ def cpu_standin(**overrides):
     k.superpixels_gpu = kernels.superpixels
     k.stain_nmf_gpu = kernels.stain_nmf
     k.separable_blur_gpu = kernels.separable_blur
+    k.flare_blend_gpu = kernels.flare_blend
     k.he_stain_gpu = kernels.he_stain
     k.tissue_plane_gpu = kernels.tissue_plane
     k.sun_flare_gpu = kernels.sun_flare

@@ -19,6 +19,7 @@
 #include "cc/kernels/augment/channel_histograms_cpu.h"
 #include "cc/kernels/augment/filter2d.h"
 #include "cc/kernels/augment/filter2d_cpu.h"
+#include "cc/kernels/augment/flare_blend_cpu.h"
 #include "cc/kernels/augment/glass_swaps_cpu.h"
 #include "cc/kernels/augment/he_stain_cpu.h"
 #include "cc/kernels/augment/hls_lightness_cpu.h"
@@ -66,6 +67,7 @@
 #include "cc/kernels/augment/augment_gpu.h"
 #include "cc/kernels/augment/channel_histograms_gpu.h"
 #include "cc/kernels/augment/filter2d_gpu.h"
+#include "cc/kernels/augment/flare_blend_gpu.h"
 #include "cc/kernels/augment/glass_swaps_gpu.h"
 #include "cc/kernels/augment/he_stain_gpu.h"
 #include "cc/kernels/augment/hls_lightness_gpu.h"
@@ -668,6 +670,38 @@ py::array_t<float> SeparableBlur(F32Array planes, F32Array kernels) {
   for (int i = 0; i < p; ++i) {
     tfgpuaug::SeparableBlurCpu(planes.data() + i * per, h, w, kernels.data() + size_t(i % count) * taps, taps,
                                scratch.data(), out.mutable_data() + i * per);
+  }
+  return out;
+}
+
+// Checks RGB images [B, H, W, 3], the layer [B, 3, H, W], sun [B, 2], apply [B], kernels [3, T].
+void FlareBlendShape(const U8Image& images, const F32Array& layer, const I32Array& sun,
+                     const BoolArray& apply, const F32Array& kernels) {
+  if (images.ndim() != 4 || images.shape(3) != 3 || layer.ndim() != 4 || layer.shape(0) != images.shape(0) ||
+      layer.shape(1) != 3 || layer.shape(2) != images.shape(1) || layer.shape(3) != images.shape(2) ||
+      sun.ndim() != 2 || sun.shape(0) != images.shape(0) || sun.shape(1) != 2 || apply.ndim() != 1 ||
+      apply.shape(0) != images.shape(0) || kernels.ndim() != 2 || kernels.shape(0) != 3 ||
+      kernels.shape(1) % 2 != 1 || kernels.shape(1) > tfgpuaug::kMaxBlurTaps) {
+    throw std::invalid_argument(
+        "need images [B, H, W, 3], layer [B, 3, H, W], sun [B, 2], apply [B], kernels [3, T] (T odd)");
+  }
+}
+
+py::array_t<uint8_t> FlareBlend(U8Image images, F32Array layer, I32Array sun, BoolArray apply,
+                                F32Array kernels) {
+  FlareBlendShape(images, layer, sun, apply, kernels);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), taps = kernels.shape(1);
+  py::array_t<uint8_t> out({b, h, w, 3});
+  std::vector<float> scratch(tfgpuaug::FlareBlendScratchFloats(h, w, taps));
+  const size_t per = size_t(h) * w * 3;
+  for (int i = 0; i < b; ++i) {
+    if (!apply.data()[i]) {
+      std::copy(images.data() + i * per, images.data() + (i + 1) * per, out.mutable_data() + i * per);
+      continue;
+    }
+    tfgpuaug::FlareBlendCpu(images.data() + i * per, h, w, layer.data() + i * per, sun.data()[2 * i],
+                            sun.data()[2 * i + 1], kernels.data(), taps, scratch.data(),
+                            out.mutable_data() + i * per);
   }
   return out;
 }
@@ -1781,6 +1815,19 @@ py::array_t<float> SeparableBlurBatchGpu(F32Array planes, F32Array kernels) {
   Download(dst, out);
   return out;
 }
+py::array_t<uint8_t> FlareBlendBatchGpu(U8Image images, F32Array layer, I32Array sun, BoolArray apply,
+                                        F32Array kernels) {
+  FlareBlendShape(images, layer, sun, apply, kernels);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
+  py::array out = py::array_t<uint8_t>({b, h, w, 3});
+  DeviceBuffer src = Upload(images), ly = Upload(layer), su = Upload(sun), ap = Upload(apply),
+               kn = Upload(kernels), faded(layer.nbytes()), across(layer.nbytes()), dst(out.nbytes());
+  Check(tfgpuaug::FlareBlendGpu(src.as<uint8_t>(), b, h, w, ly.as<float>(), su.as<int32_t>(), ap.as<bool>(),
+                                kn.as<float>(), int(kernels.shape(1)), faded.as<float>(), across.as<float>(),
+                                dst.as<uint8_t>(), nullptr));
+  Download(dst, out);
+  return out;
+}
 py::array_t<float> StainNmfBatchGpu(U8Image images, F32Array densities) {
   RgbDensityShape(images, densities);
   const int b = images.shape(0);
@@ -1973,6 +2020,11 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       "separable_blur", &SeparableBlur, py::arg("planes"), py::arg("kernels"),
       "Float planes [P, H, W] blurred along rows, then columns, by kernels[p % K] of [K, T] (reflect-101) on "
       "the CPU.");
+  m.def("flare_blend", &FlareBlend, py::arg("images"), py::arg("layer"), py::arg("sun"), py::arg("apply"),
+        py::arg("kernels"),
+        "RandomSunFlare physics_based's fade, per-channel blur and screen of RGB images [B, H, W, 3] on the "
+        "CPU "
+        "(the FlareBlend op's arguments).");
   m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
         "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF "
         "order).");
@@ -2089,6 +2141,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         "The tissue plane on the GPU, a block an image (a thread a lane of the sums).");
   m.def("separable_blur_gpu", &SeparableBlurBatchGpu, py::arg("planes"), py::arg("kernels"),
         "The separable float blur on the GPU, a thread an output value in each pass.");
+  m.def("flare_blend_gpu", &FlareBlendBatchGpu, py::arg("images"), py::arg("layer"), py::arg("sun"),
+        py::arg("apply"), py::arg("kernels"),
+        "The physics-based flare's fade, blur and screen on the GPU, a thread an element in each launch.");
   m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
         "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),

@@ -13,7 +13,8 @@ The lines and discs become spans in the graph, which the SpanRaster kernel op pa
 (the last shape over a pixel gives its colour); the blurs are the SeparableBlur kernel op (rows,
 then columns, reflect-101, float32 fused multiply-adds in tap order: another order than OpenCV's
 sums, so a byte lies within one level of Albumentations', equal on all but a few bytes in a
-million on photos); the fade and the screen are TensorFlow ops."""
+million on photos); the fade, the second blurs and the screen are one FlareBlend kernel op
+(the fade computed in float64 and applied in float32, the screen in float32)."""
 from __future__ import annotations
 
 from typing import List, Tuple
@@ -22,7 +23,6 @@ import numpy as np
 import tensorflow as tf
 
 from tfgpuaug import _loader
-from tfgpuaug._select import select_samples
 from tfgpuaug._types import TensorLike
 from tfgpuaug.augment.raster import XY_ONE, clip_line, convex_quad_spans, flat_spans, span_raster
 
@@ -191,20 +191,25 @@ def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_rad
     layer = flare_layer(sun_x, sun_y, src_radius, src_color, circles, circle_colours, apply, height, width)
     planes = tf.reshape(layer, tf.stack([n * 3, height, width]))
     planes = tf.reshape(separable_blur(planes, gaussian_taps(FLARE_SIGMA)[None]), tf.stack([n, 3, height, width]))
-    # the radial fade in float64 as numpy computes it, applied in float32
-    y = tf.cast(tf.range(height), tf.float64)[None, :, None] - tf.cast(sun_y, tf.float64)[:, None, None]
-    x = tf.cast(tf.range(width), tf.float64)[None, None, :] - tf.cast(sun_x, tf.float64)[:, None, None]
-    reach = tf.cast(tf.maximum(height, width), tf.float64) * 0.7
-    fade = 1.0 - tf.clip_by_value(tf.sqrt(x * x + y * y) / reach, 0.0, 1.0)
-    # (numpy multiplies in float64 and rounds once: at most a last-bit difference here)
-    planes = planes * tf.cast(fade, tf.float32)[:, None]
-    # the first channel blurred with sigma 3, the third with sigma 5, the second kept (one tap of 1)
+    sun = tf.stack([tf.cast(sun_x, tf.int32), tf.cast(sun_y, tf.int32)], 1)
+    return flare_blend(images, planes, sun, apply, second_blur_kernels())
+
+
+def second_blur_kernels() -> np.ndarray:
+    """`[3, T]`: the first channel's sigma-3 kernel, a single tap of 1 (the second channel is
+    kept), the third's sigma-5 kernel, zero-padded to one side."""
     first, third = gaussian_taps(FIRST_CHANNEL_SIGMA), gaussian_taps(THIRD_CHANNEL_SIGMA)
     side = max(len(first), len(third))
-    kernels = np.stack([_centred(first, side), _centred(np.ones(1, np.float32), side), _centred(third, side)])
-    planes = separable_blur(tf.reshape(planes, tf.stack([n * 3, height, width])), kernels)
-    flare = tf.transpose(tf.reshape(planes, tf.stack([n, 3, height, width])), [0, 2, 3, 1])
-    # screen: 255 - (255 - x) (255 - f) / 255 in float32, clipped and truncated
-    out = 255.0 - (tf.cast(255 - images, tf.float32) * (255.0 - flare)) / 255.0
-    out = tf.cast(tf.clip_by_value(out, 0.0, 255.0), tf.uint8)
-    return select_samples(apply, out, images)
+    return np.stack([_centred(first, side), _centred(np.ones(1, np.float32), side), _centred(third, side)])
+
+
+def flare_blend(images: tf.Tensor, layer: tf.Tensor, sun: tf.Tensor, apply: tf.Tensor,
+                kernels: TensorLike) -> tf.Tensor:
+    """The steps after the layer's sigma-15 blur (the FlareBlend kernel op): per RGB sample of
+    `images` `[n, H, W, 3]` uint8 whose `apply` is true, its blurred `layer` `[n, 3, H, W]` times
+    the radial fade around `sun` `[n, 2]` (x, y), channel c blurred by `kernels[c]` (`[3, T]`), and
+    screened over the image; other samples come back unchanged."""
+    return _loader.ops().tf_gpu_aug_flare_blend(
+        tf.convert_to_tensor(images, tf.uint8), tf.convert_to_tensor(layer, tf.float32),
+        tf.convert_to_tensor(sun, tf.int32), tf.convert_to_tensor(apply, tf.bool),
+        tf.convert_to_tensor(kernels, tf.float32))

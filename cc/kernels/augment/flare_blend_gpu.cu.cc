@@ -1,0 +1,51 @@
+#include "cc/kernels/augment/flare_blend_gpu.h"
+
+#include <cuda_runtime.h>
+
+#include "cc/kernels/augment/flare_blend.h"
+#include "cc/kernels/augment/separable_blur_gpu.h"
+#include "cc/kernels/common/cuda_launch.h"
+
+namespace tfgpuaug {
+namespace {
+
+__global__ void FlareFadeKernel(const float* layer, int n, int h, int w, const int32_t* sun, float* faded) {
+  const size_t per = size_t(h) * w, total = size_t(n) * 3 * per;
+  const double reach = FlareFadeReach(h, w);
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t s = e / (3 * per), i = e % per;
+    const int y = static_cast<int>(i / w), x = static_cast<int>(i - size_t(y) * w);
+    faded[e] = layer[e] * FlareFade(x, y, sun[2 * s], sun[2 * s + 1], reach);
+  }
+}
+
+__global__ void FlareScreenKernel(const uint8_t* images, int n, int h, int w, const float* blurred,
+                                  const bool* apply, uint8_t* out) {
+  const size_t per = size_t(h) * w, total = size_t(n) * per * 3;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t s = e / (3 * per), within = e - s * 3 * per, i = within / 3;
+    const int c = static_cast<int>(within - 3 * i);
+    out[e] = apply[s] ? FlareScreenByte(images[e], blurred[(s * 3 + c) * per + i]) : images[e];
+  }
+}
+
+}  // namespace
+
+Status FlareBlendGpu(const uint8_t* images, int n, int h, int w, const float* layer, const int32_t* sun,
+                     const bool* apply, const float* kernels, int taps, float* faded, float* across,
+                     uint8_t* out, cudaStream_t stream) {
+  const size_t total = size_t(n) * 3 * h * w;
+  if (total == 0) return Status::Ok();  // nothing to launch (a grid of no blocks is an error)
+  FlareFadeKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(layer, n, h, w, sun, faded);
+  Status status = LaunchStatus("flare fade kernel");
+  if (!status.ok()) return status;
+  // The blur's column pass writes over the faded planes, which its row pass has read.
+  status = SeparableBlurGpu(faded, 3 * n, h, w, kernels, 3, taps, across, faded, stream);
+  if (!status.ok()) return status;
+  FlareScreenKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, n, h, w, faded, apply, out);
+  return LaunchStatus("flare screen kernel");
+}
+
+}  // namespace tfgpuaug
