@@ -57,6 +57,8 @@ def _environment_digest() -> str:
         out = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${Version}\n"], capture_output=True, text=True)
         h.update(out.stdout.encode())
     for path in sorted(glob.glob(os.path.join(ROOT, "build_tools", "*.py"))):
+        if os.path.basename(path) == "object_cache.py":  # finds objects, makes none
+            continue
         h.update(path[len(ROOT):].encode())
         with open(path, "rb") as f:
             h.update(f.read())
@@ -68,9 +70,11 @@ _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
 
 @functools.lru_cache(maxsize=None)
 def _scan(path: str) -> tuple[bytes, tuple[tuple[bool, str], ...]]:
-    """A file's digest and its includes as (quoted, name)."""
+    """A file's digest and its includes as (quoted, name). The checkout's path is taken out of the
+    text first: an emulated CUDA source names its original by a #line, which -ffile-prefix-map
+    takes out of the object too."""
     with open(path, "rb") as f:
-        text = f.read()
+        text = f.read().replace(ROOT.encode() + b"/", b"@ROOT@/")
     return hashlib.sha256(text).digest(), tuple((q == b'"', n.decode()) for q, n in _INCLUDE.findall(text))
 
 

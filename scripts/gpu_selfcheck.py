@@ -505,8 +505,9 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
         for name, kern in (("sigma 15", wide[None]), ("per plane", per_plane), ("lopsided", lopsided)):
             report.compare(f"separable_blur {name} {bh}x{bw}", k.separable_blur(planes, kern),
                            k.separable_blur_gpu(planes, kern), 0)
-    # RandomSunFlare "physics_based" after the first blur (FlareBlend): the fade around suns inside
-    # and outside the image, the method's second-blur kernels, a layer past 255, a sample left alone
+    # RandomSunFlare "physics_based" after the painting (FlareBlend): packed layers of random
+    # colours, the fade around suns inside and outside the image, a 121-tap flare kernel and the
+    # method's second-blur kernels, a sample left alone
     second = np.zeros((3, 41), np.float32)
     second[0, 8:33] = np.exp(-np.arange(-12, 13) ** 2 / 18.0) / np.exp(-np.arange(-12, 13) ** 2 / 18.0).sum()
     second[1, 20] = 1.0
@@ -514,11 +515,11 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
     for bh, bw in ((37, 53), (1, 1), (90, 7)):
         rng = np.random.default_rng(bh + bw)
         imgs = rng.integers(0, 256, (3, bh, bw, 3), dtype=np.uint8)
-        layer = (rng.random((3, 3, bh, bw)) * 300).astype(np.float32)
+        packed = rng.integers(0, 1 << 24, (3, bh, bw)).astype(np.int32)
         suns = np.array([[bw // 2, bh // 3], [-30, 2 * bh], [bw - 1, 0]], np.int32)
         flags = np.array([True, False, True])
-        report.compare(f"flare_blend {bh}x{bw}", k.flare_blend(imgs, layer, suns, flags, second),
-                       k.flare_blend_gpu(imgs, layer, suns, flags, second), 0)
+        report.compare(f"flare_blend {bh}x{bw}", k.flare_blend(imgs, packed, suns, flags, wide, second),
+                       k.flare_blend_gpu(imgs, packed, suns, flags, wide, second), 0)
     # HEStain "vahadane" (StainNmf): RGB images of three sizes, one blank (no density: NaN rows, kept
     # as a distinct value for the comparison), a 1x1; the sums folded in the CPU's lane order
     densities = -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))

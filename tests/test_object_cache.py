@@ -56,6 +56,9 @@ def test_key_ignores_the_checkouts_path_and_follows_what_the_compile_reads(tmp_p
     forced = _checkout(tmp_path / "forced")
     (forced / "pch.h").write_text("#include <map>\n")
     assert a != _key(monkeypatch, forced)
+    named = [_checkout(tmp_path / name, source=f'#line 1 "{tmp_path / name}/cc/kernels/a.cu.cc"\nint f();\n')
+             for name in ("emu1", "emu2")]  # an emulated CUDA source names its original
+    assert _key(monkeypatch, named[0]) == _key(monkeypatch, named[1])
     tool = _checkout(tmp_path / "tool")
     (tool / "build_tools" / "tool.py").write_text("FLAGS = 2\n")
     assert a != _key(monkeypatch, tool)

@@ -229,10 +229,11 @@ def test_separable_blur_refusals_and_empty_batches():
     assert sp.separable_blur(np.zeros((2, 0, 4), np.float32), np.ones((1, 3), np.float32)).shape == (2, 0, 4)
 
 
-def numpy_flare_blend(images, layer, sun, apply, kernels):
-    """The FlareBlend op restated: the fade in float64 as numpy computes it, applied in float32;
-    each channel through the op's own blur (tested above); the screen in float32 with numpy's
-    operations, clipped and truncated; samples not applied unchanged."""
+def numpy_flare_blend(images, layer, sun, apply, flare_kernel, kernels):
+    """The FlareBlend op restated: the packed layer's bytes as float planes, blurred by the op's
+    own blur (tested above); the fade in float64 as numpy computes it, applied in float32; each
+    channel blurred again; the screen in float32 with numpy's operations, clipped and truncated;
+    samples not applied unchanged."""
     n, h, w, _ = images.shape
     out = images.copy()
     reach = max(h, w) * 0.7
@@ -240,10 +241,11 @@ def numpy_flare_blend(images, layer, sun, apply, kernels):
     for s in range(n):
         if not apply[s]:
             continue
+        planes = np.stack([(layer[s] >> (8 * c)) & 255 for c in range(3)]).astype(np.float32)
+        blurred = sp.separable_blur(planes, flare_kernel[None]).numpy()
         d = np.sqrt((x - float(sun[s, 0])) ** 2 + (y - float(sun[s, 1])) ** 2) / reach
         fade = (1.0 - np.clip(d, 0.0, 1.0)).astype(np.float32)
-        faded = layer[s] * fade[None]
-        flare = sp.separable_blur(faded, kernels).numpy()  # plane c by kernels[c]
+        flare = sp.separable_blur(blurred * fade[None], kernels).numpy()  # plane c by kernels[c]
         x255 = (255 - images[s]).astype(np.float32)
         screen = np.float32(255) - (x255 * (np.float32(255) - np.moveaxis(flare, 0, -1))) / np.float32(255)
         out[s] = np.clip(screen, 0, 255).astype(np.uint8)
@@ -252,13 +254,16 @@ def numpy_flare_blend(images, layer, sun, apply, kernels):
 
 @pytest.mark.parametrize("height, width", [(1, 1), (2, 3), (37, 53), (64, 48), (5, 90)])
 def test_flare_blend_op_equals_its_statement(height, width):
-    """FlareBlend, byte for byte against its statement: suns inside, on the edge and outside the
-    image (fades of 1 down to 0 within it), layers from 0 to past 255 (the screen's clip), a
-    sample left alone, the method's own second-blur kernels and a lopsided set."""
+    """FlareBlend, byte for byte against its statement: packed layers of random colours and of
+    few (mostly nothing, as painted), suns inside, on the edge of and outside the image (fades of 1
+    down to 0 within it), a sample left alone, the method's kernels and a lopsided set (a layer
+    lifted past 255 by a kernel summing to 1.5: the screen's clip)."""
     rng = np.random.default_rng(height * 31 + width)
     n = 5
     images = rng.integers(0, 256, (n, height, width, 3), dtype=np.uint8)
-    layer = (rng.random((n, 3, height, width)) * 300).astype(np.float32)
+    colours = rng.integers(0, 256, (n, height, width, 3)).astype(np.int32)
+    layer = colours[..., 0] + 256 * colours[..., 1] + 65536 * colours[..., 2]
+    layer[1] = np.where(rng.random((height, width)) < 0.7, 0, 255 + 256 * 200 + 65536 * 17)
     sun = np.array([[width // 2, height // 3], [0, 0], [width - 1, height - 1], [-40, 3 * height],
                     [width + 7, -5]], np.int32)
     apply = np.array([True, True, True, False, True])
@@ -266,27 +271,29 @@ def test_flare_blend_op_equals_its_statement(height, width):
     lopsided[0, 4:] = [0.5, 0.25, 0.125, 0.0625, 0.0625]
     lopsided[1, :3] = [0.25, 0.5, 0.25]
     lopsided[2, 4] = 1.5
-    for kernels in (sp.second_blur_kernels(), lopsided):
-        got = sp.flare_blend(images, layer, sun, apply, kernels).numpy()
-        np.testing.assert_array_equal(got, numpy_flare_blend(images, layer, sun, apply, kernels))
+    lopsided_flare = np.array([0.0, 0.125, 0.25, 0.5, 0.125], np.float32)
+    for flare_kernel, kernels in ((sp.gaussian_taps(15.0), sp.second_blur_kernels()), (lopsided_flare, lopsided)):
+        got = sp.flare_blend(images, layer, sun, apply, flare_kernel, kernels).numpy()
+        np.testing.assert_array_equal(got, numpy_flare_blend(images, layer, sun, apply, flare_kernel, kernels))
         np.testing.assert_array_equal(got[3], images[3])
         assert (got[0].astype(int) >= images[0]).all()  # a screen only brightens
 
 
 def test_flare_blend_refusals_and_empty_batches():
     images = np.zeros((2, 4, 5, 3), np.uint8)
-    layer, sun, apply = np.zeros((2, 3, 4, 5), np.float32), np.zeros((2, 2), np.int32), np.ones(2, bool)
-    kernels = sp.second_blur_kernels()
-    bad = [(images[..., :1], layer, sun, apply, kernels, "RGB images"),
-           (images, layer[:, :, :3], sun, apply, kernels, "layer as"),
-           (images, layer, sun[:1], apply, kernels, "sun"),
-           (images, layer, sun, apply[:1], kernels, "apply"),
-           (images, layer, sun, apply, kernels[:2], "kernels"),
-           (images, layer, sun, apply, np.ones((3, 4), np.float32), "T odd")]
+    layer, sun, apply = np.zeros((2, 4, 5), np.int32), np.zeros((2, 2), np.int32), np.ones(2, bool)
+    flare, kernels = sp.gaussian_taps(15.0), sp.second_blur_kernels()
+    bad = [(images[..., :1], layer, sun, apply, flare, kernels, "RGB images"),
+           (images, layer[:, :3], sun, apply, flare, kernels, "packed layer"),
+           (images, layer, sun[:1], apply, flare, kernels, "sun"),
+           (images, layer, sun, apply[:1], flare, kernels, "apply"),
+           (images, layer, sun, apply, flare[:4], kernels, "flare_kernel"),
+           (images, layer, sun, apply, flare, kernels[:2], "kernels"),
+           (images, layer, sun, apply, flare, np.ones((3, 4), np.float32), "T odd")]
     for *args, message in bad:
         with pytest.raises((ValueError, tf.errors.InvalidArgumentError), match=message):
             sp.flare_blend(*args)
-    empty = sp.flare_blend(images[:0], layer[:0], sun[:0], apply[:0], kernels)
+    empty = sp.flare_blend(images[:0], layer[:0], sun[:0], apply[:0], flare, kernels)
     assert empty.shape == (0, 4, 5, 3)
 
 

@@ -1,5 +1,6 @@
 // The FlareBlend OpKernel (one class, templated on the device) and its CPU launcher: samples
-// over the intra-op pool, each with its scratch. The GPU launcher is in flare_blend_kernels_gpu.cc.
+// over the intra-op pool, each a channel at a time in its thread's scratch. The GPU launcher is in
+// flare_blend_kernels_gpu.cc.
 #include <cstring>
 #include <vector>
 
@@ -19,13 +20,15 @@ namespace errors = tensorflow::errors;
 absl::Status LaunchFlareBlend(CpuDevice, OpKernelContext* ctx, Tensor* out) {
   const Tensor& images = ctx->input(0);
   const int h = static_cast<int>(images.dim_size(1)), w = static_cast<int>(images.dim_size(2));
-  const int taps = static_cast<int>(ctx->input(4).dim_size(1));
+  const int flare_taps = static_cast<int>(ctx->input(4).dim_size(0));
+  const int taps = static_cast<int>(ctx->input(5).dim_size(1));
   const size_t per = size_t(h) * w;
   const uint8_t* in = images.flat<uint8_t>().data();
-  const float* layer = ctx->input(1).flat<float>().data();
+  const int32_t* layer = ctx->input(1).flat<int32_t>().data();
   const int32_t* sun = ctx->input(2).flat<int32_t>().data();
   const bool* apply = ctx->input(3).flat<bool>().data();
-  const float* kernels = ctx->input(4).flat<float>().data();
+  const float* flare_kernel = ctx->input(4).flat<float>().data();
+  const float* kernels = ctx->input(5).flat<float>().data();
   uint8_t* o = out->flat<uint8_t>().data();
   ForEachImage(ctx, images.dim_size(0), [&](int64_t s) {
     if (!apply[s]) {
@@ -33,9 +36,9 @@ absl::Status LaunchFlareBlend(CpuDevice, OpKernelContext* ctx, Tensor* out) {
       return;
     }
     thread_local std::vector<float> scratch;
-    scratch.resize(FlareBlendScratchFloats(h, w, taps));
-    FlareBlendCpu(in + s * per * 3, h, w, layer + s * per * 3, sun[2 * s], sun[2 * s + 1], kernels, taps,
-                  scratch.data(), o + s * per * 3);
+    scratch.resize(FlareBlendScratchFloats(h, w, flare_taps, taps));
+    FlareBlendCpu(in + s * per * 3, h, w, layer + s * per, sun[2 * s], sun[2 * s + 1], flare_kernel,
+                  flare_taps, kernels, taps, scratch.data(), o + s * per * 3);
   });
   return absl::OkStatus();
 }
@@ -56,7 +59,8 @@ class FlareBlendOp : public ::tfgpuaug::GuardedOpKernel {
     const Tensor& layer = ctx->input(1);
     const Tensor& sun = ctx->input(2);
     const Tensor& apply = ctx->input(3);
-    const Tensor& kernels = ctx->input(4);
+    const Tensor& flare_kernel = ctx->input(4);
+    const Tensor& kernels = ctx->input(5);
     OP_REQUIRES(ctx,
                 images.dims() == 4 && images.dim_size(3) == 3 && images.dim_size(1) < (int64_t{1} << 24) &&
                     images.dim_size(2) < (int64_t{1} << 24) &&
@@ -65,9 +69,9 @@ class FlareBlendOp : public ::tfgpuaug::GuardedOpKernel {
                                         images.shape().DebugString()));
     const int64_t n = images.dim_size(0);
     OP_REQUIRES(ctx,
-                layer.dims() == 4 && layer.dim_size(0) == n && layer.dim_size(1) == 3 &&
-                    layer.dim_size(2) == images.dim_size(1) && layer.dim_size(3) == images.dim_size(2),
-                errors::InvalidArgument("need the layer as [N, 3, H, W] planes of the images ",
+                layer.dims() == 3 && layer.dim_size(0) == n && layer.dim_size(1) == images.dim_size(1) &&
+                    layer.dim_size(2) == images.dim_size(2),
+                errors::InvalidArgument("need the packed layer [N, H, W] of the images ",
                                         images.shape().DebugString(), ", got ", layer.shape().DebugString()));
     OP_REQUIRES(ctx, sun.dims() == 2 && sun.dim_size(0) == n && sun.dim_size(1) == 2,
                 errors::InvalidArgument("need sun [N, 2] (x, y) for ", n, " images, got ",
@@ -75,6 +79,11 @@ class FlareBlendOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES(
         ctx, apply.dims() == 1 && apply.dim_size(0) == n,
         errors::InvalidArgument("need apply [N] for ", n, " images, got ", apply.shape().DebugString()));
+    OP_REQUIRES(ctx,
+                flare_kernel.dims() == 1 && flare_kernel.dim_size(0) % 2 == 1 &&
+                    flare_kernel.dim_size(0) <= kMaxBlurTaps,
+                errors::InvalidArgument("need flare_kernel [T] with T odd and at most ", kMaxBlurTaps,
+                                        ", got ", flare_kernel.shape().DebugString()));
     OP_REQUIRES(ctx,
                 kernels.dims() == 2 && kernels.dim_size(0) == 3 && kernels.dim_size(1) % 2 == 1 &&
                     kernels.dim_size(1) <= kMaxBlurTaps,

@@ -674,34 +674,39 @@ py::array_t<float> SeparableBlur(F32Array planes, F32Array kernels) {
   return out;
 }
 
-// Checks RGB images [B, H, W, 3], the layer [B, 3, H, W], sun [B, 2], apply [B], kernels [3, T].
-void FlareBlendShape(const U8Image& images, const F32Array& layer, const I32Array& sun,
-                     const BoolArray& apply, const F32Array& kernels) {
-  if (images.ndim() != 4 || images.shape(3) != 3 || layer.ndim() != 4 || layer.shape(0) != images.shape(0) ||
-      layer.shape(1) != 3 || layer.shape(2) != images.shape(1) || layer.shape(3) != images.shape(2) ||
-      sun.ndim() != 2 || sun.shape(0) != images.shape(0) || sun.shape(1) != 2 || apply.ndim() != 1 ||
-      apply.shape(0) != images.shape(0) || kernels.ndim() != 2 || kernels.shape(0) != 3 ||
+// Checks RGB images [B, H, W, 3], the packed layer [B, H, W], sun [B, 2], apply [B], the flare
+// kernel [T] and kernels [3, T2].
+void FlareBlendShape(const U8Image& images, const I32Array& layer, const I32Array& sun,
+                     const BoolArray& apply, const F32Array& flare_kernel, const F32Array& kernels) {
+  if (images.ndim() != 4 || images.shape(3) != 3 || layer.ndim() != 3 || layer.shape(0) != images.shape(0) ||
+      layer.shape(1) != images.shape(1) || layer.shape(2) != images.shape(2) || sun.ndim() != 2 ||
+      sun.shape(0) != images.shape(0) || sun.shape(1) != 2 || apply.ndim() != 1 ||
+      apply.shape(0) != images.shape(0) || flare_kernel.ndim() != 1 || flare_kernel.shape(0) % 2 != 1 ||
+      flare_kernel.shape(0) > tfgpuaug::kMaxBlurTaps || kernels.ndim() != 2 || kernels.shape(0) != 3 ||
       kernels.shape(1) % 2 != 1 || kernels.shape(1) > tfgpuaug::kMaxBlurTaps) {
     throw std::invalid_argument(
-        "need images [B, H, W, 3], layer [B, 3, H, W], sun [B, 2], apply [B], kernels [3, T] (T odd)");
+        "need images [B, H, W, 3], layer [B, H, W], sun [B, 2], apply [B], flare_kernel [T], kernels [3, T2] "
+        "(T, T2 odd)");
   }
 }
 
-py::array_t<uint8_t> FlareBlend(U8Image images, F32Array layer, I32Array sun, BoolArray apply,
-                                F32Array kernels) {
-  FlareBlendShape(images, layer, sun, apply, kernels);
-  const int b = images.shape(0), h = images.shape(1), w = images.shape(2), taps = kernels.shape(1);
+py::array_t<uint8_t> FlareBlend(U8Image images, I32Array layer, I32Array sun, BoolArray apply,
+                                F32Array flare_kernel, F32Array kernels) {
+  FlareBlendShape(images, layer, sun, apply, flare_kernel, kernels);
+  const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
+  const int flare_taps = flare_kernel.shape(0), taps = kernels.shape(1);
   py::array_t<uint8_t> out({b, h, w, 3});
-  std::vector<float> scratch(tfgpuaug::FlareBlendScratchFloats(h, w, taps));
-  const size_t per = size_t(h) * w * 3;
+  std::vector<float> scratch(tfgpuaug::FlareBlendScratchFloats(h, w, flare_taps, taps));
+  const size_t per = size_t(h) * w;
   for (int i = 0; i < b; ++i) {
     if (!apply.data()[i]) {
-      std::copy(images.data() + i * per, images.data() + (i + 1) * per, out.mutable_data() + i * per);
+      std::copy(images.data() + i * per * 3, images.data() + (i + 1) * per * 3,
+                out.mutable_data() + i * per * 3);
       continue;
     }
-    tfgpuaug::FlareBlendCpu(images.data() + i * per, h, w, layer.data() + i * per, sun.data()[2 * i],
-                            sun.data()[2 * i + 1], kernels.data(), taps, scratch.data(),
-                            out.mutable_data() + i * per);
+    tfgpuaug::FlareBlendCpu(images.data() + i * per * 3, h, w, layer.data() + i * per, sun.data()[2 * i],
+                            sun.data()[2 * i + 1], flare_kernel.data(), flare_taps, kernels.data(), taps,
+                            scratch.data(), out.mutable_data() + i * per * 3);
   }
   return out;
 }
@@ -1815,15 +1820,18 @@ py::array_t<float> SeparableBlurBatchGpu(F32Array planes, F32Array kernels) {
   Download(dst, out);
   return out;
 }
-py::array_t<uint8_t> FlareBlendBatchGpu(U8Image images, F32Array layer, I32Array sun, BoolArray apply,
-                                        F32Array kernels) {
-  FlareBlendShape(images, layer, sun, apply, kernels);
+py::array_t<uint8_t> FlareBlendBatchGpu(U8Image images, I32Array layer, I32Array sun, BoolArray apply,
+                                        F32Array flare_kernel, F32Array kernels) {
+  FlareBlendShape(images, layer, sun, apply, flare_kernel, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2);
   py::array out = py::array_t<uint8_t>({b, h, w, 3});
+  const size_t plane_bytes = size_t(b) * 3 * h * w * sizeof(float);
   DeviceBuffer src = Upload(images), ly = Upload(layer), su = Upload(sun), ap = Upload(apply),
-               kn = Upload(kernels), faded(layer.nbytes()), across(layer.nbytes()), dst(out.nbytes());
-  Check(tfgpuaug::FlareBlendGpu(src.as<uint8_t>(), b, h, w, ly.as<float>(), su.as<int32_t>(), ap.as<bool>(),
-                                kn.as<float>(), int(kernels.shape(1)), faded.as<float>(), across.as<float>(),
+               fk = Upload(flare_kernel), kn = Upload(kernels), planes(plane_bytes), across(plane_bytes),
+               dst(out.nbytes());
+  Check(tfgpuaug::FlareBlendGpu(src.as<uint8_t>(), b, h, w, ly.as<int32_t>(), su.as<int32_t>(), ap.as<bool>(),
+                                fk.as<float>(), int(flare_kernel.shape(0)), kn.as<float>(),
+                                int(kernels.shape(1)), planes.as<float>(), across.as<float>(),
                                 dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
@@ -2021,10 +2029,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
       "Float planes [P, H, W] blurred along rows, then columns, by kernels[p % K] of [K, T] (reflect-101) on "
       "the CPU.");
   m.def("flare_blend", &FlareBlend, py::arg("images"), py::arg("layer"), py::arg("sun"), py::arg("apply"),
-        py::arg("kernels"),
-        "RandomSunFlare physics_based's fade, per-channel blur and screen of RGB images [B, H, W, 3] on the "
-        "CPU "
-        "(the FlareBlend op's arguments).");
+        py::arg("flare_kernel"), py::arg("kernels"),
+        "RandomSunFlare physics_based's blurs, fade and screen of its packed layer over RGB images "
+        "[B, H, W, 3] on the CPU (the FlareBlend op's arguments).");
   m.def("stain_nmf", &StainNmf, py::arg("images"), py::arg("densities"),
         "Albumentations' 'vahadane' stain fit of RGB images [B, H, W, 3] on the CPU: rows [B, 2, 3] (NMF "
         "order).");
@@ -2142,8 +2149,8 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("separable_blur_gpu", &SeparableBlurBatchGpu, py::arg("planes"), py::arg("kernels"),
         "The separable float blur on the GPU, a thread an output value in each pass.");
   m.def("flare_blend_gpu", &FlareBlendBatchGpu, py::arg("images"), py::arg("layer"), py::arg("sun"),
-        py::arg("apply"), py::arg("kernels"),
-        "The physics-based flare's fade, blur and screen on the GPU, a thread an element in each launch.");
+        py::arg("apply"), py::arg("flare_kernel"), py::arg("kernels"),
+        "The physics-based flare's blurs, fade and screen on the GPU, a thread an element in each launch.");
   m.def("stain_nmf_gpu", &StainNmfBatchGpu, py::arg("images"), py::arg("densities"),
         "The 'vahadane' stain fit on the GPU, a block an image (a thread a lane of the sums).");
   m.def("superpixels_gpu", &SuperpixelsBatchGpu, py::arg("images"), py::arg("segments"), py::arg("replace"),

@@ -13,8 +13,9 @@ The lines and discs become spans in the graph, which the SpanRaster kernel op pa
 (the last shape over a pixel gives its colour); the blurs are the SeparableBlur kernel op (rows,
 then columns, reflect-101, float32 fused multiply-adds in tap order: another order than OpenCV's
 sums, so a byte lies within one level of Albumentations', equal on all but a few bytes in a
-million on photos); the fade, the second blurs and the screen are one FlareBlend kernel op
-(the fade computed in float64 and applied in float32, the screen in float32)."""
+million on photos); the unpacking of the painted colours, both blurs, the fade and the screen
+are one FlareBlend kernel op (a sample's channels one at a time through the SeparableBlur op's
+loops, the fade computed in float64 and applied in float32, the screen in float32)."""
 from __future__ import annotations
 
 from typing import List, Tuple
@@ -139,9 +140,10 @@ def thick_line_spans(x0: tf.Tensor, y0: tf.Tensor, x1: tf.Tensor, y1: tf.Tensor,
 def flare_layer(sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int, src_color: Tuple[int, int, int],
                 circles: tf.Tensor, circle_colours: tf.Tensor, apply: tf.Tensor, height: tf.Tensor,
                 width: tf.Tensor) -> tf.Tensor:
-    """The unblurred flare layer as planes `[n, 3, H, W]` float32: the sun's disc and lines in
-    src_color, then the used circles (`circles` `[n, N, 3]` int32 x, y, size or -1; colours
-    `[n, N, 3]`) in order; zero where nothing is drawn or the sample is left alone."""
+    """The unblurred flare layer `[n, H, W]` int32, each pixel's colour packed r + 256 g + 65536 b:
+    the sun's disc and lines in src_color, then the used circles (`circles` `[n, N, 3]` int32 x, y,
+    size or -1; colours `[n, N, 3]`) in order; zero where nothing is drawn or the sample is left
+    alone."""
     n = tf.shape(sun_x)[0]
     cx, cy = tf.cast(sun_x, tf.int64), tf.cast(sun_y, tf.int64)
     h64, w64 = tf.cast(height, tf.int64), tf.cast(width, tf.int64)
@@ -176,9 +178,7 @@ def flare_layer(sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int, src_color: 
     values = tf.concat([tf.fill(tf.shape(sun_rows), sun_value), tf.fill(tf.shape(line_rows), sun_value),
                         tf.reshape(ring_values, [n, -1])], 1)
     clamp = lambda t: tf.cast(tf.clip_by_value(t, -1, tf.cast(side, tf.int64) + 1), tf.int32)  # noqa: E731
-    painted = span_raster(clamp(rows), clamp(starts), clamp(stops), values, height, width, combine="last")
-    return tf.stack([tf.cast(tf.bitwise.bitwise_and(tf.bitwise.right_shift(painted, 8 * k), 255), tf.float32)
-                     for k in range(3)], axis=1)  # [n, 3, H, W]
+    return span_raster(clamp(rows), clamp(starts), clamp(stops), values, height, width, combine="last")
 
 
 def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_radius: int,
@@ -186,13 +186,10 @@ def physics_flare(images: tf.Tensor, sun_x: tf.Tensor, sun_y: tf.Tensor, src_rad
     """add_sun_flare_physics_based per sample on uint8 `[n, H, W, 3]` images: samples with no
     used circle (the ones left alone) are returned as they are."""
     apply = tf.reduce_any(circles[..., 2] >= 0, axis=1)
-    shape = tf.shape(images)
-    n, height, width = shape[0], shape[1], shape[2]
+    height, width = tf.shape(images)[1], tf.shape(images)[2]
     layer = flare_layer(sun_x, sun_y, src_radius, src_color, circles, circle_colours, apply, height, width)
-    planes = tf.reshape(layer, tf.stack([n * 3, height, width]))
-    planes = tf.reshape(separable_blur(planes, gaussian_taps(FLARE_SIGMA)[None]), tf.stack([n, 3, height, width]))
     sun = tf.stack([tf.cast(sun_x, tf.int32), tf.cast(sun_y, tf.int32)], 1)
-    return flare_blend(images, planes, sun, apply, second_blur_kernels())
+    return flare_blend(images, layer, sun, apply, gaussian_taps(FLARE_SIGMA), second_blur_kernels())
 
 
 def second_blur_kernels() -> np.ndarray:
@@ -203,13 +200,15 @@ def second_blur_kernels() -> np.ndarray:
     return np.stack([_centred(first, side), _centred(np.ones(1, np.float32), side), _centred(third, side)])
 
 
-def flare_blend(images: tf.Tensor, layer: tf.Tensor, sun: tf.Tensor, apply: tf.Tensor,
+def flare_blend(images: tf.Tensor, layer: tf.Tensor, sun: tf.Tensor, apply: tf.Tensor, flare_kernel: TensorLike,
                 kernels: TensorLike) -> tf.Tensor:
-    """The steps after the layer's sigma-15 blur (the FlareBlend kernel op): per RGB sample of
-    `images` `[n, H, W, 3]` uint8 whose `apply` is true, its blurred `layer` `[n, 3, H, W]` times
-    the radial fade around `sun` `[n, 2]` (x, y), channel c blurred by `kernels[c]` (`[3, T]`), and
-    screened over the image; other samples come back unchanged."""
+    """Everything after the painting (the FlareBlend kernel op): per RGB sample of `images`
+    `[n, H, W, 3]` uint8 whose `apply` is true, its packed `layer` `[n, H, W]` int32 (r + 256 g +
+    65536 b) as three float planes blurred by `flare_kernel` (`[T]`), times the radial fade around
+    `sun` `[n, 2]` (x, y), channel c blurred by `kernels[c]` (`[3, T2]`), and screened over the
+    image; other samples come back unchanged. No batch of float planes is made: each sample's
+    channels go through the steps one at a time."""
     return _loader.ops().tf_gpu_aug_flare_blend(
-        tf.convert_to_tensor(images, tf.uint8), tf.convert_to_tensor(layer, tf.float32),
+        tf.convert_to_tensor(images, tf.uint8), tf.convert_to_tensor(layer, tf.int32),
         tf.convert_to_tensor(sun, tf.int32), tf.convert_to_tensor(apply, tf.bool),
-        tf.convert_to_tensor(kernels, tf.float32))
+        tf.convert_to_tensor(flare_kernel, tf.float32), tf.convert_to_tensor(kernels, tf.float32))

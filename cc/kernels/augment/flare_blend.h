@@ -1,8 +1,9 @@
-// RandomSunFlare "physics_based" after its flare layer's sigma-15 blur, as Albumentations'
-// add_sun_flare_physics_based runs it: the radial fade 1 - clip(|p - sun| / (0.7 max(H, W)), 0, 1)
-// in float64 (numpy's), applied to the float32 layer in float32; each channel blurred by its own
-// kernel (separable_blur.h); the screen 255 - (255 - x)(255 - f) / 255 in float32, clipped to
-// [0, 255] and truncated. Inline math shared by the CPU loops and the CUDA kernels.
+// RandomSunFlare "physics_based" once its flare layer is painted, as Albumentations'
+// add_sun_flare_physics_based runs it: the layer (packed r + 256 g + 65536 b a pixel, as SpanRaster
+// paints it) as float32 planes, blurred (sigma 15, separable_blur.h); the radial fade
+// 1 - clip(|p - sun| / (0.7 max(H, W)), 0, 1) in float64 (numpy's), applied in float32; each
+// channel blurred by its own kernel; the screen 255 - (255 - x)(255 - f) / 255 in float32, clipped
+// to [0, 255] and truncated. Inline math shared by the CPU loops and the CUDA kernels.
 #ifndef TFGPUAUG_CC_KERNELS_AUGMENT_FLARE_BLEND_H_
 #define TFGPUAUG_CC_KERNELS_AUGMENT_FLARE_BLEND_H_
 
@@ -12,6 +13,11 @@
 #include "cc/kernels/common/host_device.h"
 
 namespace tfgpuaug {
+
+// Channel c of a packed layer pixel, as a float.
+TFGPUAUG_HD float FlareLayerChannel(int32_t packed, int c) {
+  return static_cast<float>((static_cast<uint32_t>(packed) >> (8 * c)) & 255u);
+}
 
 // 0.7 max(h, w): where the fade reaches zero.
 TFGPUAUG_HD double FlareFadeReach(int h, int w) { return double(h > w ? h : w) * 0.7; }

@@ -9,14 +9,24 @@
 namespace tfgpuaug {
 namespace {
 
-__global__ void FlareFadeKernel(const float* layer, int n, int h, int w, const int32_t* sun, float* faded) {
+__global__ void FlareUnpackKernel(const int32_t* layer, int n, int h, int w, float* planes) {
+  const size_t per = size_t(h) * w, total = size_t(n) * 3 * per;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(blockDim.x) * gridDim.x) {
+    const size_t s = e / (3 * per), i = e % per;
+    planes[e] = FlareLayerChannel(layer[s * per + i], static_cast<int>((e / per) % 3));
+  }
+}
+
+// In place: each value of the blurred planes times its pixel's fade.
+__global__ void FlareFadeKernel(int n, int h, int w, const int32_t* sun, float* planes) {
   const size_t per = size_t(h) * w, total = size_t(n) * 3 * per;
   const double reach = FlareFadeReach(h, w);
   for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
        e += size_t(blockDim.x) * gridDim.x) {
     const size_t s = e / (3 * per), i = e % per;
     const int y = static_cast<int>(i / w), x = static_cast<int>(i - size_t(y) * w);
-    faded[e] = layer[e] * FlareFade(x, y, sun[2 * s], sun[2 * s + 1], reach);
+    planes[e] = planes[e] * FlareFade(x, y, sun[2 * s], sun[2 * s + 1], reach);
   }
 }
 
@@ -33,18 +43,23 @@ __global__ void FlareScreenKernel(const uint8_t* images, int n, int h, int w, co
 
 }  // namespace
 
-Status FlareBlendGpu(const uint8_t* images, int n, int h, int w, const float* layer, const int32_t* sun,
-                     const bool* apply, const float* kernels, int taps, float* faded, float* across,
-                     uint8_t* out, cudaStream_t stream) {
+Status FlareBlendGpu(const uint8_t* images, int n, int h, int w, const int32_t* layer, const int32_t* sun,
+                     const bool* apply, const float* flare_kernel, int flare_taps, const float* kernels,
+                     int taps, float* planes, float* across, uint8_t* out, cudaStream_t stream) {
   const size_t total = size_t(n) * 3 * h * w;
   if (total == 0) return Status::Ok();  // nothing to launch (a grid of no blocks is an error)
-  FlareFadeKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(layer, n, h, w, sun, faded);
-  Status status = LaunchStatus("flare fade kernel");
+  FlareUnpackKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(layer, n, h, w, planes);
+  Status status = LaunchStatus("flare unpack kernel");
   if (!status.ok()) return status;
-  // The blur's column pass writes over the faded planes, which its row pass has read.
-  status = SeparableBlurGpu(faded, 3 * n, h, w, kernels, 3, taps, across, faded, stream);
+  // Each blur's column pass writes over the planes, which its row pass has read.
+  status = SeparableBlurGpu(planes, 3 * n, h, w, flare_kernel, 1, flare_taps, across, planes, stream);
   if (!status.ok()) return status;
-  FlareScreenKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, n, h, w, faded, apply, out);
+  FlareFadeKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(n, h, w, sun, planes);
+  status = LaunchStatus("flare fade kernel");
+  if (!status.ok()) return status;
+  status = SeparableBlurGpu(planes, 3 * n, h, w, kernels, 3, taps, across, planes, stream);
+  if (!status.ok()) return status;
+  FlareScreenKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(images, n, h, w, planes, apply, out);
   return LaunchStatus("flare screen kernel");
 }
 
