@@ -16,6 +16,20 @@ out=build/sanitized
 t0=$(date +%s)
 step() { echo "sanitizers: $1 at $(( $(date +%s) - t0 ))s"; }
 rm -rf "$out" && mkdir -p "$out"
+if [ "$#" -eq 0 ]; then
+  # ThreadSanitizer: every CUDA thread on its own fiber (TFGPUAUG_CUDA_EMU_FIBERS=1), ordered only
+  # by the block's barriers, so two threads of a block touching the same memory between
+  # barriers (a non-atomic shared histogram) is a reported race.
+  LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --tsan > "$out/emu_tsan_build.log" 2>&1 \
+    || { tail -30 "$out/emu_tsan_build.log"; exit 1; }
+  step "TSan kernels module built"
+  # The TSan self-check is one single-threaded process of four minutes: it starts first and
+  # runs beside everything below, so neither core waits for it at the end.
+  ( LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
+      TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
+      "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick --small > "$out/emu_tsan.log" 2>&1 ) &
+  tsan_pid=$!
+fi
 cp -r tfgpuaug "$out/" && rm -f "$out"/tfgpuaug/_tfgpuaug_ops*.so
 TFGPUAUG_SANITIZE=1 TFGPUAUG_CUDA=0 "$PY" setup.py -q build_ext --build-lib "$out" > "$out/build.log" 2>&1 \
   || { tail -30 "$out/build.log"; exit 1; }
@@ -52,18 +66,6 @@ if [ "$#" -eq 0 ]; then
     || { grep -v " ok$" "$out/emu_selfcheck.log" | tail -40; exit 1; }
   tail -1 "$out/emu_selfcheck.log"
   step "ASan+UBSan self-check done"
-  # ThreadSanitizer: every CUDA thread on its own fiber (TFGPUAUG_CUDA_EMU_FIBERS=1), ordered only
-  # by the block's barriers, so two threads of a block touching the same memory between
-  # barriers (a non-atomic shared histogram) is a reported race.
-  LD_PRELOAD= "$PY" build_tools/build_kernels_module.py --emulate-cuda --tsan > "$out/emu_tsan_build.log" 2>&1 \
-    || { tail -30 "$out/emu_tsan_build.log"; exit 1; }
-  step "TSan kernels module built"
-  # The TSan self-check is one single-threaded process: it runs beside the ASan tests below
-  # rather than before them, so the second core is not idle for its minute or two.
-  ( LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0 \
-      TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
-      "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick --small > "$out/emu_tsan.log" 2>&1 ) &
-  tsan_pid=$!
 fi
 # PYTHONSAFEPATH: keep the checkout (cwd) off sys.path so the sanitized copy is the one imported,
 # in pytest-xdist's workers too (python -P would not reach them).
