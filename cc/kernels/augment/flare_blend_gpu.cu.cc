@@ -18,15 +18,18 @@ __global__ void FlareUnpackKernel(const int32_t* layer, int n, int h, int w, flo
   }
 }
 
-// In place: each value of the blurred planes times its pixel's fade.
+// In place: the three blurred planes of each pixel times its fade, computed once a pixel (a
+// float64 square root; a thread a plane value took it three times).
 __global__ void FlareFadeKernel(int n, int h, int w, const int32_t* sun, float* planes) {
-  const size_t per = size_t(h) * w, total = size_t(n) * 3 * per;
+  const size_t per = size_t(h) * w, pixels = size_t(n) * per;
   const double reach = FlareFadeReach(h, w);
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
-       e += size_t(blockDim.x) * gridDim.x) {
-    const size_t s = e / (3 * per), i = e % per;
+  for (size_t p = blockIdx.x * size_t(blockDim.x) + threadIdx.x; p < pixels;
+       p += size_t(blockDim.x) * gridDim.x) {
+    const size_t s = p / per, i = p - s * per;
     const int y = static_cast<int>(i / w), x = static_cast<int>(i - size_t(y) * w);
-    planes[e] = planes[e] * FlareFade(x, y, sun[2 * s], sun[2 * s + 1], reach);
+    const float fade = FlareFade(x, y, sun[2 * s], sun[2 * s + 1], reach);
+    float* value = planes + s * 3 * per + i;
+    for (int c = 0; c < 3; ++c) value[c * per] *= fade;
   }
 }
 
@@ -54,7 +57,7 @@ Status FlareBlendGpu(const uint8_t* images, int n, int h, int w, const int32_t* 
   // Each blur's column pass writes over the planes, which its row pass has read.
   status = SeparableBlurGpu(planes, 3 * n, h, w, flare_kernel, 1, flare_taps, across, planes, stream);
   if (!status.ok()) return status;
-  FlareFadeKernel<<<GridBlocks(total), kThreadsPerBlock, 0, stream>>>(n, h, w, sun, planes);
+  FlareFadeKernel<<<GridBlocks(total / 3), kThreadsPerBlock, 0, stream>>>(n, h, w, sun, planes);
   status = LaunchStatus("flare fade kernel");
   if (!status.ok()) return status;
   status = SeparableBlurGpu(planes, 3 * n, h, w, kernels, 3, taps, across, planes, stream);
