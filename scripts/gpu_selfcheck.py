@@ -28,6 +28,19 @@ import gpu_bad_jpegs  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+
+def _softened_disc(radius: int, side: int) -> np.ndarray:
+    """A disc of `radius` in a side x side frame over its count, blurred by a 3x3 Gaussian (sigma
+    0.3) in float32: Defocus's shape, a plateau inside and distinct taps at the rim."""
+    ax = np.arange(side) - side // 2
+    disc = (ax[:, None] ** 2 + ax[None, :] ** 2 <= radius * radius).astype(np.float32)
+    disc /= disc.sum()
+    g = np.exp(-np.array([1.0, 0.0, 1.0]) / (2 * 0.3 * 0.3))
+    g = (g / g.sum()).astype(np.float32)
+    padded = np.pad(disc, 1)
+    rows = g[0] * padded[:, :-2] + g[1] * padded[:, 1:-1] + g[2] * padded[:, 2:]
+    return (g[0] * rows[:-2] + g[1] * rows[1:-1] + g[2] * rows[2:]).astype(np.float32)
+
 def point_to_nvjpeg() -> str | None:
     """tfgpuaug/_nvjpeg_path.py, loaded as a file: the package itself imports TensorFlow."""
     spec = importlib.util.spec_from_file_location("_nvjpeg_path", os.path.join(ROOT, "tfgpuaug", "_nvjpeg_path.py"))
@@ -369,6 +382,20 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
     odd_rows = filter_rng.integers(0, 256, (b, 9, 37, 3), dtype=np.uint8)
     report.compare("filter2d symmetric side=63 on a 9x37 image", k.filter2d(odd_rows, wide_kernels, False, True),
                    k.filter2d_gpu(odd_rows, wide_kernels, False, True), 0)
+    # the octant path's plateau (taps equal to the centre, summed from column prefix sums on the
+    # CPU): Defocus-like discs softened at the rim, radii 1-10 in a 21 frame, and a kernel whose
+    # centre-valued runs are not closed under the transpose (the centre alone is the plateau)
+    discs = np.stack([_softened_disc(1 + i % 10, 21) for i in range(b)])
+    report.compare("filter2d symmetric plateau discs", k.filter2d(images, discs, False, True),
+                   k.filter2d_gpu(images, discs, False, True), 0)
+    report.compare("filter2d symmetric plateau discs on a 9x37 image", k.filter2d(odd_rows, discs, False, True),
+                   k.filter2d_gpu(odd_rows, discs, False, True), 0)
+    octant = {(0, 0): 1.0, (1, 0): 1.0, (1, 1): 0.5, (2, 0): 1.0, (2, 1): 1.0, (2, 2): 0.3}
+    open_runs = np.array([[octant[max(abs(i), abs(j)), min(abs(i), abs(j))] for j in range(-2, 3)]
+                          for i in range(-2, 3)], np.float32)
+    open_runs = np.tile((open_runs / open_runs.sum())[None], (b, 1, 1))
+    report.compare("filter2d symmetric runs not closed", k.filter2d(images, open_runs, False, True),
+                   k.filter2d_gpu(images, open_runs, False, True), 0)
     bad = np.zeros((b, 3, 3), np.float32)
     bad[:, 1, 1] = 1.0
     bad[0, 0, 0] = np.nan

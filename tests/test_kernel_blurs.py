@@ -125,6 +125,34 @@ def test_symmetric_filter2d_equals_numpy_correlation(shape, k):
     np.testing.assert_array_equal(out[3::4], images[3::4])  # the identity kernel copies
 
 
+def test_symmetric_filter2d_plateau_equals_numpy_correlation():
+    """The octant path's plateau (taps bit-equal to the centre in the centre's column runs,
+    summed in integers, from column prefix sums on the CPU): Defocus's softened discs of radii
+    1-31, binary discs up to the 63 frame on white images (sums past 16 bits: the runs are
+    summed in groups, then widened) and a kernel whose centre-valued runs are not closed under
+    the transpose, against float64 numpy and the general path."""
+    radius = tf.constant([1, 3, 6, 10, 17, 31], tf.int32)
+    softened = kb.disc_kernels(radius, tf.constant([0.1, 0.5, 0.3, 0.2, 0.4, 0.5], tf.float64), 63).numpy()
+    ax = np.arange(63) - 31
+    binary = np.stack([(ax[:, None] ** 2 + ax[None, :] ** 2 <= r * r).astype(np.float32) for r in (2, 9, 20, 31)])
+    binary /= binary.sum(axis=(1, 2), keepdims=True)
+    octant = {(0, 0): 1.0, (1, 0): 1.0, (1, 1): 0.5, (2, 0): 1.0, (2, 1): 1.0, (2, 2): 0.3}
+    open_runs = np.zeros((63, 63), np.float32)
+    open_runs[29:34, 29:34] = [[octant[max(abs(i), abs(j)), min(abs(i), abs(j))] for j in range(-2, 3)]
+                               for i in range(-2, 3)]
+    kernels = np.concatenate([softened, binary, (open_runs / open_runs.sum())[None]]).astype(np.float32)
+    images = natural_images(len(kernels), 40, 45, 3, seed=11)
+    out = kb.filter2d(tf.constant(images), tf.constant(kernels), symmetric=True).numpy()
+    general = kb.filter2d(tf.constant(images), tf.constant(kernels)).numpy()
+    for i in range(len(kernels)):
+        want = numpy_filter2d(images[i], kernels[i])
+        for got in (out[i], general[i]):
+            diff = np.abs(got.astype(int) - want)
+            assert diff.max() <= 1 and (diff == 0).mean() >= 0.999, (i, diff.max(), (diff == 0).mean())
+    white = np.full((len(kernels), 37, 70, 3), 255, np.uint8)
+    np.testing.assert_array_equal(kb.filter2d(tf.constant(white), tf.constant(kernels), symmetric=True), white)
+
+
 def test_symmetric_filter2d_reads_only_the_octant():
     images = natural_images(4, 30, 33, 3, seed=5)
     kernels = random_kernels(4, 9, seed=6)  # lopsided ones among them

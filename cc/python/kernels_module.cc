@@ -1612,9 +1612,10 @@ py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels, bool tie
   const int side = Filter2DShape(images, kernels);
   const int b = images.shape(0), h = images.shape(1), w = images.shape(2), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, h, w, c});
-  DeviceBuffer src = Upload(images), kn = Upload(kernels), reach(size_t(b) * sizeof(int)), dst(out.nbytes());
+  DeviceBuffer src = Upload(images), kn = Upload(kernels),
+               plans(size_t(b) * tfgpuaug::kFilter2DPlanInts * sizeof(int)), dst(out.nbytes());
   Check(tfgpuaug::Filter2DGpu(src.as<uint8_t>(), b, h, w, c, kn.as<float>(), side, ties_up, symmetric,
-                              reach.as<int>(), dst.as<uint8_t>(), nullptr));
+                              plans.as<int>(), dst.as<uint8_t>(), nullptr));
   Download(dst, out);
   return out;
 }

@@ -78,21 +78,64 @@ TFGPUAUG_HD int Filter2DOrbit(int i, int j, int* rows, int* cols) {
   return 8;
 }
 
+// A symmetric kernel's octant tap at any (row, column) offset: the one its orbit reads.
+TFGPUAUG_HD float Filter2DOctantTap(const float* kernel, int side, int i, int j) {
+  i = i < 0 ? -i : i;
+  j = j < 0 ? -j : j;
+  return i >= j ? kernel[(side / 2 + i) * side + side / 2 + j] : kernel[(side / 2 + j) * side + side / 2 + i];
+}
+
+// Ints of a symmetric kernel's plan: its reach, then its plateau's heights for columns 0 .. reach.
+constexpr int kFilter2DPlanInts = kMaxFilterSide / 2 + 2;
+
+// The plateau of a symmetric kernel of reach r (read in its octant): the taps equal, bit for bit,
+// to the centre tap that lie in the centre row's column runs. Column j (and -j) holds rows
+// -heights[j] .. heights[j]: the longest run about row 0 equal to the centre, -1 where row 0
+// differs. Kept only where closed under the transpose (every orbit inside or outside as a
+// whole); else the centre alone; none for a zero centre. Defocus's disc is mostly plateau: its
+// bytes are summed in integers and weighted once, which the CPU does by column prefix sums.
+TFGPUAUG_HD void Filter2DPlateau(const float* kernel, int side, int r, int* heights) {
+  const float centre = kernel[(side / 2) * side + side / 2];
+  for (int j = 0; j <= r; ++j) {
+    int height = -1;
+    while (centre != 0.f && height < r && Filter2DOctantTap(kernel, side, height + 1, j) == centre) ++height;
+    heights[j] = height;
+  }
+  bool closed = true;
+  for (int i = 0; i <= r; ++i) {
+    for (int j = 0; j < i; ++j) closed = closed && ((i <= heights[j]) == (j <= heights[i]));
+  }
+  if (closed) return;
+  heights[0] = 0;
+  for (int j = 1; j <= r; ++j) heights[j] = -1;
+}
+
 // The symmetric filter's sum of element (y, x, k): the kernel read only in its octant (rows
 // centre .. centre + r, columns centre .. that row), each tap standing for its orbit (as the
 // kernels of Defocus and RingingOvershoot do: a tap and its images are equal, or differ in a
-// float's last bit). Per tap in octant order, rows then columns: the orbit's bytes summed in
-// integers (exact in any order), then one fused multiply-add. Fewer loads and multiplies than
+// float's last bit). First the plateau (Filter2DPlateau's heights): its bytes summed in integers
+// (exact in any order; at most 63 x 63 x 255 < 2^24, so exact as a float) times the centre tap,
+// one rounding. Then per tap in octant order outside the plateau, rows then columns: the orbit's
+// bytes summed in integers, then one fused multiply-add. Fewer loads and multiplies than
 // Filter2DSum by the orbit size.
 TFGPUAUG_HD float Filter2DSymmetricSum(const uint8_t* image, int h, int w, int c, int y, int x, int k,
-                                       const float* kernel, int side, int r) {
+                                       const float* kernel, int side, int r, const int* heights) {
   const int centre = side / 2;
   float acc = 0.f;
+  if (heights[0] >= 0) {
+    int plateau = 0;
+    for (int j = -r; j <= r; ++j) {
+      const int height = heights[j < 0 ? -j : j];
+      const size_t column = size_t(Reflect101(x + j, w)) * c + k;
+      for (int i = -height; i <= height; ++i) plateau += image[size_t(Reflect101(y + i, h)) * w * c + column];
+    }
+    acc = fmaf(kernel[centre * side + centre], float(plateau), 0.f);
+  }
   for (int i = 0; i <= r; ++i) {
     const float* taps = kernel + (centre + i) * side + centre;
     for (int j = 0; j <= i; ++j) {
       const float weight = taps[j];
-      if (weight == 0.f) continue;
+      if (weight == 0.f || i <= heights[j]) continue;
       int rows[8], cols[8];
       const int count = Filter2DOrbit(i, j, rows, cols);
       int sum = 0;

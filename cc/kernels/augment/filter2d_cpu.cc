@@ -32,6 +32,16 @@ struct OrbitRun {
   size_t begin, end;
 };
 
+// The plateau (Filter2DPlateau) as column runs read from the column prefix sums: column run m's
+// sum for an output row is prefix[bottom[m]] - prefix[top[m]] (16-bit lanes, exact modulo 2^16:
+// a run holds at most 63 bytes), and the runs of group g (up to ends[g]) add up to at most 65535,
+// so each group is summed in 16-bit lanes before it is widened.
+struct Plateau {
+  float weight = 0.f;
+  std::vector<size_t> top, bottom;
+  std::vector<size_t> ends;
+};
+
 #if TFGPUAUG_HAVE_AVX2_LOOPS
 // Filter2DByte of eight sums: max(sum, 0) first gives 0 for NaN; cvtps rounds to the nearest
 // even, as rintf; ties up: the floor plus one where the exact remainder is at least a half.
@@ -130,20 +140,49 @@ __attribute__((target("avx2,fma"))) inline void AddRuns(const uint16_t* p, const
   }
 }
 
+// Sixteen elements' plateau term: their plateau sums (column runs, groups in 16-bit lanes, then
+// 32-bit) times the plateau's weight, one rounding, into acc in AddOrbit16's lane order.
+__attribute__((target("avx2,fma"))) inline void StartPlateau16(const uint16_t* p, const Plateau& plateau,
+                                                               __m256* acc) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i low = zero, high = zero;
+  size_t m = 0;
+  for (const size_t end : plateau.ends) {
+    __m256i sums = zero;
+    for (; m < end; ++m) {
+      const __m256i below = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + plateau.bottom[m]));
+      const __m256i above = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + plateau.top[m]));
+      sums = _mm256_add_epi16(sums, _mm256_sub_epi16(below, above));
+    }
+    low = _mm256_add_epi32(low, _mm256_unpacklo_epi16(sums, zero));
+    high = _mm256_add_epi32(high, _mm256_unpackhi_epi16(sums, zero));
+  }
+  const __m256 weight = _mm256_set1_ps(plateau.weight);
+  acc[0] = _mm256_fmadd_ps(weight, _mm256_cvtepi32_ps(low), _mm256_setzero_ps());
+  acc[1] = _mm256_fmadd_ps(weight, _mm256_cvtepi32_ps(high), _mm256_setzero_ps());
+}
+
 // Elements [0, n) of one output row of the symmetric filter, as RowAvx2Fma: 32 elements a step,
-// then 16. Returns where the vector loops stopped.
-__attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* row, size_t n,
+// then 16; the plateau first where there is one (`prefix` the row's column prefix sums). Returns
+// where the vector loops stopped.
+__attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* row, const uint16_t* prefix,
+                                                               const Plateau* plateau, size_t n,
                                                                const Orbit* orbits, const OrbitRun* runs,
                                                                size_t run_count, bool ties_up, uint8_t* out) {
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    if (plateau) {
+      StartPlateau16(prefix + i, *plateau, a);
+      StartPlateau16(prefix + i + 16, *plateau, a + 2);
+    }
     AddRuns<2>(row + i, orbits, runs, run_count, a);
     Store16(a, ties_up, out + i);
     Store16(a + 2, ties_up, out + i + 16);
   }
   for (; i + 16 <= n; i += 16) {
     __m256 a[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
+    if (plateau) StartPlateau16(prefix + i, *plateau, a);
     AddRuns<1>(row + i, orbits, runs, run_count, a);
     Store16(a, ties_up, out + i);
   }
@@ -209,19 +248,49 @@ void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel,
 void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side,
                           bool ties_up, uint16_t* scratch, uint8_t* out) {
   const int r = Filter2DReach(kernel, side), centre = side / 2;
-  const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c;
+  int heights[kFilter2DPlanInts];
+  Filter2DPlateau(kernel, side, r, heights);
+  // A plateau of the centre alone (RingingOvershoot's) is the centre's orbit, first in octant
+  // order: the same fused multiply-add, one load instead of two.
+  bool centre_alone = heights[0] == 0;
+  for (int j = 1; j <= r; ++j) centre_alone = centre_alone && heights[j] < 0;
+  if (centre_alone) heights[0] = -1;
+  const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c, rows = size_t(h + 2 * r);
   PadPlane(image, h, w, c, r, scratch);
-  uint16_t* pairs = scratch + size_t(h + 2 * r) * stride;  // r + 1 rows of `stride`
+  uint16_t* pairs = scratch + rows * stride;          // r + 1 rows of `stride`
+  uint16_t* prefix = pairs + size_t(r + 1) * stride;  // rows + 1: prefix[p] sums plane rows < p
+  Plateau plateau;
+  if (heights[0] >= 0) {
+    plateau.weight = kernel[centre * side + centre];
+    std::memset(prefix, 0, stride * sizeof(uint16_t));
+    for (size_t p = 0; p < rows; ++p)
+      AddRows(prefix + p * stride, scratch + p * stride, stride, prefix + (p + 1) * stride);
+    int bound = 0;
+    for (int j = -r; j <= r; ++j) {
+      const int height = heights[j < 0 ? -j : j];
+      if (height < 0) continue;
+      const int run = 255 * (2 * height + 1);
+      if (bound + run > 65535) {
+        plateau.ends.push_back(plateau.top.size());
+        bound = 0;
+      }
+      bound += run;
+      plateau.top.push_back(size_t(r - height) * stride + size_t(j + r) * c);
+      plateau.bottom.push_back(size_t(r + height + 1) * stride + size_t(j + r) * c);
+    }
+    plateau.ends.push_back(plateau.top.size());
+  }
   std::vector<Orbit> orbits;
   for (int i = 0; i <= r; ++i) {
     for (int j = 0; j <= i; ++j) {
       const float weight = kernel[(centre + i) * side + centre + j];
-      if (weight == 0.f) continue;
+      if (weight == 0.f || i <= heights[j]) continue;  // the plateau's orbits are summed apart
       Orbit o{weight, 0, {}};
-      int rows[8], cols[8];
-      const int points = Filter2DOrbit(i, j, rows, cols);
+      int orbit_rows[8], cols[8];
+      const int points = Filter2DOrbit(i, j, orbit_rows, cols);
       for (int m = 0; m < points; ++m) {  // (row, col) and (-row, col) are one pair load
-        const size_t offset = size_t(rows[m] < 0 ? -rows[m] : rows[m]) * stride + size_t(cols[m] + r) * c;
+        const int row = orbit_rows[m] < 0 ? -orbit_rows[m] : orbit_rows[m];
+        const size_t offset = size_t(row) * stride + size_t(cols[m] + r) * c;
         bool seen = false;
         for (int q = 0; q < o.count; ++q) seen = seen || o.offsets[q] == offset;
         if (!seen) o.offsets[o.count++] = offset;
@@ -234,6 +303,7 @@ void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float
     if (runs.empty() || runs.back().count != orbits[t].count) runs.push_back({orbits[t].count, t, t});
     runs.back().end = t + 1;
   }
+  const Plateau* has_plateau = heights[0] >= 0 ? &plateau : nullptr;
   for (int y = 0; y < h; ++y) {
     const uint16_t* middle = scratch + size_t(y + r) * stride;
     std::memcpy(pairs, middle, stride * sizeof(uint16_t));
@@ -241,14 +311,22 @@ void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float
       const uint16_t *above = middle - size_t(i) * stride, *below = middle + size_t(i) * stride;
       AddRows(above, below, stride, pairs + size_t(i) * stride);
     }
+    const uint16_t* prefix_row = prefix + size_t(y) * stride;
     uint8_t* dst = out + size_t(y) * n;
     size_t e = 0;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
     if (CpuHasAvx2Fma())
-      e = SymmetricRowAvx2Fma(pairs, n, orbits.data(), runs.data(), runs.size(), ties_up, dst);
+      e = SymmetricRowAvx2Fma(pairs, prefix_row, has_plateau, n, orbits.data(), runs.data(), runs.size(),
+                              ties_up, dst);
 #endif
     for (; e < n; ++e) {
       float acc = 0.f;
+      if (has_plateau) {
+        int sum = 0;
+        for (size_t m = 0; m < plateau.top.size(); ++m)
+          sum += uint16_t(prefix_row[plateau.bottom[m] + e] - prefix_row[plateau.top[m] + e]);
+        acc = fmaf(plateau.weight, float(sum), 0.f);
+      }
       for (const Orbit& o : orbits) {
         int sum = 0;
         for (int m = 0; m < o.count; ++m) sum += pairs[o.offsets[m] + e];
