@@ -126,7 +126,9 @@ def shadowed(images: tf.Tensor, vertices: tf.Tensor, count: tf.Tensor, darkness:
     turn what they cover to floor(v darkness), darkness `[B, S]`: one LevelTables pass a
     polygon, its rows the polygon's cover codes (raster.polygon_codes)."""
     height, width = tf.shape(images)[1], tf.shape(images)[2]
-    codes = raster.polygon_codes(tf.cast(vertices, tf.float32), height, width)
+    # [S, B, H, W]: codes[s] is then a slice of the first axis, which TensorFlow takes without a
+    # copy (of [B, S, H, W] it copied B H W int32s a shadow: 11 ms of a 25 ms batch of 64)
+    codes = raster.polygon_codes(tf.cast(tf.transpose(vertices, [1, 0, 2, 3]), tf.float32), height, width)
     sides = vertices.shape[2]
     covered = tf.constant([code % 2 == 1 or code > sides for code in range(2 * sides + 2)])[None, :, None]
     out = images
@@ -134,7 +136,7 @@ def shadowed(images: tf.Tensor, vertices: tf.Tensor, count: tf.Tensor, darkness:
         dark = tf.floor(_identity_row()[None, :] * darkness[:, s, None])
         dark = tf.where((s < count)[:, None], dark, _identity_row()[None, :])[:, None, :]  # [B, 1, 256]
         tables = tf.where(covered, dark, _identity_row()[None, None, :])  # [B, codes, 256]
-        out = level_tables(out, tf.cast(tables, tf.uint8)[:, :, None, :], codes[:, s])
+        out = level_tables(out, tf.cast(tables, tf.uint8)[:, :, None, :], codes[s])
     return out
 
 
