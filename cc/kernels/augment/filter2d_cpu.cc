@@ -32,14 +32,16 @@ struct OrbitRun {
   size_t begin, end;
 };
 
-// The plateau (Filter2DPlateau) as column runs read from the column prefix sums: column run m's
-// sum for an output row is prefix[bottom[m]] - prefix[top[m]] (16-bit lanes, exact modulo 2^16:
-// a run holds at most 63 bytes), and the runs of group g (up to ends[g]) add up to at most 65535,
-// so each group is summed in 16-bit lanes before it is widened.
+// The plateau (Filter2DPlateau) as column runs read from column prefix sums: run m's sum for
+// output row y is prefix row y + below[m] minus prefix row y + above[m], at column offset
+// column[m] (16-bit lanes, exact modulo 2^16: a run holds at most 63 bytes); the runs of group g
+// (up to ends[g]) add up to at most 65535, so each group is summed in 16-bit lanes before it is
+// widened. top and bottom: the current row's pointers into the ring of prefix rows.
 struct Plateau {
   float weight = 0.f;
-  std::vector<size_t> top, bottom;
-  std::vector<size_t> ends;
+  std::vector<int> above, below;
+  std::vector<size_t> column, ends;
+  std::vector<const uint16_t*> top, bottom;
 };
 
 #if TFGPUAUG_HAVE_AVX2_LOOPS
@@ -142,7 +144,7 @@ __attribute__((target("avx2,fma"))) inline void AddRuns(const uint16_t* p, const
 
 // Sixteen elements' plateau term: their plateau sums (column runs, groups in 16-bit lanes, then
 // 32-bit) times the plateau's weight, one rounding, into acc in AddOrbit16's lane order.
-__attribute__((target("avx2,fma"))) inline void StartPlateau16(const uint16_t* p, const Plateau& plateau,
+__attribute__((target("avx2,fma"))) inline void StartPlateau16(size_t e, const Plateau& plateau,
                                                                __m256* acc) {
   const __m256i zero = _mm256_setzero_si256();
   __m256i low = zero, high = zero;
@@ -150,8 +152,8 @@ __attribute__((target("avx2,fma"))) inline void StartPlateau16(const uint16_t* p
   for (const size_t end : plateau.ends) {
     __m256i sums = zero;
     for (; m < end; ++m) {
-      const __m256i below = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + plateau.bottom[m]));
-      const __m256i above = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + plateau.top[m]));
+      const __m256i below = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(plateau.bottom[m] + e));
+      const __m256i above = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(plateau.top[m] + e));
       sums = _mm256_add_epi16(sums, _mm256_sub_epi16(below, above));
     }
     low = _mm256_add_epi32(low, _mm256_unpacklo_epi16(sums, zero));
@@ -163,18 +165,17 @@ __attribute__((target("avx2,fma"))) inline void StartPlateau16(const uint16_t* p
 }
 
 // Elements [0, n) of one output row of the symmetric filter, as RowAvx2Fma: 32 elements a step,
-// then 16; the plateau first where there is one (`prefix` the row's column prefix sums). Returns
-// where the vector loops stopped.
-__attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* row, const uint16_t* prefix,
-                                                               const Plateau* plateau, size_t n,
-                                                               const Orbit* orbits, const OrbitRun* runs,
-                                                               size_t run_count, bool ties_up, uint8_t* out) {
+// then 16; the plateau first where there is one. Returns where the vector loops stopped.
+__attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* row, const Plateau* plateau,
+                                                               size_t n, const Orbit* orbits,
+                                                               const OrbitRun* runs, size_t run_count,
+                                                               bool ties_up, uint8_t* out) {
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256 a[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
     if (plateau) {
-      StartPlateau16(prefix + i, *plateau, a);
-      StartPlateau16(prefix + i + 16, *plateau, a + 2);
+      StartPlateau16(i, *plateau, a);
+      StartPlateau16(i + 16, *plateau, a + 2);
     }
     AddRuns<2>(row + i, orbits, runs, run_count, a);
     Store16(a, ties_up, out + i);
@@ -182,7 +183,7 @@ __attribute__((target("avx2,fma"))) size_t SymmetricRowAvx2Fma(const uint16_t* r
   }
   for (; i + 16 <= n; i += 16) {
     __m256 a[2] = {_mm256_setzero_ps(), _mm256_setzero_ps()};
-    if (plateau) StartPlateau16(prefix + i, *plateau, a);
+    if (plateau) StartPlateau16(i, *plateau, a);
     AddRuns<1>(row + i, orbits, runs, run_count, a);
     Store16(a, ties_up, out + i);
   }
@@ -257,28 +258,35 @@ void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float
   if (centre_alone) heights[0] = -1;
   const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c, rows = size_t(h + 2 * r);
   PadPlane(image, h, w, c, r, scratch);
-  uint16_t* pairs = scratch + rows * stride;          // r + 1 rows of `stride`
-  uint16_t* prefix = pairs + size_t(r + 1) * stride;  // rows + 1: prefix[p] sums plane rows < p
+  uint16_t* pairs = scratch + rows * stride;  // r + 1 rows of `stride`
+  // Prefix row p (the sum of plane rows < p) lives in ring row p % ring_rows: output row y reads
+  // prefix rows y .. y + 2 r + 1, so 2 r + 2 rows hold them, whatever the image's height.
+  const size_t ring_rows = size_t(2 * r + 2);
+  uint16_t* ring = pairs + size_t(r + 1) * stride;
+  const auto prefix_row = [&](size_t p) { return ring + (p % ring_rows) * stride; };
   Plateau plateau;
   if (heights[0] >= 0) {
     plateau.weight = kernel[centre * side + centre];
-    std::memset(prefix, 0, stride * sizeof(uint16_t));
-    for (size_t p = 0; p < rows; ++p)
-      AddRows(prefix + p * stride, scratch + p * stride, stride, prefix + (p + 1) * stride);
+    std::memset(ring, 0, stride * sizeof(uint16_t));
+    for (size_t p = 0; p + 1 < ring_rows; ++p)
+      AddRows(prefix_row(p), scratch + p * stride, stride, prefix_row(p + 1));
     int bound = 0;
     for (int j = -r; j <= r; ++j) {
       const int height = heights[j < 0 ? -j : j];
       if (height < 0) continue;
       const int run = 255 * (2 * height + 1);
       if (bound + run > 65535) {
-        plateau.ends.push_back(plateau.top.size());
+        plateau.ends.push_back(plateau.column.size());
         bound = 0;
       }
       bound += run;
-      plateau.top.push_back(size_t(r - height) * stride + size_t(j + r) * c);
-      plateau.bottom.push_back(size_t(r + height + 1) * stride + size_t(j + r) * c);
+      plateau.above.push_back(r - height);
+      plateau.below.push_back(r + height + 1);
+      plateau.column.push_back(size_t(j + r) * c);
     }
-    plateau.ends.push_back(plateau.top.size());
+    plateau.ends.push_back(plateau.column.size());
+    plateau.top.resize(plateau.column.size());
+    plateau.bottom.resize(plateau.column.size());
   }
   std::vector<Orbit> orbits;
   for (int i = 0; i <= r; ++i) {
@@ -311,20 +319,28 @@ void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float
       const uint16_t *above = middle - size_t(i) * stride, *below = middle + size_t(i) * stride;
       AddRows(above, below, stride, pairs + size_t(i) * stride);
     }
-    const uint16_t* prefix_row = prefix + size_t(y) * stride;
+    if (has_plateau) {
+      if (y > 0) {  // the ring's next prefix row, over the one row y no longer reads
+        const size_t p = size_t(y) + ring_rows - 2;
+        AddRows(prefix_row(p), scratch + p * stride, stride, prefix_row(p + 1));
+      }
+      for (size_t m = 0; m < plateau.column.size(); ++m) {
+        plateau.top[m] = prefix_row(size_t(y + plateau.above[m])) + plateau.column[m];
+        plateau.bottom[m] = prefix_row(size_t(y + plateau.below[m])) + plateau.column[m];
+      }
+    }
     uint8_t* dst = out + size_t(y) * n;
     size_t e = 0;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
     if (CpuHasAvx2Fma())
-      e = SymmetricRowAvx2Fma(pairs, prefix_row, has_plateau, n, orbits.data(), runs.data(), runs.size(),
-                              ties_up, dst);
+      e = SymmetricRowAvx2Fma(pairs, has_plateau, n, orbits.data(), runs.data(), runs.size(), ties_up, dst);
 #endif
     for (; e < n; ++e) {
       float acc = 0.f;
       if (has_plateau) {
         int sum = 0;
         for (size_t m = 0; m < plateau.top.size(); ++m)
-          sum += uint16_t(prefix_row[plateau.bottom[m] + e] - prefix_row[plateau.top[m] + e]);
+          sum += uint16_t(plateau.bottom[m][e] - plateau.top[m][e]);
         acc = fmaf(plateau.weight, float(sum), 0.f);
       }
       for (const Orbit& o : orbits) {

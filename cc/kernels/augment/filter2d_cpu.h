@@ -16,10 +16,10 @@ inline size_t Filter2DScratchFloats(int h, int w, int c, int side) {
   return size_t(h + side - 1) * size_t(w + side - 1) * c;
 }
 
-// uint16 elements of scratch Filter2DSymmetricCpu needs: the padded plane, a row's pairs and
-// the plane's column prefix sums (one row more than the plane).
+// uint16 elements of scratch Filter2DSymmetricCpu needs: the padded plane, a row's pairs and a
+// ring of the plane's column prefix sums (side + 1 rows).
 inline size_t Filter2DSymmetricScratch(int h, int w, int c, int side) {
-  return size_t(2 * (h + side - 1) + 1 + side / 2 + 1) * size_t(w + side - 1) * c;
+  return size_t(h + side - 1 + side / 2 + 1 + side + 1) * size_t(w + side - 1) * c;
 }
 
 // One image [h, w, c] correlated with `kernel` (side x side, side odd) into out [h, w, c];
@@ -30,7 +30,7 @@ void Filter2DCpu(const uint8_t* image, int h, int w, int c, const float* kernel,
 // The same with the kernel read as symmetric (Filter2DSymmetricSum: its octant, each tap for its
 // orbit): the image as a padded uint16 plane, each output row's vertical pairs of rows summed
 // once, each orbit's bytes then summed from them in 16-bit lanes; the plateau (Filter2DPlateau)
-// from the plane's column prefix sums, two loads a column. Scratch of Filter2DSymmetricScratch.
+// from a ring of the plane's column prefix sums, two loads a column. Scratch of Filter2DSymmetricScratch.
 void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float* kernel, int side,
                           bool ties_up, uint16_t* scratch, uint8_t* out);
 
