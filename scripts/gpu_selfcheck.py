@@ -28,7 +28,6 @@ import gpu_bad_jpegs  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-
 def _softened_disc(radius: int, side: int) -> np.ndarray:
     """A disc of `radius` in a side x side frame over its count, blurred by a 3x3 Gaussian (sigma
     0.3) in float32: Defocus's shape, a plateau inside and distinct taps at the rim."""
@@ -40,6 +39,7 @@ def _softened_disc(radius: int, side: int) -> np.ndarray:
     padded = np.pad(disc, 1)
     rows = g[0] * padded[:, :-2] + g[1] * padded[:, 1:-1] + g[2] * padded[:, 2:]
     return (g[0] * rows[:-2] + g[1] * rows[1:-1] + g[2] * rows[2:]).astype(np.float32)
+
 
 def point_to_nvjpeg() -> str | None:
     """tfgpuaug/_nvjpeg_path.py, loaded as a file: the package itself imports TensorFlow."""
@@ -384,7 +384,7 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
                    k.filter2d_gpu(odd_rows, wide_kernels, False, True), 0)
     # the octant path's plateau (taps equal to the centre, summed from column prefix sums on the
     # CPU): Defocus-like discs softened at the rim, radii 2-10 in a 21 frame, and a kernel whose
-    # centre-valued runs are not closed under the transpose (the centre alone is the plateau)
+    # centre-valued runs are not closed under the transpose (no plateau: every orbit on its own)
     discs = np.stack([_softened_disc((2, 5, 8, 10)[i % 4], 21) for i in range(b)])
     report.compare("filter2d symmetric plateau discs", k.filter2d(images, discs, False, True),
                    k.filter2d_gpu(images, discs, False, True), 0)

@@ -29,6 +29,7 @@ if [ "$#" -eq 0 ]; then
       TFGPUAUG_CUDA_EMU_FIBERS=1 TFGPUAUG_NVJPEG_PATH="$PWD/build/kernels_module_emu_tsan/libnvjpeg_fake.so" \
       "$PY" scripts/gpu_selfcheck.py --module-dir build/kernels_module_emu_tsan --quick --small > "$out/emu_tsan.log" 2>&1 ) &
   tsan_pid=$!
+  trap 'kill "$tsan_pid" 2> /dev/null || true' EXIT  # a failed step below stops it too
 fi
 cp -r tfgpuaug "$out/" && rm -f "$out"/tfgpuaug/_tfgpuaug_ops*.so
 TFGPUAUG_SANITIZE=1 TFGPUAUG_CUDA=0 "$PY" setup.py -q build_ext --build-lib "$out" > "$out/build.log" 2>&1 \

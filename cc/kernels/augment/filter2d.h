@@ -92,8 +92,9 @@ constexpr int kFilter2DPlanInts = kMaxFilterSide / 2 + 2;
 // to the centre tap that lie in the centre row's column runs. Column j (and -j) holds rows
 // -heights[j] .. heights[j]: the longest run about row 0 equal to the centre, -1 where row 0
 // differs. Kept only where closed under the transpose (every orbit inside or outside as a
-// whole); else the centre alone; none for a zero centre. Defocus's disc is mostly plateau: its
-// bytes are summed in integers and weighted once, which the CPU does by column prefix sums.
+// whole) and larger than the centre alone (which is the centre's orbit, first in octant order:
+// the same fused multiply-add); else none (every height -1). Defocus's disc is mostly plateau:
+// its bytes are summed in integers and weighted once, which the CPU does by column prefix sums.
 TFGPUAUG_HD void Filter2DPlateau(const float* kernel, int side, int r, int* heights) {
   const float centre = kernel[(side / 2) * side + side / 2];
   for (int j = 0; j <= r; ++j) {
@@ -101,13 +102,12 @@ TFGPUAUG_HD void Filter2DPlateau(const float* kernel, int side, int r, int* heig
     while (centre != 0.f && height < r && Filter2DOctantTap(kernel, side, height + 1, j) == centre) ++height;
     heights[j] = height;
   }
-  bool closed = true;
+  bool closed = true, beyond_centre = heights[0] > 0;
   for (int i = 0; i <= r; ++i) {
     for (int j = 0; j < i; ++j) closed = closed && ((i <= heights[j]) == (j <= heights[i]));
   }
-  if (closed) return;
-  heights[0] = 0;
-  for (int j = 1; j <= r; ++j) heights[j] = -1;
+  if (closed && beyond_centre) return;
+  for (int j = 0; j <= r; ++j) heights[j] = -1;
 }
 
 // The symmetric filter's sum of element (y, x, k): the kernel read only in its octant (rows

@@ -251,11 +251,6 @@ void Filter2DSymmetricCpu(const uint8_t* image, int h, int w, int c, const float
   const int r = Filter2DReach(kernel, side), centre = side / 2;
   int heights[kFilter2DPlanInts];
   Filter2DPlateau(kernel, side, r, heights);
-  // A plateau of the centre alone (RingingOvershoot's) is the centre's orbit, first in octant
-  // order: the same fused multiply-add, one load instead of two.
-  bool centre_alone = heights[0] == 0;
-  for (int j = 1; j <= r; ++j) centre_alone = centre_alone && heights[j] < 0;
-  if (centre_alone) heights[0] = -1;
   const size_t stride = size_t(w + 2 * r) * c, n = size_t(w) * c, rows = size_t(h + 2 * r);
   PadPlane(image, h, w, c, r, scratch);
   uint16_t* pairs = scratch + rows * stride;  // r + 1 rows of `stride`
