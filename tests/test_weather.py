@@ -151,6 +151,43 @@ def test_level_tables_equal_a_numpy_gather(sets, per_channel, with_rows):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("channels, per_channel", [(3, False), (3, True), (1, False), (4, True)])
+def test_level_tables_identity_rows_and_runs_equal_a_numpy_gather(channels, per_channel):
+    # rows whose tables are the identity are copied (or left, in place) a run at a time: rows
+    # 0 and 2 are the identity, row 1 the identity but for one entry (must not be taken for it),
+    # row 3 darkens; the row planes hold long runs, runs of one and out-of-range indices
+    rng = np.random.default_rng(11)
+    images = rng.integers(0, 256, (4, 13, 29, channels), dtype=np.uint8)
+    k = channels if per_channel else 1
+    tables = np.broadcast_to(np.arange(256, dtype=np.uint8), (4, 4, k, 256)).copy()
+    tables[:, 1, -1, 255] = 254
+    tables[:, 3] = (np.arange(256) // 2).astype(np.uint8)
+    tables[2, 3] = rng.integers(0, 256, (k, 256), dtype=np.uint8)
+    rows = np.zeros((4, 13, 29), np.int32)
+    rows[0, 3:9, 5:20] = 3
+    rows[1] = rng.integers(-2, 6, (13, 29))
+    rows[2, :, ::2] = 2
+    rows[2, 6] = 3
+    rows[3, :7] = 1  # sample 3 otherwise untouched: one run of row 0 through the rest
+    images[3, 0, :4] = 255  # row 1's one changed entry is reached in every channel
+    b, y, x, c = np.indices(images.shape)
+    want = tables[b, np.clip(rows, 0, 3)[b, y, x], c if per_channel else 0, images]
+    assert (want != images).any() and (want == images).any()
+    given = tf.constant(images)
+    np.testing.assert_array_equal(level_tables(given, tables, rows).numpy(), want)
+    np.testing.assert_array_equal(given.numpy(), images)  # an input still held is not written
+
+    @tf.function
+    def through_an_intermediate(x):  # the op may take over x + 0's buffer
+        return level_tables(x + 0, tables, rows), x
+
+    got, kept = through_an_intermediate(given)
+    np.testing.assert_array_equal(got.numpy(), want)
+    np.testing.assert_array_equal(kept.numpy(), images)
+    no_rows = np.broadcast_to(np.arange(256, dtype=np.uint8), (1, 1, k, 256))
+    np.testing.assert_array_equal(level_tables(images, no_rows).numpy(), images)  # one identity row
+
+
 def test_level_tables_refusals():
     images = np.zeros((2, 4, 4, 3), np.uint8)
     for tables in (np.zeros((2, 1, 1, 255), np.uint8), np.zeros((3, 1, 1, 256), np.uint8),

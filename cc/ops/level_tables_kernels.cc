@@ -61,7 +61,9 @@ class LevelTablesOp : public ::tfgpuaug::GuardedOpKernel {
                                 images.shape().DebugString(), ", got ", tables.shape().DebugString()));
     OP_REQUIRES_OK(ctx, CheckPixelPlane(rows, images, "rows", "row 0"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    // Into the input's buffer when TensorFlow can hand it over (no other reader): every byte is
+    // read before its own write, and rows of identity tables are then left untouched on the CPU.
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchLevelTables(Device(), ctx, out));
   }

@@ -9,7 +9,8 @@
 namespace tfgpuaug {
 
 // One image of `pixels` pixels of `c` channels through its table set into out; `rows` holds a
-// row index per pixel, or is null for row 0 everywhere.
+// row index per pixel, or is null for row 0 everywhere. `out` may be `image` itself (the op
+// writing into a forwarded input): bytes whose row is the identity are then not touched.
 void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& set,
                     const int32_t* rows, uint8_t* out);
 

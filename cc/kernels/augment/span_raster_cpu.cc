@@ -8,35 +8,63 @@
 
 namespace tfgpuaug {
 
+namespace {
+
+// The sums by rows: the spans bucketed by row (a counting sort), then each row's +v / -v events
+// added in a row of scratch and its running sum written once. The plane is written once, where
+// zeroing it, adding the events in place and summing it read and wrote it three times.
+void SpanSumRowsCpu(const SpanList& spans, int h, int w, uint32_t fill, uint32_t* cells) {
+  struct Clipped {
+    int32_t x0, x1;
+    uint32_t value;
+  };
+  std::vector<int64_t> first(size_t(h) + 1, 0);  // row r's spans: order[first[r], first[r + 1])
+  int y, x0, x1;
+  for (int64_t k = 0; k < spans.count; ++k) {
+    if (ClipSpan(spans, k, h, w, &y, &x0, &x1)) ++first[size_t(y) + 1];
+  }
+  for (int r = 0; r < h; ++r) first[size_t(r) + 1] += first[r];
+  std::vector<Clipped> order(size_t(first[h]));
+  std::vector<int64_t> next(first.begin(), first.end() - 1);
+  for (int64_t k = 0; k < spans.count; ++k) {
+    if (ClipSpan(spans, k, h, w, &y, &x0, &x1)) {
+      order[size_t(next[y]++)] = Clipped{x0, x1, static_cast<uint32_t>(spans.values[k])};
+    }
+  }
+  std::vector<uint32_t> events(size_t(w) + 1);  // unsigned: sums wrap, defined; [w]: ends at the edge
+  for (int r = 0; r < h; ++r) {
+    uint32_t* row = cells + size_t(r) * w;
+    if (first[r] == first[size_t(r) + 1]) {
+      std::fill(row, row + w, fill);
+      continue;
+    }
+    std::fill(events.begin(), events.end(), 0u);
+    for (int64_t i = first[r]; i < first[size_t(r) + 1]; ++i) {
+      events[size_t(order[i].x0)] += order[i].value;
+      events[size_t(order[i].x1)] -= order[i].value;
+    }
+    uint32_t sum = fill;
+    for (int x = 0; x < w; ++x) row[x] = sum += events[x];
+  }
+}
+
+}  // namespace
+
 void SpanPaintCpu(const SpanList& spans, int h, int w, SpanCombine combine, int32_t fill, int32_t* plane) {
   if (combine == SpanCombine::kSum) {
-    std::memset(plane, 0, sizeof(int32_t) * size_t(h) * w);
-  } else {
-    std::fill(plane, plane + size_t(h) * w, fill);
+    SpanSumRowsCpu(spans, h, w, static_cast<uint32_t>(fill), reinterpret_cast<uint32_t*>(plane));
+    return;
   }
-  uint32_t* cells = reinterpret_cast<uint32_t*>(plane);  // unsigned: sums wrap, defined
+  std::fill(plane, plane + size_t(h) * w, fill);
   int y, x0, x1;
   for (int64_t k = 0; k < spans.count; ++k) {
     if (!ClipSpan(spans, k, h, w, &y, &x0, &x1)) continue;
     int32_t* row = plane + size_t(y) * w;
     if (combine == SpanCombine::kMax) {
       for (int x = x0; x < x1; ++x) row[x] = std::max(row[x], spans.values[k]);
-      continue;
-    }
-    if (combine == SpanCombine::kLast) {
+    } else {  // kLast: painter's order
       std::fill(row + x0, row + x1, spans.values[k]);
-      continue;
     }
-    const uint32_t v = static_cast<uint32_t>(spans.values[k]);
-    cells[size_t(y) * w + x0] += v;
-    if (x1 < w) cells[size_t(y) * w + x1] -= v;
-  }
-  if (combine != SpanCombine::kSum) return;
-  const uint32_t base = static_cast<uint32_t>(fill);
-  for (int r = 0; r < h; ++r) {
-    uint32_t* row = cells + size_t(r) * w;
-    uint32_t sum = base;
-    for (int x = 0; x < w; ++x) row[x] = sum += row[x];
   }
 }
 
