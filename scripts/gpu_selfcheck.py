@@ -532,6 +532,18 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
         for name, kern in (("sigma 15", wide[None]), ("per plane", per_plane), ("lopsided", lopsided)):
             report.compare(f"separable_blur {name} {bh}x{bw}", k.separable_blur(planes, kern),
                            k.separable_blur_gpu(planes, kern), 0)
+    # level rows (the CPU's row pass sums one value for a row of one value): constant planes, rows
+    # of one value but for a pixel, rows of +0 and -0; compared bit for bit (signed zeros too)
+    for bh, bw in ((37, 53), (1, 1), (90, 7)):
+        rng = np.random.default_rng(bh * bw + 1)
+        planes = np.repeat(rng.random((6, bh, 1)).astype(np.float32) * 255, bw, axis=2)
+        planes[0] = 200.0
+        planes[1, ::3, bw // 2] += 1.0
+        planes[2, ::2] = np.where(np.arange(bw) % 2 == 0, 0.0, -0.0)
+        for name, kern in (("sigma 15", wide[None]), ("per plane", per_plane), ("lopsided", lopsided)):
+            report.compare(f"separable_blur level rows {name} {bh}x{bw}",
+                           np.asarray(k.separable_blur(planes, kern)).view(np.uint32),
+                           np.asarray(k.separable_blur_gpu(planes, kern)).view(np.uint32), 0)
     # RandomSunFlare "physics_based" after the painting (FlareBlend): packed layers of random
     # colours, the fade around suns inside and outside the image, a 121-tap flare kernel and the
     # method's second-blur kernels, a sample left alone
@@ -547,6 +559,12 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
         flags = np.array([True, False, True])
         report.compare(f"flare_blend {bh}x{bw}", k.flare_blend(imgs, packed, suns, flags, wide, second),
                        k.flare_blend_gpu(imgs, packed, suns, flags, wide, second), 0)
+        # the method's layer where its sun's disc covers the image: one colour but for a few circles
+        sunny = np.full((3, bh, bw), 0xF0E0FF, np.int32)
+        sunny[:, rng.integers(0, bh, 4), rng.integers(0, bw, 4)] = 0x203040
+        report.compare(f"flare_blend sun everywhere {bh}x{bw}",
+                       k.flare_blend(imgs, sunny, suns, flags, wide, second),
+                       k.flare_blend_gpu(imgs, sunny, suns, flags, wide, second), 0)
     # HEStain "vahadane" (StainNmf): RGB images of three sizes, one blank (no density: NaN rows, kept
     # as a distinct value for the comparison), a 1x1; the sums folded in the CPU's lane order
     densities = -np.log(np.maximum(np.arange(256, dtype=np.float32) / 255, 1e-6))
