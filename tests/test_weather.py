@@ -153,19 +153,20 @@ def test_level_tables_equal_a_numpy_gather(sets, per_channel, with_rows):
 
 @pytest.mark.parametrize("channels, per_channel", [(3, False), (3, True), (1, False), (4, True)])
 def test_level_tables_identity_rows_and_runs_equal_a_numpy_gather(channels, per_channel):
-    # rows whose tables are the identity are copied (or left, in place) a run at a time: rows
+    # rows whose tables are the identity are copied (or left, in place) a run at a time (the CPU
+    # checks them when the table set is no larger than the image): rows
     # 0 and 2 are the identity, row 1 the identity but for one entry (must not be taken for it),
     # row 3 darkens; the row planes hold long runs, runs of one and out-of-range indices
     rng = np.random.default_rng(11)
-    images = rng.integers(0, 256, (4, 13, 29, channels), dtype=np.uint8)
+    images = rng.integers(0, 256, (4, 40, 64, channels), dtype=np.uint8)  # no smaller than the tables
     k = channels if per_channel else 1
     tables = np.broadcast_to(np.arange(256, dtype=np.uint8), (4, 4, k, 256)).copy()
     tables[:, 1, -1, 255] = 254
     tables[:, 3] = (np.arange(256) // 2).astype(np.uint8)
     tables[2, 3] = rng.integers(0, 256, (k, 256), dtype=np.uint8)
-    rows = np.zeros((4, 13, 29), np.int32)
+    rows = np.zeros((4, 40, 64), np.int32)
     rows[0, 3:9, 5:20] = 3
-    rows[1] = rng.integers(-2, 6, (13, 29))
+    rows[1] = rng.integers(-2, 6, (40, 64))
     rows[2, :, ::2] = 2
     rows[2, 6] = 3
     rows[3, :7] = 1  # sample 3 otherwise untouched: one run of row 0 through the rest
