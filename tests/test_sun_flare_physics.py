@@ -218,6 +218,28 @@ def test_separable_blur_op(height, width):
     np.testing.assert_array_equal(sp.separable_blur(planes, np.zeros((1, 5), np.float32)).numpy(), 0 * planes)
 
 
+@pytest.mark.parametrize("level", [0.0, -0.0, 1.0, 200.0, 37.25, -3.5e-5, np.nan])
+def test_separable_blur_level_rows_equal_the_full_sums(level):
+    """A row of one value takes one sum for all its outputs on the CPU: the same bits as each
+    output's own sums. A 400-wide row of `level` against the same row with its last pixel
+    changed (outputs more than 60 columns from it read only `level`, through the full loop), by
+    the flare's kernel and a lopsided one (tap order matters)."""
+    lopsided = np.random.default_rng(5).random(121).astype(np.float32)
+    kernel = np.stack([sp.gaussian_taps(15.0), lopsided / lopsided.sum()])  # plane p takes kernel p
+    flat = np.full((2, 1, 400), level, np.float32)
+    flat[:, 0, 1::2] = np.float32(level) if level != 0 else -np.float32(level)  # +0 and -0 mixed
+    bumped = flat.copy()
+    bumped[:, 0, -1] = 1.0
+    got_flat = sp.separable_blur(flat, kernel).numpy()[:, 0]
+    got_bumped = sp.separable_blur(bumped, kernel).numpy()[:, 0]
+    np.testing.assert_array_equal(got_flat[:, :339].view(np.uint32), got_bumped[:, :339].view(np.uint32))
+    if np.isnan(level):
+        assert np.isnan(got_flat).all()
+    else:
+        assert (got_flat == got_flat[:, :1]).all()
+        np.testing.assert_allclose(got_flat[:, 0], level, rtol=1e-5, atol=1e-30)
+
+
 def test_separable_blur_refusals_and_empty_batches():
     with pytest.raises(ValueError, match="T odd"):
         sp.separable_blur(np.zeros((1, 4, 4), np.float32), np.ones((1, 4), np.float32))

@@ -129,6 +129,26 @@ void TapSums(const float* const* src, int count, const float* kernel, int n, flo
   TapSumsScalar(src, count, kernel, n, out);
 }
 
+// Whether all w values of a row compare equal (*level: that value): a flat row, as the physics
+// flare's layer is wherever its sun's disc covers the whole row. NaN is never level. +0 and -0
+// compare equal; every product of either is a zero and a sum of zeros from +0 is +0, so such a
+// row's sums are +0 either way.
+bool RowIsLevel(const float* row, int w, float* level) {
+  if (w == 0) return false;
+  const float v = row[0];
+  bool level_row = v == v;
+  for (int x = 1; x < w; ++x) level_row &= row[x] == v;  // no early exit: vectorizes
+  *level = v;
+  return level_row;
+}
+
+// The sums every output of a level row takes: TapSums' fused multiply-adds in its order, one value.
+float LevelTapSum(float level, int count, const float* kernel) {
+  float acc = 0.f;
+  for (int k = 0; k < count; ++k) acc = std::fmaf(kernel[k], level, acc);
+  return acc;
+}
+
 }  // namespace
 
 size_t SeparableBlurScratchFloats(int h, int w, int taps) { return size_t(h) * w + size_t(w) + taps; }
@@ -156,6 +176,12 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
   for (int k = 0; k < count; ++k) sources[k] = padded + e.first + k;
   for (int y = 0; y < h; ++y) {
     const float* row = plane + size_t(y) * w;
+    float level;
+    if (RowIsLevel(row, w, &level)) {  // every output the same sums (reflections read the same level)
+      const float sum = LevelTapSum(level, count, weights);
+      for (int x = 0; x < w; ++x) across[size_t(y) * w + x] = sum;
+      continue;
+    }
     for (int j = 0; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
     TapSums(sources.data(), count, weights, w, across + size_t(y) * w);
   }
