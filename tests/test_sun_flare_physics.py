@@ -240,6 +240,27 @@ def test_separable_blur_level_rows_equal_the_full_sums(level):
         np.testing.assert_allclose(got_flat[:, 0], level, rtol=1e-5, atol=1e-30)
 
 
+@pytest.mark.parametrize("height, width", [(120, 300), (67, 203)])
+def test_separable_blur_mostly_level_planes_equal_the_statement(height, width):
+    """Planes of level rows with a few small discs (the flare's layer; the CPU takes one sum for
+    each level row) against the arithmetic restated (an ulp): a level row given the wrong sums, or
+    an uneven row taken for level, shows as whole levels off."""
+    rng = np.random.default_rng(height + width)
+    planes = np.empty((4, height, width), np.float32)
+    planes[:2] = 250.0
+    planes[2:] = rng.random((2, height, 1)).astype(np.float32) * 255
+    yy, xx = np.mgrid[:height, :width]
+    for p in range(4):
+        for _ in range(3):
+            cy, cx = rng.integers(0, height), rng.integers(0, width)
+            planes[p][(yy - cy) ** 2 + (xx - cx) ** 2 <= 4] = rng.random() * 255
+    lopsided = np.random.default_rng(6).random(121).astype(np.float32)
+    kernels = np.stack([sp.gaussian_taps(15.0), lopsided / lopsided.sum()])
+    got = sp.separable_blur(planes, kernels).numpy()
+    for p in range(4):
+        np.testing.assert_array_max_ulp(got[p], numpy_fma_blur(planes[p], kernels[p % 2]), maxulp=1)
+
+
 def test_separable_blur_refusals_and_empty_batches():
     with pytest.raises(ValueError, match="T odd"):
         sp.separable_blur(np.zeros((1, 4, 4), np.float32), np.ones((1, 4), np.float32))

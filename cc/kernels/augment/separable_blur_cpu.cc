@@ -4,6 +4,8 @@
 #include "cc/kernels/augment/separable_blur_cpu.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "cc/kernels/augment/separable_blur.h"
@@ -129,17 +131,30 @@ void TapSums(const float* const* src, int count, const float* kernel, int n, flo
   TapSumsScalar(src, count, kernel, n, out);
 }
 
-// Whether all w values of a row compare equal (*level: that value): a flat row, as the physics
-// flare's layer is wherever its sun's disc covers the whole row. NaN is never level. +0 and -0
-// compare equal; every product of either is a zero and a sum of zeros from +0 is +0, so such a
-// row's sums are +0 either way.
-bool RowIsLevel(const float* row, int w, float* level) {
-  if (w == 0) return false;
-  const float v = row[0];
-  bool level_row = v == v;
-  for (int x = 1; x < w; ++x) level_row &= row[x] == v;  // no early exit: vectorizes
-  *level = v;
-  return level_row;
+// The bits of value x of a row (a load; memcpy keeps it within the aliasing rules).
+inline uint32_t BitsAt(const float* row, int x) {
+  uint32_t bits;
+  std::memcpy(&bits, row + x, sizeof(bits));
+  return bits;
+}
+
+// Whether all w values of a row have the bits of its first, which is not NaN: a level row, as the
+// physics flare's layer is wherever its sun's disc covers the row. Bits, not ==: a row of +0 and
+// -0 takes the full sums (the same value). Sixteen compared a step without an early exit inside
+// them, so they vectorize.
+bool RowIsLevel(const float* row, int w) {
+  if (!(row[0] == row[0])) return false;
+  const uint32_t first = BitsAt(row, 0);
+  int x = 1;
+  for (; x + 16 <= w; x += 16) {
+    uint32_t differ = 0;
+    for (int k = 0; k < 16; ++k) differ |= BitsAt(row, x + k) ^ first;
+    if (differ != 0) return false;
+  }
+  for (; x < w; ++x) {
+    if (BitsAt(row, x) != first) return false;
+  }
+  return true;
 }
 
 // The sums every output of a level row takes: TapSums' fused multiply-adds in its order, one value.
@@ -155,6 +170,7 @@ size_t SeparableBlurScratchFloats(int h, int w, int taps) { return size_t(h) * w
 
 void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int taps, float* scratch,
                       float* out) {
+  if (h == 0 || w == 0) return;
   const BlurExtent e = BlurExtentOf(kernel, taps);
   if (e.first > e.last) {  // an all-zero kernel: every output 0
     for (size_t i = 0; i < size_t(h) * w; ++i) out[i] = 0.f;
@@ -176,9 +192,8 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
   for (int k = 0; k < count; ++k) sources[k] = padded + e.first + k;
   for (int y = 0; y < h; ++y) {
     const float* row = plane + size_t(y) * w;
-    float level;
-    if (RowIsLevel(row, w, &level)) {  // every output the same sums (reflections read the same level)
-      const float sum = LevelTapSum(level, count, weights);
+    if (RowIsLevel(row, w)) {  // every output the same sums (reflections read the same level)
+      const float sum = LevelTapSum(row[0], count, weights);
       for (int x = 0; x < w; ++x) across[size_t(y) * w + x] = sum;
       continue;
     }
