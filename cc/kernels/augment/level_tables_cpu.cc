@@ -114,6 +114,8 @@ void LevelTablesCpu(const uint8_t* image, int64_t pixels, int c, const LevelTabl
     } else if (set.tables_per_pixel == 1) {
       const uint8_t* table = set.entries;
       for (int64_t i = 0; i < pixels * c; ++i) out[i] = table[image[i]];
+    } else if (c == 3) {  // a table per channel (HistogramMatching's): the channel count fixed
+      MapPixels<3>(image, pixels, c, set.entries, 256, out);
     } else {
       MapPixels<0>(image, pixels, c, set.entries, 256, out);
     }

@@ -1,7 +1,6 @@
 #include "cc/kernels/augment/span_raster_cpu.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "cc/kernels/common/border.h"
