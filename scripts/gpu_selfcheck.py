@@ -535,7 +535,7 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
     # level rows (the CPU's row pass sums one value for a row of one value): constant planes, rows
     # of one value but for a pixel, rows of +0 and -0, a level plane with two uneven pixels; bit
     # for bit (signed zeros too)
-    for bh, bw in ((37, 53), (1, 1), (90, 7), (70, 300)):
+    for bh, bw in ((37, 53), (1, 1), (90, 7)):  # 53: the CPU's sixteen-a-step scan and a tail
         rng = np.random.default_rng(bh * bw + 1)
         planes = np.repeat(rng.random((6, bh, 1)).astype(np.float32) * 255, bw, axis=2)
         planes[0] = 200.0
@@ -555,7 +555,7 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
     second[0, 8:33] = np.exp(-np.arange(-12, 13) ** 2 / 18.0) / np.exp(-np.arange(-12, 13) ** 2 / 18.0).sum()
     second[1, 20] = 1.0
     second[2] = np.exp(-np.arange(-20, 21) ** 2 / 50.0) / np.exp(-np.arange(-20, 21) ** 2 / 50.0).sum()
-    for bh, bw in ((37, 53), (1, 1), (90, 7), (64, 320)):
+    for bh, bw in ((37, 53), (1, 1), (90, 7)):
         rng = np.random.default_rng(bh + bw)
         imgs = rng.integers(0, 256, (3, bh, bw, 3), dtype=np.uint8)
         packed = rng.integers(0, 1 << 24, (3, bh, bw)).astype(np.int32)
