@@ -21,10 +21,14 @@ struct LevelTableSet {
   int tables_per_pixel;
 };
 
-// The new byte of channel `channel` of a pixel whose row index is `row` (clamped into the
-// table set's rows, so any index is safe).
+// A row index clamped into the table set's rows, so any index is safe.
+TFGPUAUG_HD int32_t LevelTablesHeldRow(const LevelTableSet& set, int32_t row) {
+  return row < 0 ? 0 : (row >= set.rows ? set.rows - 1 : row);
+}
+
+// The new byte of channel `channel` of a pixel whose row index is `row` (held, as above).
 TFGPUAUG_HD uint8_t LevelTablesByte(const LevelTableSet& set, int32_t row, int channel, uint8_t value) {
-  const int32_t held = row < 0 ? 0 : (row >= set.rows ? set.rows - 1 : row);
+  const int32_t held = LevelTablesHeldRow(set, row);
   const int table = set.tables_per_pixel == 1 ? 0 : channel;
   return set.entries[(size_t(held) * set.tables_per_pixel + table) * 256 + value];
 }

@@ -7,10 +7,6 @@
 namespace tfgpuaug {
 namespace {
 
-int32_t HeldRow(const LevelTableSet& set, int32_t row) {
-  return row < 0 ? 0 : (row >= set.rows ? set.rows - 1 : row);
-}
-
 // Whether every table of row `row` maps each byte to itself (most rows fail at their first bytes).
 bool RowIsIdentity(const LevelTableSet& set, int32_t row) {
   const uint8_t* entries = set.entries + size_t(row) * set.tables_per_pixel * 256;
@@ -55,7 +51,7 @@ void MapEachPixel(const uint8_t* image, int64_t pixels, int c, const LevelTableS
   const size_t row_bytes = size_t(set.tables_per_pixel) * 256;
   const size_t step = set.tables_per_pixel == 1 ? 0 : 256;  // shared table, or one per channel
   for (int64_t p = 0; p < pixels; ++p) {
-    const uint8_t* table = set.entries + size_t(HeldRow(set, rows[p])) * row_bytes;
+    const uint8_t* table = set.entries + size_t(LevelTablesHeldRow(set, rows[p])) * row_bytes;
     const uint8_t* src = image + p * channels;
     uint8_t* dst = out + p * channels;
     for (int k = 0; k < channels; ++k) dst[k] = table[k * step + src[k]];
@@ -72,7 +68,7 @@ void MapRuns(const uint8_t* image, int64_t pixels, int c, const LevelTableSet& s
   const size_t step = set.tables_per_pixel == 1 ? 0 : 256;
   for (int64_t p = 0; p < pixels;) {
     const int64_t q = RunEnd(rows, p, pixels);
-    const int32_t held = HeldRow(set, rows[p]);
+    const int32_t held = LevelTablesHeldRow(set, rows[p]);
     if (identity[held] == 0) {
       MapPixels<kChannels>(image + p * c, q - p, c, set.entries + size_t(held) * row_bytes, step,
                            out + p * c);
