@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from tfgpuaug._autograph import unconverted
+
 
 def batch_seeds(seed: int) -> tf.data.Dataset:
     """An infinite dataset of per-batch stateless seeds `[2]` int64, fresh on every iteration.
@@ -14,7 +16,7 @@ def batch_seeds(seed: int) -> tf.data.Dataset:
     """
     base = tf.constant(seed, tf.int64)
     draws = tf.data.Dataset.random(seed=seed, rerandomize_each_iteration=True)
-    return draws.map(lambda draw: tf.stack([base, draw]))
+    return draws.map(unconverted(lambda draw: tf.stack([base, draw])))
 
 
 def checkpoint_options() -> tf.data.Options:

@@ -31,6 +31,7 @@ from typing import Callable, Optional, Sequence, Union
 import tensorflow as tf
 
 from tfgpuaug import _checks, _ragged_copy, _skip
+from tfgpuaug._autograph import unconverted
 from tfgpuaug._batch_seeds import batch_seeds, checkpoint_options
 from tfgpuaug._device_dataset import DeviceStageDataset
 from tfgpuaug._elements import Layout
@@ -169,7 +170,7 @@ def _current_device_scope() -> str:
 def _seeded_map(ds: tf.data.Dataset, seed: int, fn, num_parallel_calls: int) -> tf.data.Dataset:
     """`fn(batch_seed, element)` over the batches zipped with `batch_seeds(seed)`."""
     ds = tf.data.Dataset.zip(batch_seeds(seed), ds)
-    ds = ds.map(fn, num_parallel_calls=num_parallel_calls, deterministic=True)
+    ds = ds.map(unconverted(fn), num_parallel_calls=num_parallel_calls, deterministic=True)
     return ds.with_options(checkpoint_options())
 
 
@@ -302,7 +303,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         # _split_device (tests): the split mechanism on any device, a CPU included.
         target = resolve_device(device) if _split_device is None else _split_device
         if target is None:
-            return ds.map(run, num_parallel_calls=1).prefetch(prefetch)
+            return ds.map(unconverted(run), num_parallel_calls=1).prefetch(prefetch)
         from tensorflow.python.data.experimental.ops import prefetching_ops  # private, pinned TF
         _check_copyable(ds.element_spec)
         on_gpu = (tf.DeviceSpec.from_string(target).device_type or "").upper() == "GPU"
@@ -315,7 +316,7 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
         # Ragged annotations (boxes without max_boxes, ragged keypoints) cross as values and row
         # splits and come back ragged.
         ragged = _ragged_copy.has_ragged(ds.element_spec)
-        host = ds.map(lambda s, e: (s, _ragged_copy.to_parts(e))) if ragged else ds
+        host = ds.map(unconverted(lambda s, e: (s, _ragged_copy.to_parts(e)))) if ragged else ds
         host = host.prefetch(prefetch)
 
         def run_on_device(batch_seed, element):
@@ -325,8 +326,8 @@ def device_stage(transforms: Transforms, device: Optional[str] = None, prefetch:
             # ExperimentalMapDataset: a map kernel registered for the GPU (Dataset.map's are CPU-only).
             with tf.device(target):
                 if on_gpu:
-                    return on_device.apply(prefetching_ops.map_on_gpu(run_on_device))
-                return on_device.map(run_on_device)
+                    return on_device.apply(prefetching_ops.map_on_gpu(unconverted(run_on_device)))
+                return on_device.map(unconverted(run_on_device))
 
         return DeviceStageDataset(copy_and_run(host, device_part, target), host, device_part, target)
 

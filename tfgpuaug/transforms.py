@@ -15,6 +15,7 @@ from typing import Optional, Sequence, Tuple, Union
 import tensorflow as tf
 
 from tfgpuaug import _checks, _skip, geometry
+from tfgpuaug._autograph import leave_unconverted
 from tfgpuaug import targets as tg
 from tfgpuaug._types import Flags, Images, Range, Seed, Size, TensorLike
 from tfgpuaug.image import DEFAULT_MAX_PIXELS, decode_image, image_shape
@@ -41,6 +42,10 @@ class Transform:
     decodes = False
     moves_targets = True
     accepts_float = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        leave_unconverted(cls)  # no AutoGraph in the library's graph code (_autograph.py)
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
@@ -81,6 +86,9 @@ class Transform:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
         return f"{type(self).__name__}({args})"
+
+
+leave_unconverted(Transform)
 
 
 class _PerSample(Transform):

@@ -16,6 +16,8 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 import tensorflow as tf
 
+from tfgpuaug._autograph import unconverted
+
 MASK_MODES = (None, "instance_ids", "instances")
 _POLYGONS, _RLE_COUNTS, _RLE_STRING = 0, 1, 2
 
@@ -108,7 +110,7 @@ def coco(annotation_file: str, image_dir: str, masks: Optional[str] = None, incl
     ds = split(tf.data.Dataset.from_tensor_slices(columns), shard)
     if shuffle:
         ds = ds.shuffle(len(images), seed=seed, reshuffle_each_iteration=True)
-    ds = ds.map(lambda row: _element(row, masks), num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+    ds = ds.map(unconverted(lambda row: _element(row, masks)), num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     ds.class_names = {int(c["id"]): c["name"] for c in data.get("categories", [])}
     return ds
 

@@ -10,6 +10,8 @@ from typing import Callable, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
+from tfgpuaug._autograph import unconverted
+
 _EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".gif", ".bmp", ".pbm", ".pgm", ".ppm", ".pnm", ".tif", ".tiff",
                ".jp2", ".j2k")
 IMAGE_EXTENSIONS = _EXTENSIONS + tuple(e.upper() for e in _EXTENSIONS)
@@ -54,7 +56,8 @@ def file_list(files: Sequence[str], labels: Sequence[int], shuffle: bool = False
     ds = split(tf.data.Dataset.from_tensor_slices((files, tf.constant(labels, tf.int64))), shard)
     if shuffle:
         ds = ds.shuffle(len(files), seed=seed, reshuffle_each_iteration=True)
-    return ds.map(_read_with_path if with_paths else _read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+    read = unconverted(_read_with_path if with_paths else _read)
+    return ds.map(read, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
 
 
 def split(ds: tf.data.Dataset, shard: Optional[Tuple[int, int]], count: Optional[int] = None) -> tf.data.Dataset:

@@ -6,6 +6,8 @@ from typing import Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
+from tfgpuaug._autograph import unconverted
+
 _FEATURES = {
     "image/encoded": tf.io.FixedLenFeature([], tf.string),
     "image/class/label": tf.io.FixedLenFeature([], tf.int64, default_value=-1),
@@ -29,7 +31,7 @@ def tfrecord(files: Union[str, Sequence[str]], shuffle: bool = False, seed: Opti
       num_parallel_reads: files read at once (-1: autotuned).
     """
     return _records(files, shuffle, seed, shard, num_parallel_reads).map(
-        lambda record: _parse_classification(record, label_offset), num_parallel_calls=tf.data.AUTOTUNE)
+        unconverted(lambda record: _parse_classification(record, label_offset)), num_parallel_calls=tf.data.AUTOTUNE)
 
 
 def _parse_classification(record, label_offset):
@@ -108,4 +110,5 @@ def detection_tfrecord(files: Union[str, Sequence[str]], shuffle: bool = False, 
             out["instance_masks"] = dense["image/object/mask"]
         return out
 
-    return _records(files, shuffle, seed, shard, num_parallel_reads).map(parse, num_parallel_calls=tf.data.AUTOTUNE)
+    records = _records(files, shuffle, seed, shard, num_parallel_reads)
+    return records.map(unconverted(parse), num_parallel_calls=tf.data.AUTOTUNE)

@@ -15,6 +15,8 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
+from tfgpuaug._autograph import unconverted
+
 DEFAULT_FIELDS = {"image": "jpg;jpeg;png;webp", "label": "cls"}
 
 
@@ -81,7 +83,7 @@ def tar_samples(files: Union[str, Sequence[str], tf.Tensor],
     spec = tuple(tf.TensorSpec([], tf.string) for _ in range(2 + len(named)))
     ds = tf.data.experimental.from_variant(variant, spec)
     names = ["__key__", "__url__"] + list(named)
-    return ds.map(lambda *parts: dict(zip(names, parts)))
+    return ds.map(unconverted(lambda *parts: dict(zip(names, parts))))
 
 
 def webdataset(urls: Union[str, Sequence[str]], fields: Union[Mapping[str, str], Sequence[str]] = DEFAULT_FIELDS,

@@ -1,0 +1,95 @@
+"""The library's graph code is built without AutoGraph: a pipeline's build converted every function
+its transforms call (a 50-transform device stage took 49-122 s to build, most of it in
+AutoGraph's transpiler), and none of that code needs conversion. Conversions are recorded by
+wrapping AutoGraph's transpiler entry (TensorFlow's private `api._convert_actual`, as pinned)."""
+import os
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from tensorflow.python.autograph.impl import api as autograph_api
+
+import tfgpuaug as tga
+from tfgpuaug import transforms as tr
+
+
+@pytest.fixture
+def converted(monkeypatch):
+    """The source files of the functions AutoGraph converts while the test runs (a method wrapped by
+    do_not_convert is converted as the wrapper's code, TensorFlow's, which calls it unconverted)."""
+    files = []
+    convert = autograph_api._convert_actual
+
+    def recording(entity, program_ctx):
+        files.append(entity.__code__.co_filename)
+        return convert(entity, program_ctx)
+
+    monkeypatch.setattr(autograph_api, "_convert_actual", recording)
+    return files
+
+
+def _library(files):
+    package = os.path.dirname(tga.__file__)
+    return sorted({f for f in files if os.path.commonpath([package, os.path.abspath(f)]) == package})
+
+
+def _transforms():
+    return [tga.RandomResizedCrop(24), tga.RandAugment(), tga.GaussianBlur(), tga.RandomSunFlare(probability=1.0),
+            tga.CLAHE(), tga.CropMirrorNormalize(mirror=0.5)]
+
+
+def test_gpu_augment_builds_without_converting_the_library(converted):
+    blobs = [tf.io.encode_jpeg(np.full([30, 40, 3], v, np.uint8)) for v in (10, 200)]
+    ds = tf.data.Dataset.from_tensor_slices((tf.stack(blobs), [0, 1])).batch(2)
+    out = ds.apply(tga.gpu_augment(_transforms(), device="/cpu:0", seed=1))
+    images, labels = next(iter(out))
+    assert images.shape == (2, 24, 24, 3) and images.dtype == tf.float32
+    assert _library(converted) == []
+    # the recorder does see conversions: a user's own map function is still converted
+    tf.data.Dataset.range(3).map(lambda x: x + 1)
+    assert converted, "the recording wrapper saw no conversion at all: the test would pass vacuously"
+
+
+def test_transforms_in_a_users_map_and_tf_function_run_unconverted(converted):
+    images = tf.constant(np.random.default_rng(0).integers(0, 256, [2, 28, 28, 3], np.uint8))
+
+    def user_fn(x):
+        for t in [tga.GaussianBlur(), tga.RandomSunFlare(probability=1.0), tga.RandAugment()]:
+            x = t(x, seed=[1, 2])
+        return x
+
+    ds = tf.data.Dataset.from_tensors(images).map(user_fn)
+    mapped = next(iter(ds)).numpy()
+    traced = tf.function(user_fn)(images).numpy()
+    np.testing.assert_array_equal(mapped, traced)  # the same seeds: the same stateless draws
+    np.testing.assert_array_equal(mapped, user_fn(images).numpy())  # and eagerly
+    assert _library(converted) == []
+    assert __file__ in converted, "the user's own function should still be converted"
+
+
+def test_every_transform_class_marks_its_entry_points():
+    classes, pending = [], [tr.Transform]
+    while pending:
+        cls = pending.pop()
+        classes.append(cls)
+        pending += cls.__subclasses__()
+    assert len(classes) > 80
+    for cls in classes:
+        for name in ("__call__", "apply"):
+            assert hasattr(getattr(cls, name), "autograph_info__"), f"{cls.__name__}.{name} would be converted"
+
+
+def test_keras_layers_in_a_fitted_model_run_unconverted(converted):
+    keras = pytest.importorskip("keras")
+    from tfgpuaug import keras as tk
+
+    inputs = keras.Input((28, 28, 3), dtype="uint8")
+    x = tk.RandomSunFlare(probability=1.0, seed=1)(inputs)
+    x = tk.GaussianBlur(seed=2)(x)
+    x = keras.layers.GlobalAveragePooling2D()(keras.layers.Rescaling(1 / 255)(x))
+    model = keras.Model(inputs, keras.layers.Dense(2)(x))
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    images = np.random.default_rng(1).integers(0, 256, [4, 28, 28, 3], np.uint8)
+    history = model.fit(images, np.array([0, 1, 0, 1]), epochs=1, batch_size=2, verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+    assert _library(converted) == []
