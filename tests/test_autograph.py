@@ -1,6 +1,6 @@
 """The library's graph code is built without AutoGraph: a pipeline's build converted every function
-its transforms call (a 50-transform device stage took 49-122 s to build, most of it in
-AutoGraph's transpiler), and none of that code needs conversion. Conversions are recorded by
+its transforms call (a 50-transform device stage took 62 s to build, 6.6 s without), and none of
+that code needs conversion. Conversions are recorded by
 wrapping AutoGraph's transpiler entry (TensorFlow's private `api._convert_actual`, as pinned)."""
 import os
 
