@@ -7,7 +7,7 @@
 
 namespace tfgpuaug {
 
-// Floats of scratch one sample needs: the fade and two planes, and the blurs' own.
+// Floats of scratch one sample needs: the fade, a plane, the three channels' flares, and the blurs' own.
 size_t FlareBlendScratchFloats(int h, int w, int flare_taps, int taps);
 
 // One RGB sample `image` [h, w, 3] and its packed flare `layer` [h, w]: each channel of the layer

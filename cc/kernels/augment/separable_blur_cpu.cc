@@ -190,14 +190,26 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
   float* across = scratch;                  // the row pass, h x w
   float* padded = scratch + size_t(h) * w;  // one row, reflected: w + taps - 1
   for (int k = 0; k < count; ++k) sources[k] = padded + e.first + k;
+  // The last level row's value and sums: a plane's level rows mostly share one value (the flare's
+  // sun colour), whose 121 scalar fused multiply-adds took a tenth of the flare op, row after row.
+  uint32_t level_bits = 0;
+  float level_sum = 0.f;
+  bool have_level = false;
   for (int y = 0; y < h; ++y) {
     const float* row = plane + size_t(y) * w;
     if (RowIsLevel(row, w)) {  // every output the same sums (reflections read the same level)
-      const float sum = LevelTapSum(row[0], count, weights);
-      for (int x = 0; x < w; ++x) across[size_t(y) * w + x] = sum;
+      if (!have_level || BitsAt(row, 0) != level_bits) {
+        level_bits = BitsAt(row, 0);
+        level_sum = LevelTapSum(row[0], count, weights);
+        have_level = true;
+      }
+      for (int x = 0; x < w; ++x) across[size_t(y) * w + x] = level_sum;
       continue;
     }
-    for (int j = 0; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
+    // the row itself in the middle, its reflections (reach values, or fewer on a narrow row) gathered
+    for (int j = 0; j < reach; ++j) padded[j] = row[across_index[j]];
+    std::memcpy(padded + reach, row, sizeof(float) * size_t(w));
+    for (int j = reach + w; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
     TapSums(sources.data(), count, weights, w, across + size_t(y) * w);
   }
   // down the columns: each tap's row of the row pass, reflected
