@@ -73,6 +73,7 @@ def test_every_transform_class_marks_its_entry_points():
         cls = pending.pop()
         classes.append(cls)
         pending += cls.__subclasses__()
+    classes = [cls for cls in classes if cls.__module__.split(".")[0] == "tfgpuaug"]
     assert len(classes) > 80
     for cls in classes:
         for name in ("__call__", "apply"):
@@ -93,3 +94,16 @@ def test_keras_layers_in_a_fitted_model_run_unconverted(converted):
     history = model.fit(images, np.array([0, 1, 0, 1]), epochs=1, batch_size=2, verbose=0)
     assert np.isfinite(history.history["loss"][0])
     assert _library(converted) == []
+
+
+def test_a_users_subclass_keeps_autograph_for_its_own_code(converted):
+    class Brighten(tr.Transform):  # Python control flow on a tensor: needs AutoGraph in a graph
+        def __call__(self, images, seed=None, training: bool = True):
+            if tf.reduce_mean(tf.cast(images, tf.float32)) < 128.0:
+                images = images + 1
+            return images
+
+    images = tf.zeros([1, 4, 4, 3], tf.uint8)
+    out = next(iter(tf.data.Dataset.from_tensors(images).map(lambda x: Brighten()(x))))
+    np.testing.assert_array_equal(out.numpy(), 1)
+    assert __file__ in converted
