@@ -206,7 +206,7 @@ void SeparableBlurCpu(const float* plane, int h, int w, const float* kernel, int
       for (int x = 0; x < w; ++x) across[size_t(y) * w + x] = level_sum;
       continue;
     }
-    // the row itself in the middle, its reflections (reach values, or fewer on a narrow row) gathered
+    // the row itself in the middle (memcpy), the reach reflected values on each side gathered
     for (int j = 0; j < reach; ++j) padded[j] = row[across_index[j]];
     std::memcpy(padded + reach, row, sizeof(float) * size_t(w));
     for (int j = reach + w; j < w + taps - 1; ++j) padded[j] = row[across_index[j]];
