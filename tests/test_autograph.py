@@ -2,6 +2,7 @@
 its transforms call (a 50-transform device stage took 62 s to build, 6.6 s without), and none of
 that code needs conversion. Conversions are recorded by
 wrapping AutoGraph's transpiler entry (TensorFlow's private `api._convert_actual`, as pinned)."""
+import inspect
 import os
 
 import numpy as np
@@ -67,6 +68,21 @@ def test_transforms_in_a_users_map_and_tf_function_run_unconverted(converted):
     assert __file__ in converted, "the user's own function should still be converted"
 
 
+def test_functions_in_a_users_map_run_unconverted(converted):
+    from tfgpuaug import augment
+
+    def user_fn(x):
+        x = augment.random_clahe(x, (1.0, 4.0), (8, 8), 1.0, [1, 2])
+        x = augment.random_gamma(x, (0.8, 1.2), 1.0, [1, 3])
+        return tga.resize(x, (20, 20))
+
+    images = tf.constant(np.random.default_rng(2).integers(0, 256, [2, 32, 32, 3], np.uint8))
+    mapped = next(iter(tf.data.Dataset.from_tensors(images).map(user_fn))).numpy()
+    np.testing.assert_array_equal(mapped, user_fn(images).numpy())
+    assert _library(converted) == []
+    assert __file__ in converted
+
+
 def test_every_transform_class_marks_its_entry_points():
     classes, pending = [], [tr.Transform]
     while pending:
@@ -78,6 +94,12 @@ def test_every_transform_class_marks_its_entry_points():
     for cls in classes:
         for name in ("__call__", "apply"):
             assert hasattr(getattr(cls, name), "autograph_info__"), f"{cls.__name__}.{name} would be converted"
+    from tfgpuaug import augment
+    for package in (tga, augment):  # and the public functions of the package namespaces
+        functions = [name for name in package.__all__ if inspect.isfunction(getattr(package, name, None))]
+        assert len(functions) > 10
+        for name in functions:
+            assert hasattr(getattr(package, name), "autograph_info__"), f"{package.__name__}.{name} would be converted"
 
 
 def test_keras_layers_in_a_fitted_model_run_unconverted(converted):

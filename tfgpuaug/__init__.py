@@ -1,5 +1,5 @@
 """tfgpuaug: fast TensorFlow image input pipelines in C++/CUDA custom ops."""
-from tfgpuaug import _loader
+from tfgpuaug import _autograph, _loader
 
 _loader.ops()  # registers every op exactly once, on import
 
@@ -89,3 +89,6 @@ __all__ = [
     "random_crop_boxes",
     "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes", "keypoints",
 ]
+
+# Public functions run without AutoGraph inside a user's converted code (_autograph.py).
+_autograph.leave_functions_unconverted(globals())

@@ -5,6 +5,7 @@ and converting every function a transform calls took most of a long pipeline's b
 transpiler; 6.6 s without)."""
 from __future__ import annotations
 
+import inspect
 from typing import Callable, TypeVar
 
 import tensorflow as tf
@@ -24,3 +25,14 @@ def leave_unconverted(cls: type) -> None:
         method = cls.__dict__.get(name)
         if method is not None and not hasattr(method, "autograph_info__"):
             setattr(cls, name, unconverted(method))
+
+
+def leave_functions_unconverted(namespace: dict) -> None:
+    """The library's public functions bound in a package namespace (its `globals()`) run
+    unconverted when a user's converted code calls them: three functional calls in a user's
+    `Dataset.map` built in 1.8-2.0 s, 0.15 s unconverted. The wrapper keeps the function's
+    name, docstring and signature (`__wrapped__`)."""
+    for name, value in list(namespace.items()):
+        if (not name.startswith("_") and inspect.isfunction(value) and not hasattr(value, "autograph_info__")
+                and value.__module__.split(".")[0] == "tfgpuaug"):
+            namespace[name] = unconverted(value)

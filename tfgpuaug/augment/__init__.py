@@ -1,5 +1,6 @@
 """Batched per-sample augmentation: single ops, one registry, the auto-augment policies,
 conditional execution and label-mixing augmentations."""
+from tfgpuaug import _autograph
 from tfgpuaug.augment import ops
 from tfgpuaug.augment.additive_noise import additive_noise
 from tfgpuaug.augment.augmix import augmix
@@ -69,3 +70,6 @@ __all__ = [
     "spatter",
     "level_tables", "hls_lightness", "span_raster", "line_raster", "channel_histograms",
 ]
+
+# Public functions run without AutoGraph inside a user's converted code (_autograph.py).
+_autograph.leave_functions_unconverted(globals())
