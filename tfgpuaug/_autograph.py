@@ -18,9 +18,16 @@ def unconverted(fn: F) -> F:
     return tf.autograph.experimental.do_not_convert(fn)
 
 
+def _in_library(entity) -> bool:
+    return entity.__module__.split(".")[0] == "tfgpuaug"
+
+
 def leave_unconverted(cls: type) -> None:
     """`cls`'s own `__call__` and `apply` (the entry points a user's `Dataset.map` or `tf.function`
-    calls) run unconverted, with everything they call."""
+    calls) run unconverted, with everything they call, where `cls` is the library's: a user's
+    subclass keeps AutoGraph for its own code."""
+    if not _in_library(cls):
+        return
     for name in ("__call__", "apply"):
         method = cls.__dict__.get(name)
         if method is not None and not hasattr(method, "autograph_info__"):
@@ -34,5 +41,5 @@ def leave_functions_unconverted(namespace: dict) -> None:
     name, docstring and signature (`__wrapped__`)."""
     for name, value in list(namespace.items()):
         if (not name.startswith("_") and inspect.isfunction(value) and not hasattr(value, "autograph_info__")
-                and value.__module__.split(".")[0] == "tfgpuaug"):
+                and _in_library(value)):
             namespace[name] = unconverted(value)

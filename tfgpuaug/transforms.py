@@ -45,8 +45,7 @@ class Transform:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.__module__.split(".")[0] == "tfgpuaug":  # a user's subclass keeps AutoGraph for its own code
-            leave_unconverted(cls)  # no AutoGraph in the library's graph code (_autograph.py)
+        leave_unconverted(cls)  # no AutoGraph in the library's graph code (_autograph.py)
 
     def __init__(self, seed: Optional[int] = None):
         self.seed = seed
