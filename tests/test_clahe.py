@@ -175,6 +175,23 @@ def test_lab_ports_equal_opencv_on_every_colour_where_installed():
     np.testing.assert_array_equal(rgb_from_lab(img), cv2.cvtColor(img, cv2.COLOR_LAB2RGB))
 
 
+def test_linear_branch_multiply_equals_the_division_for_every_reachable_f():
+    """The CPU loops compute the conversion back's f * 108 / 841 (C division, toward zero) as f
+    times the float 108/841, truncated (clahe_avx2.cc's XzFromF). Every f it can see: the
+    lightness table's f(Y) plus a*'s term or minus b*'s, for every L, a and b, where f <= 3390
+    (above, the cube is taken). float32 products round as the vector multiply does."""
+    fy = LIGHTNESS[1::2].astype(np.int64)[:, None]
+    code = np.arange(256, dtype=np.int64)[None, :]
+    f = np.concatenate([(fy + ((5 * code * 53687 + 128) >> 13) - 4194).ravel(),
+                        (fy - (((code * 41943 + 16) >> 9) - 10485 + 1)).ravel()])
+    f = np.unique(f[f <= 3390])
+    assert f.min() < -8000 and f.max() == 3390  # both signs, up to the branch
+    product = f * 108
+    division = np.where(product >= 0, product // 841, -(-product // 841))
+    multiply = np.trunc(f.astype(F) * (F(108) / F(841))).astype(np.int64)
+    np.testing.assert_array_equal(multiply, division)
+
+
 def test_clahe_port_equals_opencv_where_installed(photos):
     cv2 = pytest.importorskip("cv2")
     gray = [p[..., 1] for p in photos] + [np.random.default_rng(1).integers(0, 256, s, dtype=np.uint8)

@@ -51,10 +51,12 @@ TFGPUAUG_AVX2 __m256i Descale(__m256i x) {
 }
 
 // lab_detail::XzFromF on eight lanes. The linear branch's f * 108 / 841 (C division, toward
-// zero) is the float quotient truncated: |f * 108| < 2^24 is exact in float, and a quotient that
-// is not whole is at least 1/841 from the next whole number, far beyond float's error here.
+// zero) is f times the float 108/841, truncated: the product is within 2^-22 of f * 108 / 841
+// relative, less than 1/1700 here, and a quotient that is not whole is at least 1/841 from the
+// next whole number; checked for every f the conversion reaches (tests/test_clahe.py). A multiply
+// where a divide was: on Zen 3 the divide's latency held up the loop.
 TFGPUAUG_AVX2 __m256i XzFromF(__m256i f) {
-  const __m256 q = _mm256_div_ps(_mm256_cvtepi32_ps(Mul(f, 108)), _mm256_set1_ps(841.f));
+  const __m256 q = _mm256_mul_ps(_mm256_cvtepi32_ps(f), _mm256_set1_ps(108.f / 841.f));
   const __m256i linear = AddConst(_mm256_cvttps_epi32(q), -290);
   const __m256i cube =
       _mm256_srai_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(f, f), 14), f), 14);
@@ -76,7 +78,8 @@ TFGPUAUG_AVX2 void StoreInts(void* p, __m256i v) { _mm256_storeu_si256(reinterpr
 // 3.6 ns and eight loads 2.3 ns, and the lookups were over half of CLAHE's time. noinline keeps
 // the loops out of the AVX2 callers, so the compiler cannot turn them back into gathers.
 
-// planes[k * stride + i] = table[rgb channel k of pixel i], for n pixels of c channels.
+// planes[k * stride + i] = table[rgb channel k of pixel i], for n pixels of c channels (the
+// AVX-512 permutes' layout).
 __attribute__((noinline)) void GammaPlanes(const int* table, const uint8_t* src, int n, int c, int stride,
                                            int* planes) {
 #pragma GCC unroll 4
@@ -84,6 +87,37 @@ __attribute__((noinline)) void GammaPlanes(const int* table, const uint8_t* src,
     planes[i] = table[src[i * c]];
     planes[stride + i] = table[src[i * c + 1]];
     planes[2 * stride + i] = table[src[i * c + 2]];
+  }
+}
+
+// The same lookups packed for fewer loads and stores, which bound this loop: red | green << 16
+// in rg[i] (both below 2^15, the 16-bit pairs vpmaddwd multiplies) and blue in b[i], each
+// pixel's three bytes read as one word. The last pixel by bytes: its word would reach past the
+// image when c is 3.
+__attribute__((noinline)) void GammaPairs(const int* table, const uint8_t* src, int n, int c, int* rg,
+                                          int* b) {
+  int i = 0;
+#pragma GCC unroll 4
+  for (; i + 1 < n; ++i) {
+    uint32_t word;
+    std::memcpy(&word, src + size_t(i) * c, 4);
+    rg[i] = table[word & 0xff] | table[(word >> 8) & 0xff] << 16;
+    b[i] = table[(word >> 16) & 0xff];
+  }
+  for (; i < n; ++i) {
+    rg[i] = table[src[size_t(i) * c]] | table[src[size_t(i) * c + 1]] << 16;
+    b[i] = table[src[size_t(i) * c + 2]];
+  }
+}
+
+// The cube root of three index sets, two of them packed as x | y << 16 (indices below 3072,
+// roots at most 2^15): out_xy[i] = cbrt[x] | cbrt[y] << 16, out_z[i] = cbrt[z].
+__attribute__((noinline)) void CbrtPairs(const int* cbrt, const int* xy, const int* z, int n, int* out_xy,
+                                         int* out_z) {
+#pragma GCC unroll 4
+  for (int i = 0; i < n; ++i) {
+    out_xy[i] = cbrt[xy[i] & 0xffff] | cbrt[uint32_t(xy[i]) >> 16] << 16;
+    out_z[i] = cbrt[z[i]];
   }
 }
 
@@ -111,16 +145,35 @@ __attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_
 }
 
 // Channels 0..2 of n pixels through the table from three index planes `stride` apart; the
-// channels past 2 copied from src. RGB has its own loop: no per-pixel loop over the extra
-// channels, so the compiler unrolls the nine loads and three stores.
+// channels past 2 copied from src. RGB and RGBA have their own loops: no per-pixel loop over
+// the extra channels, and one store a pixel.
 __attribute__((noinline)) void StoreRgbOfRow(const uint8_t* table, const int* index, int stride, int n, int c,
                                              const uint8_t* src, uint8_t* dst) {
   if (c == 3) {
+    // one word store a pixel (its fourth byte is the next pixel's first, stored next), the
+    // stores being what bounds this loop; the last pixel by bytes, so nothing past the row is
+    // touched (in CLAHE that is the next row's L*a*b*, not yet read)
+    int x = 0;
 #pragma GCC unroll 4
-    for (int x = 0; x < n; ++x) {
+    for (; x + 1 < n; ++x) {
+      const uint32_t word = uint32_t(table[index[x]]) | uint32_t(table[index[stride + x]]) << 8 |
+                            uint32_t(table[index[2 * stride + x]]) << 16;
+      std::memcpy(dst + 3 * size_t(x), &word, 4);
+    }
+    for (; x < n; ++x) {
       dst[3 * x] = table[index[x]];
       dst[3 * x + 1] = table[index[stride + x]];
       dst[3 * x + 2] = table[index[2 * stride + x]];
+    }
+    return;
+  }
+  if (c == 4) {
+#pragma GCC unroll 4
+    for (int x = 0; x < n; ++x) {
+      const uint32_t word = uint32_t(table[index[x]]) | uint32_t(table[index[stride + x]]) << 8 |
+                            uint32_t(table[index[2 * stride + x]]) << 16 |
+                            uint32_t(src[4 * size_t(x) + 3]) << 24;
+      std::memcpy(dst + 4 * size_t(x), &word, 4);
     }
     return;
   }
@@ -141,24 +194,41 @@ __attribute__((target("avx2"))) void LabFromRgbAvx2(const uint8_t* src, size_t n
   const bool vbmi = c <= 4 && CpuHasAvx512Vbmi();  // sixteen pixels fill at most 64 bytes
   constexpr int kChunk = 256;                      // pixels a step: three planes of ints each, on the stack
   alignas(32) int linear[3 * kChunk], index[3 * kChunk], f[3 * kChunk];
+  // The packed layout (GammaPairs, CbrtPairs) in the first two planes of each buffer.
+  int *rg = linear, *blue = linear + kChunk, *index_xy = index, *index_z = index + kChunk, *f_xy = f,
+      *f_z = f + kChunk;
+  const __m256i rg_to_x = _mm256_set1_epi32(1777 | 1541 << 16), rg_to_y = _mm256_set1_epi32(871 | 2929 << 16),
+                rg_to_z = _mm256_set1_epi32(73 | 448 << 16), low_half = _mm256_set1_epi32(0xffff);
   size_t i0 = 0;
   while (i0 + 8 <= n) {
     const int m = static_cast<int>(std::min<size_t>(kChunk, (n - i0) & ~size_t(7)));
     if (vbmi) {
       WordTablePlanesAvx512(t.gamma_bytes, src + i0 * c, m, c, kChunk, linear);
+      for (int j = 0; j < m; j += 8) {
+        const __m256i r = LoadInts(linear + j), g = LoadInts(linear + kChunk + j),
+                      b = LoadInts(linear + 2 * kChunk + j);
+        const __m256i y = Descale<12>(Add(Add(Mul(r, 871), Mul(g, 2929)), Mul(b, 296)));
+        StoreInts(index_xy + j,
+                  _mm256_or_si256(Descale<12>(Add(Add(Mul(r, 1777), Mul(g, 1541)), Mul(b, 778))),
+                                  _mm256_slli_epi32(y, 16)));
+        StoreInts(index_z + j, Descale<12>(Add(Add(Mul(r, 73), Mul(g, 448)), Mul(b, 3575))));
+      }
     } else {
-      GammaPlanes(t.gamma, src + i0 * c, m, c, kChunk, linear);
+      GammaPairs(t.gamma, src + i0 * c, m, c, rg, blue);
+      for (int j = 0; j < m; j += 8) {
+        // red * k0 + green * k1 in one vpmaddwd (products and sums exact: all below 2^31)
+        const __m256i pair = LoadInts(rg + j), b = LoadInts(blue + j);
+        const __m256i y = Descale<12>(Add(_mm256_madd_epi16(pair, rg_to_y), Mul(b, 296)));
+        StoreInts(index_xy + j,
+                  _mm256_or_si256(Descale<12>(Add(_mm256_madd_epi16(pair, rg_to_x), Mul(b, 778))),
+                                  _mm256_slli_epi32(y, 16)));
+        StoreInts(index_z + j, Descale<12>(Add(_mm256_madd_epi16(pair, rg_to_z), Mul(b, 3575))));
+      }
     }
+    CbrtPairs(t.cbrt, index_xy, index_z, m, f_xy, f_z);
     for (int j = 0; j < m; j += 8) {
-      const __m256i r = LoadInts(linear + j), g = LoadInts(linear + kChunk + j),
-                    b = LoadInts(linear + 2 * kChunk + j);
-      StoreInts(index + j, Descale<12>(Add(Add(Mul(r, 1777), Mul(g, 1541)), Mul(b, 778))));
-      StoreInts(index + kChunk + j, Descale<12>(Add(Add(Mul(r, 871), Mul(g, 2929)), Mul(b, 296))));
-      StoreInts(index + 2 * kChunk + j, Descale<12>(Add(Add(Mul(r, 73), Mul(g, 448)), Mul(b, 3575))));
-    }
-    LookUpPlanes(t.cbrt, index, m, 3, kChunk, f);
-    for (int j = 0; j < m; j += 8) {
-      const __m256i fx = LoadInts(f + j), fy = LoadInts(f + kChunk + j), fz = LoadInts(f + 2 * kChunk + j);
+      const __m256i both = LoadInts(f_xy + j), fz = LoadInts(f_z + j);
+      const __m256i fx = _mm256_and_si256(both, low_half), fy = _mm256_srli_epi32(both, 16);
       StoreThree(Clamp(Descale<15>(AddConst(Mul(fy, 296), -1336934)), 0, 255),
                  Clamp(Descale<15>(AddConst(Mul(_mm256_sub_epi32(fx, fy), 500), 128 << 15)), 0, 255),
                  Clamp(Descale<15>(AddConst(Mul(_mm256_sub_epi32(fy, fz), 200), 128 << 15)), 0, 255),

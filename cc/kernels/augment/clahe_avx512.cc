@@ -25,7 +25,9 @@ TFGPUAUG_AVX512 inline __m512i Descale(__m512i x) {
   return _mm512_srai_epi32(AddConst(x, 1 << (N - 1)), N);
 }
 
-// lab_detail::XzFromF, as clahe_avx2.cc's (the float quotient truncated is the C division).
+// lab_detail::XzFromF on sixteen lanes. f * 108 / 841 (C division, toward zero) is the float
+// quotient truncated: |f * 108| < 2^24 is exact in float, and a quotient that is not whole is at
+// least 1/841 from the next whole number.
 TFGPUAUG_AVX512 inline __m512i XzFromF(__m512i f) {
   const __m512 q = _mm512_div_ps(_mm512_cvtepi32_ps(Mul(f, 108)), _mm512_set1_ps(841.f));
   const __m512i linear = AddConst(_mm512_cvttps_epi32(q), -290);

@@ -61,10 +61,13 @@ void ClaheCpu(const uint8_t* src, const AugmentImage& image_info, const ClaheGri
   // thread-local storage on every access.
   thread_local std::vector<uint8_t> scratch;
   thread_local std::vector<ClaheTaps> column_taps;
-  scratch.resize((c >= 3 ? 3 * n : 0) + size_t(g.tiles_x) * g.tiles_y * 256);
+  scratch.resize(size_t(g.tiles_x) * g.tiles_y * 256);
   column_taps.resize(w);
-  uint8_t* lab = scratch.data();
-  uint8_t* luts = lab + (c >= 3 ? 3 * n : 0);
+  uint8_t* luts = scratch.data();
+  // The L*a*b* image lives in the tail of dst (src is never dst: the stages ping-pong): one image
+  // fewer in the cache. Output row y ends where L*a*b* row y + 1 begins or before, and row y's
+  // L*a*b* is read before row y is written, so nothing is overwritten before it is read.
+  uint8_t* lab = dst + (c >= 3 ? size_t(c - 3) * n : 0);
   ClaheTaps* columns = column_taps.data();
   const uint8_t* plane = src;  // the equalised value of pixel i at plane[i * stride]
   int stride = c;
