@@ -11,7 +11,8 @@ namespace {
 #if TFGPUAUG_HAVE_AVX2_LOOPS
 // FlareFade four pixels at a time: the same float64 square root, divide and clamp (never NaN:
 // reach > 0), rounded to float32 as the scalar cast rounds. dx^2 + dy^2 is an exact integer.
-__attribute__((target("avx2"))) void FadeRowAvx2(float* fade, int w, int y, int sun_x, int sun_y,
+// Returns the pixels done (whole groups of four); the caller's scalar loop does the rest.
+__attribute__((target("avx2"))) int FadeRowAvx2(float* fade, int w, int y, int sun_x, int sun_y,
                                                  double reach) {
   const double dy = double(y) - double(sun_y);
   const __m256d dy2 = _mm256_set1_pd(dy * dy), by = _mm256_set1_pd(reach);
@@ -24,7 +25,7 @@ __attribute__((target("avx2"))) void FadeRowAvx2(float* fade, int w, int y, int 
     d = _mm256_min_pd(_mm256_max_pd(d, zero), one);
     _mm_storeu_ps(fade + x, _mm256_cvtpd_ps(_mm256_sub_pd(one, d)));
   }
-  for (; x < w; ++x) fade[x] = FlareFade(x, y, sun_x, sun_y, reach);
+  return x;
 }
 
 // FlareScreenByte for eight pixels' three channels: the float32 operations in the scalar order;
@@ -54,15 +55,16 @@ __attribute__((target("avx2"))) size_t ScreenAvx2(const uint8_t* image, const fl
 
 void FadePlane(float* fade, int h, int w, int sun_x, int sun_y) {
   const double reach = FlareFadeReach(h, w);
+#if TFGPUAUG_HAVE_AVX2_LOOPS
+  const bool avx2 = CpuHasAvx2();
+#endif
   for (int y = 0; y < h; ++y) {
     float* row = fade + size_t(y) * w;
+    int x = 0;
 #if TFGPUAUG_HAVE_AVX2_LOOPS
-    if (CpuHasAvx2()) {
-      FadeRowAvx2(row, w, y, sun_x, sun_y, reach);
-      continue;
-    }
+    if (avx2) x = FadeRowAvx2(row, w, y, sun_x, sun_y, reach);
 #endif
-    for (int x = 0; x < w; ++x) row[x] = FlareFade(x, y, sun_x, sun_y, reach);
+    for (; x < w; ++x) row[x] = FlareFade(x, y, sun_x, sun_y, reach);
   }
 }
 
