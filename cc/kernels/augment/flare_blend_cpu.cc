@@ -13,7 +13,7 @@ namespace {
 // reach > 0), rounded to float32 as the scalar cast rounds. dx^2 + dy^2 is an exact integer.
 // Returns the pixels done (whole groups of four); the caller's scalar loop does the rest.
 __attribute__((target("avx2"))) int FadeRowAvx2(float* fade, int w, int y, int sun_x, int sun_y,
-                                                 double reach) {
+                                                double reach) {
   const double dy = double(y) - double(sun_y);
   const __m256d dy2 = _mm256_set1_pd(dy * dy), by = _mm256_set1_pd(reach);
   const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
