@@ -131,16 +131,43 @@ __attribute__((noinline)) void LookUpPlanes(const int* table, const int* index, 
 }
 
 // One row's words from the transposed tables (see ClaheApplyRgbAvx2): the upper row of
-// tiles' two bytes at a pixel in the low half, the lower row's in the high half.
-__attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_t* lower, const uint8_t* lab,
-                                              const int* first, int tiles_x, int n, uint32_t* words) {
+// tiles' two bytes at a pixel in the low half, the lower row's in the high half; at[x] is the
+// pixel's offset in a row of tiles' table (its L times the tiles across, plus its left tile).
+__attribute__((noinline)) void TileBytesOfRow(const uint8_t* upper, const uint8_t* lower, const int* at,
+                                              int n, uint32_t* words) {
 #pragma GCC unroll 4
   for (int x = 0; x < n; ++x) {
-    const int at = lab[3 * x] * tiles_x + first[x];
     uint16_t top, bottom;
-    std::memcpy(&top, upper + at, 2);
-    std::memcpy(&bottom, lower + at, 2);
+    std::memcpy(&top, upper + at[x], 2);
+    std::memcpy(&bottom, lower + at[x], 2);
     words[x] = uint32_t(top) | uint32_t(bottom) << 16;
+  }
+}
+
+// The tables of a grid eight tiles across, [tile][value] -> [value][tile], sixteen values of
+// the eight tiles a step: byte, word and double-word interleaves of the eight 16-byte rows.
+__attribute__((target("avx2"))) void TransposeEightTables(const uint8_t* tables, uint8_t* across) {
+  for (int v = 0; v < 256; v += 16) {
+    __m128i t[8];
+    for (int k = 0; k < 8; ++k)
+      t[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tables + k * 256 + v));
+    __m128i pairs[8], quads[8];
+    for (int k = 0; k < 4; ++k) {
+      pairs[2 * k] = _mm_unpacklo_epi8(t[2 * k], t[2 * k + 1]);  // values v..v+7 of tiles 2k, 2k+1
+      pairs[2 * k + 1] = _mm_unpackhi_epi8(t[2 * k], t[2 * k + 1]);
+    }
+    for (int half = 0; half < 2; ++half) {
+      for (int k = 0; k < 2; ++k) {  // tiles 4k..4k+3: values v + 8 half + 0..3, then + 4..7
+        quads[4 * half + 2 * k] = _mm_unpacklo_epi16(pairs[4 * k + half], pairs[4 * k + 2 + half]);
+        quads[4 * half + 2 * k + 1] = _mm_unpackhi_epi16(pairs[4 * k + half], pairs[4 * k + 2 + half]);
+      }
+    }
+    for (int q = 0; q < 4; ++q) {  // values v + 4q .. v + 4q + 3, all eight tiles each
+      const __m128i low = quads[4 * (q / 2) + q % 2], high = quads[4 * (q / 2) + 2 + q % 2];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(across + (v + 4 * q) * 8), _mm_unpacklo_epi32(low, high));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(across + (v + 4 * q + 2) * 8),
+                       _mm_unpackhi_epi32(low, high));
+    }
   }
 }
 
@@ -252,18 +279,24 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
   thread_local std::vector<uint8_t> across_buffer;
   across_buffer.resize(size_t(g.tiles_y) * 256 * tx_n + 1);
   uint8_t* across = across_buffer.data();
-  for (int ty = 0; ty < g.tiles_y; ++ty)
+  for (int ty = 0; ty < g.tiles_y; ++ty) {
+    if (tx_n == 8) {  // the default grid
+      TransposeEightTables(luts + size_t(ty) * 8 * 256, across + size_t(ty) * 256 * 8);
+      continue;
+    }
     for (int tx = 0; tx < tx_n; ++tx)
       for (int v = 0; v < 256; ++v)
         across[(size_t(ty) * 256 + v) * tx_n + tx] = luts[(size_t(ty) * tx_n + tx) * 256 + v];
+  }
   // Row buffers, whole vectors long (the lanes past w compute on zeros and are not stored):
   // the column taps (left tile, the right tile's byte shift 8 or 0, weights), the row's L*a*b*,
-  // the tiles' words, the blended L, its Y and f(Y), and the three channels' table indices.
+  // the pixels' offsets in the tables and the tiles' words, the blended L, its Y and f(Y), and
+  // the three channels' table indices.
   const int wv = (w + 15) & ~15;  // whole vectors of either width
   thread_local std::vector<int> int_buffer;
   thread_local std::vector<float> weights;
   thread_local std::vector<uint8_t> lab_row_buffer;
-  int_buffer.resize(size_t(wv) * 8);
+  int_buffer.resize(size_t(wv) * 9);
   weights.resize(2 * size_t(wv));
   lab_row_buffer.assign(size_t(wv) * 3 + 8, 0);
   int* first = int_buffer.data();
@@ -271,7 +304,8 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
   int* light = shift + wv;
   int* light_y_f = light + wv;
   int* rgb_index = light_y_f + wv;  // three planes wv apart
-  uint32_t* tile_bytes = reinterpret_cast<uint32_t*>(rgb_index + 3 * size_t(wv));
+  int* tile_at = rgb_index + 3 * size_t(wv);
+  uint32_t* tile_bytes = reinterpret_cast<uint32_t*>(tile_at + wv);
   float* w_first = weights.data();
   float* w_second = w_first + wv;
   uint8_t* lab_row = lab_row_buffer.data();
@@ -289,8 +323,13 @@ __attribute__((target("avx2"))) void ClaheApplyRgbAvx2(const uint8_t* lab, const
   for (int y = 0; y < h; ++y) {
     const ClaheTaps rows = ClaheTapsOf(y, g.tile_h, g.tiles_y);
     std::memcpy(lab_row, lab + size_t(y) * w * 3, size_t(w) * 3);
+    for (int x0 = 0; x0 < wv; x0 += 8) {
+      __m256i v, a, b;
+      LoadThree(lab_channels, lab_row + size_t(x0) * 3, &v, &a, &b);
+      StoreInts(tile_at + x0, Add(Mul(v, tx_n), LoadInts(first + x0)));
+    }
     TileBytesOfRow(across + size_t(rows.first) * 256 * tx_n, across + size_t(rows.second) * 256 * tx_n,
-                   lab_row, first, tx_n, wv, tile_bytes);
+                   tile_at, wv, tile_bytes);
     const __m256 wy1 = _mm256_set1_ps(rows.w_first), wy2 = _mm256_set1_ps(rows.w_second);
     for (int x0 = 0; x0 < wv; x0 += 8) {
       const __m256i words = LoadInts(tile_bytes + x0);
