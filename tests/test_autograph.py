@@ -4,6 +4,8 @@ that code needs conversion. Conversions are recorded by
 wrapping AutoGraph's transpiler entry (TensorFlow's private `api._convert_actual`, as pinned)."""
 import inspect
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,6 +14,24 @@ from tensorflow.python.autograph.impl import api as autograph_api
 
 import tfgpuaug as tga
 from tfgpuaug import transforms as tr
+
+
+# Prints "modules,functions": the modules `import tfgpuaug` loads and the bindings in them of the
+# functions the package namespaces export; then each such binding that would be converted.
+_LIST_UNMARKED = """
+import inspect, sys
+import tfgpuaug
+from tfgpuaug import augment
+exported = {getattr(p, n).__wrapped__ for p in (tfgpuaug, augment) for n in p.__all__
+            if inspect.isfunction(getattr(p, n, None)) and hasattr(getattr(p, n), "__wrapped__")}
+modules = [m for n, m in list(sys.modules.items()) if n.startswith("tfgpuaug.") and m is not None]
+bound = [(m, n) for m in modules for n, v in vars(m).items()
+         if inspect.isfunction(v) and (v in exported or getattr(v, "__wrapped__", None) in exported)]
+print(f"{len(modules)},{len(bound)}")
+for m, n in bound:
+    if not hasattr(getattr(m, n), "autograph_info__"):
+        print(f"{m.__name__}.{n}")
+"""
 
 
 @pytest.fixture
@@ -83,6 +103,25 @@ def test_functions_in_a_users_map_run_unconverted(converted):
     assert __file__ in converted
 
 
+def test_functions_imported_from_submodules_run_unconverted(converted):
+    """A user importing from the submodule itself gets the same unconverted function as the
+    package namespace binds."""
+    from tfgpuaug import augment
+    from tfgpuaug.augment.photometric import random_gamma
+    from tfgpuaug.geometry import resize
+
+    assert random_gamma is augment.random_gamma and resize is tga.resize
+
+    def user_fn(x):
+        return resize(random_gamma(x, (0.8, 1.2), 1.0, [1, 3]), (20, 20))
+
+    images = tf.constant(np.random.default_rng(3).integers(0, 256, [2, 32, 32, 3], np.uint8))
+    mapped = next(iter(tf.data.Dataset.from_tensors(images).map(user_fn))).numpy()
+    np.testing.assert_array_equal(mapped, user_fn(images).numpy())
+    assert _library(converted) == []
+    assert __file__ in converted
+
+
 def test_every_transform_class_marks_its_entry_points():
     classes, pending = [], [tr.Transform]
     while pending:
@@ -100,6 +139,13 @@ def test_every_transform_class_marks_its_entry_points():
         assert len(functions) > 10
         for name in functions:
             assert hasattr(getattr(package, name), "autograph_info__"), f"{package.__name__}.{name} would be converted"
+    # and every binding of those functions in the modules the package's import loads (in a fresh
+    # process: other tests import more modules)
+    listing = subprocess.run([sys.executable, "-c", _LIST_UNMARKED], capture_output=True, text=True, check=True)
+    counts, *unmarked = listing.stdout.split()
+    modules, functions = map(int, counts.split(","))
+    assert modules > 30 and functions > 150, counts
+    assert unmarked == []
 
 
 def test_keras_layers_in_a_fitted_model_run_unconverted(converted):

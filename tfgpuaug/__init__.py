@@ -90,5 +90,7 @@ __all__ = [
     "random_resized_crop", "resize", "resize_and_pad", "resize_center_crop", "warp_affine", "boxes", "keypoints",
 ]
 
-# Public functions run without AutoGraph inside a user's converted code (_autograph.py).
+# Public functions run without AutoGraph inside a user's converted code (_autograph.py), also
+# where a user imports them from their submodules.
 _autograph.leave_functions_unconverted(globals())
+_autograph.share_wrappers_with_submodules()
