@@ -429,6 +429,11 @@ def run(k, report: Report, quick: bool = False, small: bool = False) -> None:
                        k.level_tables_gpu(imgs, own, rows), 0)
         report.compare(f"level_tables no rows channels={c}", k.level_tables(imgs, own, none),
                        k.level_tables_gpu(imgs, own, none), 0)
+    # in place: the op writes over its input when TensorFlow forwards the input's buffer
+    report.compare("level_tables in place, rows clamped", k.level_tables(images, shared, rows),
+                   k.level_tables_gpu(images, shared, rows, in_place=True), 0)
+    report.compare("level_tables in place, per image, no rows", k.level_tables(imgs, own, none),
+                   k.level_tables_gpu(imgs, own, none, in_place=True), 0)
     # 8-bit HLS lightness edit (HlsLightness: RandomSnow, RandomGravel): tables with kept (-1)
     # entries, levels below 0 and above 255, every grey and the pure hues in the image
     hls_images = images.copy()

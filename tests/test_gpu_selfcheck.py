@@ -64,7 +64,7 @@ def cpu_standin(**overrides):
     k.tile_shuffle_gpu = kernels.tile_shuffle
     k.unsharp_mask_gpu = kernels.unsharp_mask
     k.filter2d_gpu = kernels.filter2d
-    k.level_tables_gpu = kernels.level_tables
+    k.level_tables_gpu = lambda images, tables, rows, in_place=False: kernels.level_tables(images, tables, rows)
     k.hls_lightness_gpu = kernels.hls_lightness
     k.span_raster_gpu = kernels.span_raster
     k.line_raster_gpu = kernels.line_raster

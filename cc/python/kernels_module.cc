@@ -1619,16 +1619,19 @@ py::array_t<uint8_t> Filter2DBatchGpu(U8Image images, F32Array kernels, bool tie
   Download(dst, out);
   return out;
 }
-py::array_t<uint8_t> LevelTablesBatchGpu(U8Image images, U8Image tables, I32Array rows) {
+// in_place: the output written over the input's device buffer, as the op does when TensorFlow
+// forwards its input.
+py::array_t<uint8_t> LevelTablesBatchGpu(U8Image images, U8Image tables, I32Array rows, bool in_place) {
   LevelTablesShape(images, tables, rows);
   const int b = images.shape(0), c = images.shape(3);
   py::array out = py::array_t<uint8_t>({b, int(images.shape(1)), int(images.shape(2)), c});
-  DeviceBuffer src = Upload(images), tb = Upload(tables), rw = Upload(rows), dst(out.nbytes());
+  DeviceBuffer src = Upload(images), tb = Upload(tables), rw = Upload(rows), dst(in_place ? 0 : out.nbytes());
+  DeviceBuffer& written = in_place ? src : dst;
   Check(tfgpuaug::LevelTablesGpu(src.as<uint8_t>(), b, int64_t{images.shape(1)} * images.shape(2), c,
                                  tb.as<uint8_t>(), int(tables.shape(0)), int(tables.shape(1)),
                                  int(tables.shape(2)), rows.size() == 0 ? nullptr : rw.as<int32_t>(),
-                                 dst.as<uint8_t>(), nullptr));
-  Download(dst, out);
+                                 written.as<uint8_t>(), nullptr));
+  Download(written, out);
   return out;
 }
 py::array_t<uint8_t> HlsLightnessBatchGpu(U8Image images, I32Array tables, I32Array levels) {
@@ -2106,7 +2109,9 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
         py::arg("height"), py::arg("width"), py::arg("same_dxdy") = false, py::arg("gaussian") = true,
         "The elastic maps on the GPU, the batch in three launches.");
   m.def("level_tables_gpu", &LevelTablesBatchGpu, py::arg("images"), py::arg("tables"), py::arg("rows"),
-        "The per-pixel level tables on the GPU, the batch in one launch.");
+        py::arg("in_place") = false,
+        "The per-pixel level tables on the GPU, the batch in one launch (in_place: over the input's "
+        "buffer, as the op when TensorFlow forwards its input).");
   m.def("span_raster_gpu", &SpanRasterBatchGpu, py::arg("spans"), py::arg("height"), py::arg("width"),
         py::arg("combine") = "sum", py::arg("box") = 1, py::arg("fill") = 0,
         "The span raster on the GPU, the batch in three or four launches.");
