@@ -88,6 +88,15 @@ def test_transforms_in_a_users_map_and_tf_function_run_unconverted(converted):
     assert __file__ in converted, "the user's own function should still be converted"
 
 
+def _assert_map_converts_only_the_user(user_fn, converted, seed):
+    """user_fn in a Dataset.map equals it eagerly, and AutoGraph converted it but no library file."""
+    images = tf.constant(np.random.default_rng(seed).integers(0, 256, [2, 32, 32, 3], np.uint8))
+    mapped = next(iter(tf.data.Dataset.from_tensors(images).map(user_fn))).numpy()
+    np.testing.assert_array_equal(mapped, user_fn(images).numpy())
+    assert _library(converted) == []
+    assert __file__ in converted
+
+
 def test_functions_in_a_users_map_run_unconverted(converted):
     from tfgpuaug import augment
 
@@ -96,11 +105,7 @@ def test_functions_in_a_users_map_run_unconverted(converted):
         x = augment.random_gamma(x, (0.8, 1.2), 1.0, [1, 3])
         return tga.resize(x, (20, 20))
 
-    images = tf.constant(np.random.default_rng(2).integers(0, 256, [2, 32, 32, 3], np.uint8))
-    mapped = next(iter(tf.data.Dataset.from_tensors(images).map(user_fn))).numpy()
-    np.testing.assert_array_equal(mapped, user_fn(images).numpy())
-    assert _library(converted) == []
-    assert __file__ in converted
+    _assert_map_converts_only_the_user(user_fn, converted, seed=2)
 
 
 def test_functions_imported_from_submodules_run_unconverted(converted):
@@ -115,11 +120,7 @@ def test_functions_imported_from_submodules_run_unconverted(converted):
     def user_fn(x):
         return resize(random_gamma(x, (0.8, 1.2), 1.0, [1, 3]), (20, 20))
 
-    images = tf.constant(np.random.default_rng(3).integers(0, 256, [2, 32, 32, 3], np.uint8))
-    mapped = next(iter(tf.data.Dataset.from_tensors(images).map(user_fn))).numpy()
-    np.testing.assert_array_equal(mapped, user_fn(images).numpy())
-    assert _library(converted) == []
-    assert __file__ in converted
+    _assert_map_converts_only_the_user(user_fn, converted, seed=3)
 
 
 def test_every_transform_class_marks_its_entry_points():

@@ -78,19 +78,7 @@ TFGPUAUG_AVX2 void StoreInts(void* p, __m256i v) { _mm256_storeu_si256(reinterpr
 // 3.6 ns and eight loads 2.3 ns, and the lookups were over half of CLAHE's time. noinline keeps
 // the loops out of the AVX2 callers, so the compiler cannot turn them back into gathers.
 
-// planes[k * stride + i] = table[rgb channel k of pixel i], for n pixels of c channels (the
-// AVX-512 permutes' layout).
-__attribute__((noinline)) void GammaPlanes(const int* table, const uint8_t* src, int n, int c, int stride,
-                                           int* planes) {
-#pragma GCC unroll 4
-  for (int i = 0; i < n; ++i) {
-    planes[i] = table[src[i * c]];
-    planes[stride + i] = table[src[i * c + 1]];
-    planes[2 * stride + i] = table[src[i * c + 2]];
-  }
-}
-
-// The same lookups with fewer loads and stores: red | green << 16
+// The gamma lookups of n pixels of c channels, packed for fewer loads and stores: red | green << 16
 // in rg[i] (both below 2^15, the 16-bit pairs vpmaddwd multiplies) and blue in b[i], each
 // pixel's three bytes read as one word. The last pixel by bytes: its word would reach past the
 // image when c is 3.
