@@ -9,6 +9,7 @@
 #include "cc/ops/decode_common.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -53,7 +54,7 @@ class AugmentOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES_OK(ctx, CheckAugmentInputs(ctx));
     const Tensor& images = ctx->input(0);
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (images.NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchAugment(Device(), ctx, ImageOf(images, fill_, interpolation_), out));
   }

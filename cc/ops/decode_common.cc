@@ -1,6 +1,7 @@
 #include "cc/ops/decode_common.h"
 
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/tensor_shape.h"
 
 namespace tfgpuaug {
@@ -159,7 +160,7 @@ absl::Status BeginDecodeBatch(tensorflow::OpKernelContext* ctx, const DecodeRequ
                            "; use smaller batches or raise max_batch_bytes");
   }
   tensorflow::Tensor* values = nullptr;
-  TF_RETURN_IF_ERROR(ctx->allocate_output(0, tensorflow::TensorShape({pixels, base.channels}), &values));
+  TF_RETURN_IF_ERROR(AllocatePooledOutput(ctx, 0, tensorflow::TensorShape({pixels, base.channels}), &values));
   call->outputs.resize(n);
   for (int64_t i = 0; i < n; ++i) call->outputs[i] = values->flat<uint8_t>().data() + offsets[i];
   return absl::OkStatus();

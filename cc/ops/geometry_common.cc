@@ -1,6 +1,7 @@
 #include "cc/ops/geometry_common.h"
 
 #include "cc/ops/decode_common.h"
+#include "cc/ops/pooled_output.h"
 
 namespace tfgpuaug {
 
@@ -82,7 +83,7 @@ absl::Status BeginCropResize(tensorflow::OpKernelContext* ctx, const CropResizeA
   call->channels = static_cast<int>(values.dim_size(1));
   const int64_t n = call->batch.boxes.size();
   TF_RETURN_IF_ERROR(SampleEpilogues(attrs.epilogue, ctx->input(4), n, &call->epilogues));
-  return ctx->allocate_output(0, tensorflow::TensorShape({n, out_h, out_w, call->channels}), &call->out);
+  return AllocatePooledOutput(ctx, 0, tensorflow::TensorShape({n, out_h, out_w, call->channels}), &call->out);
 }
 
 absl::Status ReadCropMirrorNormalizeAttrs(tensorflow::OpKernelConstruction* ctx,

@@ -14,6 +14,7 @@
 #include "cc/ops/geometry_common.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -167,7 +168,7 @@ class DecodeCropResizeOp : public ::tfgpuaug::GuardedOpKernel {
     absl::Status alloc_status;
     std::once_flag allocated;
     auto allocate = [&]() {
-      std::call_once(allocated, [&]() { alloc_status = ctx->allocate_output(0, out_shape, &out); });
+      std::call_once(allocated, [&]() { alloc_status = AllocatePooledOutput(ctx, 0, out_shape, &out); });
       return alloc_status.ok() ? out->flat<Out>().data() : nullptr;
     };
     auto flat = contents.flat<tensorflow::tstring>();
@@ -221,7 +222,7 @@ class CropMirrorNormalizeOp : public ::tfgpuaug::GuardedOpKernel {
     TensorShape shape = p.nchw ? TensorShape({n, p.out_channels, p.crop_h, p.crop_w})
                                : TensorShape({n, p.crop_h, p.crop_w, p.out_channels});
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, shape, &out));
     if (n > 0) OP_REQUIRES_OK(ctx, LaunchCropMirrorNormalize(Device(), ctx, attrs_, p, out));
   }
 
@@ -247,7 +248,7 @@ class FlipOp : public ::tfgpuaug::GuardedOpKernel {
                     "need one horizontal and one vertical flag per image: ", n, " images, flags ",
                     h.shape().DebugString(), " and ", v.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (images.NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchFlip(Device(), ctx, out));
   }
 };
@@ -279,7 +280,7 @@ class WarpAffineOp : public ::tfgpuaug::GuardedOpKernel {
                          interpolation_,
                          fill_};
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, out_h, out_w, p.channels}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, TensorShape({n, out_h, out_w, p.channels}), &out));
     if (out->NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchWarpAffine(Device(), ctx, p, out));
   }
 
@@ -341,7 +342,7 @@ class PasteResizeOp : public ::tfgpuaug::GuardedOpKernel {
     }
     const int c = static_cast<int>(values.dim_size(1));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({b, out_h, out_w, c}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, TensorShape({b, out_h, out_w, c}), &out));
     const uint8_t* in = values.flat<uint8_t>().data();
     uint8_t* o = out->flat<uint8_t>().data();
     const int64_t per = int64_t{out_h} * out_w * c;

@@ -11,6 +11,7 @@
 #include "cc/ops/geometry_common.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -101,7 +102,7 @@ class DecodeResizePadOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES_OK(ctx, ReadSize(ctx->input(2), &size_h, &size_w));
     const int c = request_.channels;
     Tensor *out = nullptr, *info = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, size_h, size_w, c}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, TensorShape({n, size_h, size_w, c}), &out));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 6}), &info));
     auto flat = contents.flat<tensorflow::tstring>();
     Out* o = out->flat<Out>().data();
@@ -160,7 +161,7 @@ class ResizePadOp : public ::tfgpuaug::GuardedOpKernel {
     const int c = static_cast<int>(values.dim_size(1));
     auto s = shapes.matrix<int32_t>();
     Tensor *out = nullptr, *info = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, size_h, size_w, c}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, TensorShape({n, size_h, size_w, c}), &out));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n, 6}), &info));
     const In* in = values.flat<In>().data();
     Out* o = out->flat<Out>().data();

@@ -41,6 +41,7 @@
 #include "cc/kernels/augment/unsharp_mask.h"
 #include "cc/kernels/augment/unsharp_mask_cpu.h"
 #include "cc/kernels/augment/zoom_blur_cpu.h"
+#include "cc/kernels/common/large_block_pool.h"
 #include "cc/kernels/decode/codecs.h"
 #include "cc/kernels/decode/decode_crop_resize.h"
 #include "cc/kernels/decode/gpu_decode_route.h"
@@ -1924,6 +1925,33 @@ PYBIND11_MODULE(tfgpuaug_kernels, m) {
   m.def("nvjpeg_scratch_bytes", &tfgpuaug::NvjpegScratchBytes, py::arg("bytes"), py::arg("budget"),
         "The device scratch those groups need.");
   m.doc() = "tfgpuaug's framework-free CPU and CUDA kernels (no TensorFlow needed)";
+  py::class_<tfgpuaug::LargeBlockPool>(m, "LargeBlockPool",
+                                       "The host block pool the op library's large CPU outputs come from.")
+      .def(py::init<size_t, size_t>(), py::arg("min_bytes"), py::arg("max_cached_bytes"))
+      .def(
+          "acquire",
+          [](tfgpuaug::LargeBlockPool& pool, size_t bytes) {
+            return reinterpret_cast<uintptr_t>(pool.Acquire(bytes));
+          },
+          py::arg("bytes"), "A block's address (0: declined).")
+      .def(
+          "release",
+          [](tfgpuaug::LargeBlockPool& pool, uintptr_t block) {
+            return pool.Release(reinterpret_cast<void*>(block));
+          },
+          py::arg("block"), "Takes a block back (False: not one of this pool's).")
+      .def("stats", [](const tfgpuaug::LargeBlockPool& pool) {
+        const tfgpuaug::LargeBlockPool::Stats s = pool.stats();
+        py::dict d;
+        d["live_blocks"] = s.live_blocks;
+        d["cached_blocks"] = s.cached_blocks;
+        d["cached_bytes"] = s.cached_bytes;
+        d["mapped"] = s.mapped;
+        d["reused"] = s.reused;
+        d["unmapped"] = s.unmapped;
+        return d;
+      });
+  m.attr("LARGE_BLOCK_GRANULE") = tfgpuaug::LargeBlockPool::kBlockGranule;
   m.def(
       "check_jpeg_entropy",
       [](py::bytes data) {
