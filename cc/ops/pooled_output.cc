@@ -16,7 +16,8 @@ class PooledHostAllocator final : public tensorflow::Allocator {
  public:
   std::string Name() override { return "tfgpuaug_host_pool"; }
   void* AllocateRaw(size_t alignment, size_t num_bytes) override {
-    void* block = alignment <= LargeBlockPool::kBlockGranule ? LargeBlockPool::Host().Acquire(num_bytes) : nullptr;
+    void* block =
+        alignment <= LargeBlockPool::kBlockGranule ? LargeBlockPool::Host().Acquire(num_bytes) : nullptr;
     return block != nullptr ? block : tensorflow::port::AlignedMalloc(num_bytes, static_cast<int>(alignment));
   }
   void DeallocateRaw(void* ptr) override {

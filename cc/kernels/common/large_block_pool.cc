@@ -83,7 +83,8 @@ void* LargeBlockPool::Acquire(size_t bytes) {
     // the smallest freed block that fits without wasting more than a quarter of it
     auto best = cached_.end();
     for (auto it = cached_.begin(); it != cached_.end(); ++it) {
-      if (it->bytes >= want && it->bytes - want <= it->bytes / 4 && (best == cached_.end() || it->bytes < best->bytes))
+      if (it->bytes >= want && it->bytes - want <= it->bytes / 4 &&
+          (best == cached_.end() || it->bytes < best->bytes))
         best = it;
     }
     if (best != cached_.end()) {
@@ -150,7 +151,8 @@ LargeBlockPool& LargeBlockPool::Host() {
       if (end != env && *end == '\0' && v <= (SIZE_MAX >> 20)) {
         megabytes = static_cast<size_t>(v);
       } else {
-        std::fprintf(stderr, "tfgpuaug: TFGPUAUG_HOST_POOL_MB=%s is not a whole number of MiB; using 1024\n", env);
+        std::fprintf(stderr, "tfgpuaug: TFGPUAUG_HOST_POOL_MB=%s is not a whole number of MiB; using 1024\n",
+                     env);
       }
     }
     return new LargeBlockPool(size_t{8} << 20, megabytes << 20);
