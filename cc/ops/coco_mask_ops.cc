@@ -6,6 +6,7 @@
 #include "cc/kernels/masks/coco_masks.h"
 #include "cc/ops/decode_common.h"
 #include "cc/ops/guarded_kernel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"
@@ -73,7 +74,7 @@ class CocoMasksOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("COCO masks: ", n, " masks of ", h, "x", w, " are too many bytes"));
     Tensor* out = nullptr;
     const TensorShape shape = instance_ids_ ? TensorShape({h, w, 1}) : TensorShape({n, h, w});
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    OP_REQUIRES_OK(ctx, ::tfgpuaug::AllocatePooledOutput(ctx, 0, shape, &out));
     uint8_t* masks = out->flat<uint8_t>().data();
     std::fill_n(masks, out->NumElements(), 0);
     auto segs = segmentations.flat<tstring>();

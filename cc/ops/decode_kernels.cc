@@ -6,6 +6,7 @@
 #include "cc/ops/decode_common.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -72,8 +73,9 @@ class DecodeImageOp : public ::tfgpuaug::GuardedOpKernel {
     DecodePlan plan;
     OP_REQUIRES_OK(ctx, ToTfStatus(PlanDecode(Bytes(bytes), bytes.size(), request, &plan)));
     Tensor* image = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                            0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}), &image));
+    OP_REQUIRES_OK(
+        ctx, AllocatePooledOutput(ctx, 0, TensorShape({plan.out_height, plan.out_width, plan.out_channels}),
+                                  &image));
     if (image->NumElements() > 0) OP_REQUIRES_OK(ctx, LaunchDecodeImage(Device(), ctx, request, plan, image));
   }
 
@@ -105,9 +107,9 @@ class DecodeAnimationOp : public ::tfgpuaug::GuardedOpKernel {
                 InvalidArgument(frames, " frames of ", plan.out_height, "x", plan.out_width,
                                 " exceed max_bytes=", max_bytes_));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(
-                       0, TensorShape({frames, plan.out_height, plan.out_width, plan.out_channels}), &out));
+    OP_REQUIRES_OK(
+        ctx, AllocatePooledOutput(
+                 ctx, 0, TensorShape({frames, plan.out_height, plan.out_width, plan.out_channels}), &out));
     OP_REQUIRES_OK(ctx, ToTfStatus(ExecuteDecodeFrames(Bytes(bytes), bytes.size(), request_, plan,
                                                        out->flat<uint8_t>().data())));
   }

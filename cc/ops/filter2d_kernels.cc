@@ -9,6 +9,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -69,7 +70,7 @@ class Filter2DOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("need kernels [B, K, K] (K odd, at most ", kMaxFilterSide, ") for ",
                                         b, " images, got ", kernels.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchFilter2D(Device(), ctx, ties_up_, symmetric_, out));
   }

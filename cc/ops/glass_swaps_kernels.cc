@@ -10,6 +10,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -85,7 +86,7 @@ class GlassSwapsOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("images too large for GlassSwaps' draws: ", h, " x ", w, " pixels x ",
                                         iterations_, " iterations x 2 (at most 2^32)"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchGlassSwaps(Device(), ctx, static_cast<int>(max_delta_),
                                          static_cast<int>(iterations_), out));

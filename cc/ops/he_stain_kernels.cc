@@ -9,6 +9,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -77,7 +78,7 @@ class HeStainOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES(ctx, b < (int64_t{1} << 24),
                 errors::InvalidArgument("HeStain takes at most 2^24 images a batch, got ", b));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchHeStain(Device(), ctx, background_, out));
   }

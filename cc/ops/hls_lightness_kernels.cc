@@ -5,6 +5,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -57,7 +58,7 @@ class HlsLightnessOp : public ::tfgpuaug::GuardedOpKernel {
                                         tables.shape().DebugString()));
     OP_REQUIRES_OK(ctx, CheckPixelPlane(levels, images, "levels", "the tables decide"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchHlsLightness(Device(), ctx, out));
   }

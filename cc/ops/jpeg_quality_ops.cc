@@ -6,6 +6,7 @@
 #include "cc/ops/decode_common.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"
@@ -55,7 +56,7 @@ class JpegQualityOp : public ::tfgpuaug::GuardedOpKernel {
                                           " for image ", i));
     }
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, ::tfgpuaug::AllocatePooledOutput(ctx, 0, images.shape(), &out));
     const int64_t per = int64_t{h} * w * c;
     const uint8_t* in = images.flat<uint8_t>().data();
     uint8_t* o = out->flat<uint8_t>().data();

@@ -7,6 +7,7 @@
 #include "cc/kernels/masks/connected_components.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"
@@ -53,7 +54,7 @@ class MaskComponentsOp : public ::tfgpuaug::GuardedOpKernel {
         ctx, h * w <= std::numeric_limits<int32_t>::max(),
         errors::InvalidArgument("MaskComponents: a ", h, "x", w, " mask has more pixels than int32 indexes"));
     Tensor *labels = nullptr, *counts = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, masks.shape(), &labels));
+    OP_REQUIRES_OK(ctx, ::tfgpuaug::AllocatePooledOutput(ctx, 0, masks.shape(), &labels));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({b}), &counts));
     const uint8_t* in = masks.flat<uint8_t>().data();
     int32_t* out = labels->flat<int32_t>().data();

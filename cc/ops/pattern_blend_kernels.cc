@@ -9,6 +9,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -65,7 +66,7 @@ class PatternBlendOp : public ::tfgpuaug::GuardedOpKernel {
     OP_REQUIRES(ctx, images.dim_size(1) * images.dim_size(2) * images.dim_size(3) < (int64_t{1} << 31),
                 errors::InvalidArgument("images too large for PatternBlend: ", images.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchPatternBlend(Device(), ctx, mode_, out));
   }

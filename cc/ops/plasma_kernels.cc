@@ -9,6 +9,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -62,7 +63,8 @@ class PlasmaPatternOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("size (height, width) must be in [0, ", kPlasmaLargestSide, "], got ",
                                         h, ", ", w));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({seeds.dim_size(0), h, w}), &out));
+    OP_REQUIRES_OK(ctx,
+                   AllocatePooledOutput(ctx, 0, tensorflow::TensorShape({seeds.dim_size(0), h, w}), &out));
     if (out->NumElements() == 0) return;
     const int steps = PlasmaSteps(static_cast<int>(h), static_cast<int>(w));
     float scales[16];

@@ -30,15 +30,13 @@ tensorflow::Allocator* PooledAllocator() {
   return allocator;
 }
 
-constexpr size_t kMinPooledBytes = size_t{8} << 20;
-
 }  // namespace
 
 absl::Status AllocatePooledOutput(tensorflow::OpKernelContext* ctx, int index,
                                   const tensorflow::TensorShape& shape, tensorflow::Tensor** out) {
   const tensorflow::DataType dtype = ctx->expected_output_dtype(index);
   const size_t bytes = static_cast<size_t>(shape.num_elements()) * tensorflow::DataTypeSize(dtype);
-  if (ctx->device()->device_type() != tensorflow::DEVICE_CPU || bytes < kMinPooledBytes) {
+  if (ctx->device()->device_type() != tensorflow::DEVICE_CPU || bytes < LargeBlockPool::kHostMinBytes) {
     return ctx->allocate_output(index, shape, out);
   }
   tensorflow::Tensor tensor(PooledAllocator(), dtype, shape);

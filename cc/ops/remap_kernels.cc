@@ -12,6 +12,7 @@
 #include "cc/kernels/warp/tile_shuffle_cpu.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/remap_common.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
@@ -249,8 +250,8 @@ class RemapOp : public ::tfgpuaug::GuardedOpKernel {
                         border_,
                         fill_};
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(
-        ctx, ctx->allocate_output(0, TensorShape({images.dim_size(0), p.out_h, p.out_w, p.channels}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(
+                            ctx, 0, TensorShape({images.dim_size(0), p.out_h, p.out_w, p.channels}), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES(ctx, p.in_h > 0 && p.in_w > 0,
                 errors::InvalidArgument("cannot remap empty images ", images.shape().DebugString()));
@@ -292,7 +293,7 @@ class SeparableResampleOp : public ::tfgpuaug::GuardedOpKernel {
                                   weight.shape().DebugString()));
     }
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0,
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0,
                                              TensorShape({b, ctx->input(1).dim_size(1),
                                                           ctx->input(3).dim_size(1), images.dim_size(3)}),
                                              &out));
@@ -335,7 +336,7 @@ class ElasticMapsOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("size must be 1 to ", kMaxElasticSide, " a side and ",
                                         kMaxElasticPixels, " pixels at most, got ", h, " x ", w));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({seeds.dim_size(0), h, w, 2}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, TensorShape({seeds.dim_size(0), h, w, 2}), &out));
     if (out->NumElements() == 0) return;
     const ElasticShape s{h, w, same_dxdy_ ? 1 : 2, gaussian_, static_cast<int>(kernel.dim_size(0))};
     OP_REQUIRES_OK(ctx, LaunchElasticMaps(Device(), ctx, s, out));
@@ -369,8 +370,8 @@ class CellMapsOp : public ::tfgpuaug::GuardedOpKernel {
                                 " and ", matrices.dim_size(1), " cells"));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(
-        ctx, ctx->allocate_output(
-                 0, TensorShape({owners.dim_size(0), owners.dim_size(1), owners.dim_size(2), 2}), &out));
+        ctx, AllocatePooledOutput(
+                 ctx, 0, TensorShape({owners.dim_size(0), owners.dim_size(1), owners.dim_size(2), 2}), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchCellMaps(Device(), ctx, out));
   }
@@ -400,7 +401,7 @@ class TileShuffleOp : public ::tfgpuaug::GuardedOpKernel {
                                         " images, got ", rows.shape().DebugString(), ", ",
                                         cols.shape().DebugString(), " and ", sources.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchTileShuffle(Device(), ctx, out));
   }

@@ -8,6 +8,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -59,7 +60,7 @@ class SeparableBlurOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("need kernels [K >= 1, T] with T odd and at most ", kMaxBlurTaps,
                                         ", got ", kernels.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, planes.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, planes.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchSeparableBlur(Device(), ctx, out));
   }

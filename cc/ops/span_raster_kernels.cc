@@ -10,6 +10,7 @@
 #include "cc/ops/device_tags.h"
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
 namespace tfgpuaug {
@@ -134,7 +135,7 @@ class SpanRasterOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("too many ", kLines ? "lines" : "spans",
                                         " an image: ", rows.dim_size(1), " (at most 2^31 - 2)"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensorflow::TensorShape({b, h, w}), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, tensorflow::TensorShape({b, h, w}), &out));
     if (out->NumElements() == 0) return;
     if (kLines) {
       OP_REQUIRES_OK(

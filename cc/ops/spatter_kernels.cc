@@ -11,6 +11,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -116,7 +117,7 @@ class SpatterOp : public ::tfgpuaug::GuardedOpKernel {
         errors::InvalidArgument(name, " takes images of at most ", kMaxSpatterPixels, " pixels (sides up to ",
                                 kMaxSpatterSide, ") and 2^24 a batch, got ", images.shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, kRain ? LaunchSpatterRain(Device(), ctx, out) : LaunchSpatterMud(Device(), ctx, out));
   }

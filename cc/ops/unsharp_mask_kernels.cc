@@ -9,6 +9,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -65,7 +66,7 @@ class UnsharpMaskOp : public ::tfgpuaug::GuardedOpKernel {
                     "), alpha [B] and threshold [B] for ", b, " images, got ", weights.shape().DebugString(),
                     ", ", ctx->input(2).shape().DebugString(), " and ", ctx->input(3).shape().DebugString()));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchUnsharpMask(Device(), ctx, out));
   }

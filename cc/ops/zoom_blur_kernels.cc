@@ -8,6 +8,7 @@
 #include "cc/ops/guarded_kernel.h"
 #include "cc/ops/image_batch_checks.h"
 #include "cc/ops/parallel.h"
+#include "cc/ops/pooled_output.h"
 #include "cc/ops/thread_scratch.h"
 #include "tensorflow/core/framework/op_kernel.h"
 
@@ -60,7 +61,7 @@ class ZoomBlurOp : public ::tfgpuaug::GuardedOpKernel {
                 errors::InvalidArgument("images too large for ZoomBlur: ", images.shape().DebugString(),
                                         " (at most 2^31 pixels an image and 2^24 images)"));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &out));
+    OP_REQUIRES_OK(ctx, AllocatePooledOutput(ctx, 0, images.shape(), &out));
     if (out->NumElements() == 0) return;
     OP_REQUIRES_OK(ctx, LaunchZoomBlur(Device(), ctx, out));
   }

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -80,16 +81,17 @@ void* LargeBlockPool::Acquire(size_t bytes) {
   if (want == 0) return nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // the smallest freed block that fits without wasting more than a quarter of it
-    auto best = cached_.end();
-    for (auto it = cached_.begin(); it != cached_.end(); ++it) {
+    // the smallest freed block that fits without wasting more than a quarter of it; of equal
+    // ones the most recently released, whose lines are likeliest still in cache
+    auto best = cached_.rend();
+    for (auto it = cached_.rbegin(); it != cached_.rend(); ++it) {
       if (it->bytes >= want && it->bytes - want <= it->bytes / 4 &&
-          (best == cached_.end() || it->bytes < best->bytes))
+          (best == cached_.rend() || it->bytes < best->bytes))
         best = it;
     }
-    if (best != cached_.end()) {
+    if (best != cached_.rend()) {
       const Block b = *best;
-      cached_.erase(best);
+      cached_.erase(std::next(best).base());
       stats_.cached_bytes -= b.bytes;
       live_.emplace(b.start, b.bytes);
       ++stats_.reused;
@@ -155,7 +157,7 @@ LargeBlockPool& LargeBlockPool::Host() {
                      env);
       }
     }
-    return new LargeBlockPool(size_t{8} << 20, megabytes << 20);
+    return new LargeBlockPool(kHostMinBytes, megabytes << 20);
   }();
   return *pool;
 }

@@ -20,6 +20,7 @@ namespace tfgpuaug {
 class LargeBlockPool {
  public:
   static constexpr size_t kBlockGranule = size_t{2} << 20;  // a huge page: sizes round up to it
+  static constexpr size_t kHostMinBytes = size_t{8} << 20;  // Host()'s smallest request served
 
   // Requests below min_bytes are not served (Acquire returns null: allocate them as usual);
   // at most max_cached_bytes of freed blocks are kept. max_cached_bytes 0: nothing is served.
@@ -42,7 +43,7 @@ class LargeBlockPool {
 
   // The process's pool for host outputs, never destroyed (tensors may outlive static
   // destructors). TFGPUAUG_HOST_POOL_MB sets the freed bytes it keeps (default 1024; 0 turns
-  // it off); requests of 8 MiB and more are served.
+  // it off); requests of kHostMinBytes and more are served.
   static LargeBlockPool& Host();
 
  private:
