@@ -56,6 +56,9 @@ def test_a_block_much_larger_than_the_request_is_not_handed_out(kernels):
 def test_small_requests_and_foreign_pointers_are_declined(kernels):
     pool = kernels.LargeBlockPool(8 * MIB, 64 * MIB)
     assert pool.acquire(8 * MIB - 1) == 0
+    # sizes no mapping can have: declined, not rounded or padded past 2^64 into a small mapping
+    assert pool.acquire((1 << 64) - 3 * kernels.LARGE_BLOCK_GRANULE) == 0
+    assert pool.acquire(1 << 63) == 0
     buf = ctypes.create_string_buffer(16)
     assert not pool.release(ctypes.addressof(buf))
     a = pool.acquire(8 * MIB)

@@ -40,9 +40,11 @@ void Unpoison(const void* p, size_t bytes) {
 #endif
 }
 
+// 0 for sizes no mapping could have (above a quarter of the address space), so that neither
+// the rounding nor MapAligned's extra granule can wrap around.
 size_t RoundUpToGranule(size_t bytes) {
   const size_t g = LargeBlockPool::kBlockGranule;
-  return bytes > SIZE_MAX - g ? 0 : (bytes + g - 1) / g * g;
+  return bytes > SIZE_MAX / 4 ? 0 : (bytes + g - 1) / g * g;
 }
 
 // `bytes` (a multiple of the granule) of fresh anonymous memory starting on a granule
